@@ -1,0 +1,208 @@
+package site.ycsb.embedded;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * Typed reading of YCSB properties with defaults, clear errors and a record of what was used.
+ *
+ * <p>A name without a dot is an engine-neutral knob ({@code cachesize}): the engine-prefixed
+ * property ({@code leveldb.cachesize}) overrides it, so one workload file can drive every engine
+ * and still give one engine its own value. A name with a dot is read as written.
+ *
+ * <p>Every value read is remembered, so that {@link #describe()} can print the effective
+ * configuration once at start.
+ */
+public final class EngineProperties {
+
+  /** Data directory of the engine (each engine keeps its files inside it). */
+  public static final String PATH = "path";
+  /** Delete the data directory before opening: false, true, or load (only in the load phase). */
+  public static final String DESTROY = "destroy";
+  /** Inserts applied atomically together; 1 applies each insert on its own. */
+  public static final String BATCH_SIZE = "batchsize";
+  /** Every write waits for the disk before it returns. */
+  public static final String SYNC = "sync";
+  /** Compression of stored data; each engine lists the values it allows. */
+  public static final String COMPRESSION = "compression";
+  /** Read cache size in bytes (k, m and g suffixes allowed). */
+  public static final String CACHE_SIZE = "cachesize";
+  /** Write buffer (memtable) size in bytes (k, m and g suffixes allowed). */
+  public static final String WRITE_BUFFER_SIZE = "writebuffersize";
+
+  private final Properties props;
+  private final String engine;
+  private final List<String> effective = new ArrayList<>();
+
+  public EngineProperties(Properties props, String engine) {
+    this.props = props;
+    this.engine = engine;
+  }
+
+  public String engine() {
+    return engine;
+  }
+
+  /** A string; never fails. */
+  public String string(String name, String def) {
+    return lookup(name, def).value;
+  }
+
+  /** A whole number in [min, max]. */
+  public long integer(String name, long def, long min, long max) {
+    Found f = lookup(name, Long.toString(def));
+    long v;
+    try {
+      v = Long.parseLong(f.value.trim());
+    } catch (NumberFormatException e) {
+      throw f.bad("a whole number from " + min + " to " + max);
+    }
+    if (v < min || v > max) {
+      throw f.bad("a whole number from " + min + " to " + max);
+    }
+    return v;
+  }
+
+  /** An int in [min, max]. */
+  public int integer(String name, int def, int min, int max) {
+    return (int) integer(name, (long) def, (long) min, (long) max);
+  }
+
+  /** A non-negative size in bytes, with an optional k, m or g suffix (powers of 1024). */
+  public long size(String name, long def) {
+    return size(name, def, Long.MAX_VALUE);
+  }
+
+  /** A size in bytes from 0 to {@code max}, with an optional k, m or g suffix. */
+  public long size(String name, long def, long max) {
+    Found f = lookup(name, Long.toString(def));
+    long v = parseSize(f.value);
+    if (v < 0 || v > max) {
+      throw f.bad("a size in bytes from 0 to " + max + ", optionally with k, m or g (4194304, 4m, 4MB)");
+    }
+    return v;
+  }
+
+  /** true or false (also yes/no, on/off, 1/0), anything else is an error. */
+  public boolean bool(String name, boolean def) {
+    Found f = lookup(name, Boolean.toString(def));
+    switch (f.value.trim().toLowerCase(Locale.ROOT)) {
+      case "true": case "yes": case "on": case "1":
+        return true;
+      case "false": case "no": case "off": case "0":
+        return false;
+      default:
+        throw f.bad("true or false");
+    }
+  }
+
+  /** A decimal number in [min, max]. */
+  public double decimal(String name, double def, double min, double max) {
+    Found f = lookup(name, Double.toString(def));
+    double v;
+    try {
+      v = Double.parseDouble(f.value.trim());
+    } catch (NumberFormatException e) {
+      throw f.bad("a number from " + min + " to " + max);
+    }
+    if (!(v >= min && v <= max)) {
+      throw f.bad("a number from " + min + " to " + max);
+    }
+    return v;
+  }
+
+  /** One of {@code allowed} (case-insensitive); returns it in the spelling given in allowed. */
+  public String choice(String name, String def, String... allowed) {
+    Found f = lookup(name, def);
+    for (String a : allowed) {
+      if (a.equalsIgnoreCase(f.value.trim())) {
+        return a;
+      }
+    }
+    throw f.bad("one of " + String.join(", ", allowed));
+  }
+
+  /** Whether the property (or, for a neutral knob, its engine-prefixed form) is set at all. */
+  public boolean isSet(String name) {
+    return props.getProperty(prefixed(name)) != null || props.getProperty(name) != null;
+  }
+
+  /** The effective configuration, one "name = value (origin)" line per value read. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (String line : effective) {
+      sb.append("  ").append(line).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static final java.util.regex.Pattern SIZE =
+      java.util.regex.Pattern.compile("(\\d+)\\s*(?:([kmg])(?:i?b)?|b)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /** Parses 4194304, 4m, 4MB, 4MiB, 512k, 1g, 100b; returns -1 when it is not a size. */
+  public static long parseSize(String s) {
+    java.util.regex.Matcher m = SIZE.matcher(s.trim());
+    if (!m.matches()) {
+      return -1;
+    }
+    String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
+    int shift = unit.isEmpty() ? 0 : unit.equals("k") ? 10 : unit.equals("m") ? 20 : 30;
+    try {
+      long v = Long.parseLong(m.group(1));
+      return v > (Long.MAX_VALUE >> shift) ? -1 : v << shift;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private String prefixed(String name) {
+    return name.indexOf('.') < 0 ? engine + "." + name : name;
+  }
+
+  private Found lookup(String name, String def) {
+    String key = prefixed(name);
+    String v = props.getProperty(key);
+    String origin;
+    if (v != null) {
+      origin = "set";
+    } else if (!key.equals(name) && (v = props.getProperty(name)) != null) {
+      origin = "from " + name;
+    } else {
+      v = def;
+      origin = "default";
+    }
+    effective.add(key + " = " + v + " (" + origin + ")");
+    return new Found(key, name, v, origin);
+  }
+
+  private static final class Found {
+    final String key;
+    final String name;
+    final String value;
+    final String origin;
+
+    Found(String key, String name, String value, String origin) {
+      this.key = key;
+      this.name = name;
+      this.value = value;
+      this.origin = origin;
+    }
+
+    BadPropertyException bad(String allowed) {
+      String which = origin.startsWith("from") ? name + " (read as " + key + ")" : key;
+      return new BadPropertyException("property " + which + " = '" + value + "' is not allowed: expected "
+          + allowed);
+    }
+  }
+
+  /** A property value that cannot be used; the message names the property, value and choices. */
+  public static final class BadPropertyException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public BadPropertyException(String message) {
+      super(message);
+    }
+  }
+}

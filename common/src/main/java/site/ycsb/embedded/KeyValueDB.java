@@ -1,0 +1,334 @@
+package site.ycsb.embedded;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * The part of a binding that is the same for every key-value engine: property reading, the
+ * record codec, write batching, the shared handle, status mapping and error logging. A binding
+ * implements the engine primitives (get, put, remove, an ordered scan, an atomic batch) and
+ * {@link #open}; this class turns them into YCSB's read, scan, insert, update and delete.
+ *
+ * <p>One instance per YCSB client thread; the engine handle behind {@link #handle()} is shared by
+ * all instances for the same path and closed by the last {@link #cleanup()}.
+ *
+ * @param <H> the engine handle type
+ */
+public abstract class KeyValueDB<H> extends DB {
+
+  /** Record layout: auto (bare when fieldcount=1), fields, or bare. */
+  public static final String RECORD_LAYOUT = "recordlayout";
+
+  /** How many engine errors are printed with their cause before only counting them. */
+  private static final int ERRORS_PRINTED = 20;
+  private static final AtomicInteger ERRORS = new AtomicInteger();
+
+  /** Striped locks: a read-merge-write update must not interleave with another write of its key. */
+  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
+
+  static {
+    for (int i = 0; i < STRIPES.length; i++) {
+      STRIPES[i] = new ReentrantLock();
+    }
+  }
+
+  private SharedHandles.Lease<H> lease;
+  private H db;
+  private RecordCodec codec;
+  private WriteBatcher batcher;
+
+  /** The engine's name, used as property prefix and in messages ("leveldb"). */
+  protected abstract String engineName();
+
+  /**
+   * Reads the engine's own properties (validating each) and returns a recipe that opens the
+   * engine. Runs in every client thread; the opener runs only in the first.
+   */
+  protected abstract EngineOpener<H> configure(EngineProperties props, Path dir) throws Exception;
+
+  /** The stored record under {@code key}, or null when there is none. */
+  protected abstract byte[] get(H db, byte[] key) throws Exception;
+
+  protected abstract void put(H db, byte[] key, byte[] value) throws Exception;
+
+  /** Removes {@code key}; returns false only when the engine can tell that it was absent. */
+  protected abstract boolean remove(H db, byte[] key) throws Exception;
+
+  /** Feeds up to {@code count} stored records, from the first key >= {@code start}, in key order. */
+  protected abstract void scan(H db, byte[] start, int count, ValueSink sink) throws Exception;
+
+  /** Applies the puts as one atomic unit. */
+  protected abstract void applyBatch(H db, byte[][] keys, byte[][] values, int count) throws Exception;
+
+  /** Receives the records of a scan in key order. */
+  @FunctionalInterface
+  public interface ValueSink {
+    void accept(byte[] value);
+  }
+
+  /** Opens and closes one engine; what {@link #configure} returns. */
+  public interface EngineOpener<H> {
+    /** Opens the engine; a clear message when the files are locked, missing or not a database. */
+    H open() throws Exception;
+
+    /** Closes the engine and every native object it owns. */
+    void close(H handle) throws Exception;
+
+    /** A one-line description of the engine and its version for the start-up header. */
+    String describe(H handle);
+  }
+
+  /**
+   * Whether update may overwrite the record without reading it first (db_bench's "overwrite").
+   * Off by default: an update merges its fields into the stored record.
+   */
+  protected boolean blindUpdates() {
+    return false;
+  }
+
+  /** The shared engine handle (for engine-specific tests and statistics). */
+  public final H handle() {
+    return db;
+  }
+
+  protected final RecordCodec codec() {
+    return codec;
+  }
+
+  @Override
+  public void init() throws DBException {
+    EngineProperties props = new EngineProperties(getProperties(), engineName());
+    try {
+      Path dir = Paths.get(props.string(EngineProperties.PATH, "data/" + engineName()));
+      // true: always; load: only in YCSB's load phase (Client sets dotransactions=false there).
+      String destroyWhen = props.choice(EngineProperties.DESTROY, "false", "false", "true", "load");
+      boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
+      boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
+      int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
+      codec = chooseCodec(props);
+      EngineOpener<H> opener = configure(props, dir);
+      lease = SharedHandles.acquire(engineName(), dir, () -> {
+        long t0 = System.nanoTime();
+        if (destroy) {
+          deleteTree(dir);
+        }
+        createDirectory(dir);
+        H h = opener.open();
+        System.err.printf("[%s] %s%n[%s] opened %s in %.1f ms; effective configuration:%n%s",
+            engineName(), opener.describe(h), engineName(), dir.toAbsolutePath(),
+            (System.nanoTime() - t0) / 1e6, props.describe());
+        return h;
+      }, h -> {
+        long t0 = System.nanoTime();
+        opener.close(h);
+        System.err.printf("[%s] closed %s in %.1f ms%n", engineName(), dir.toAbsolutePath(),
+            (System.nanoTime() - t0) / 1e6);
+      });
+      db = lease.get();
+      batcher = batchSize > 1 ? new WriteBatcher(batchSize, (k, v, n) -> applyBatch(db, k, v, n)) : null;
+    } catch (EngineProperties.BadPropertyException e) {
+      throw new DBException("[" + engineName() + "] " + e.getMessage());
+    } catch (DBException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    if (lease == null) {
+      return;
+    }
+    try {
+      if (batcher != null) {
+        batcher.flush();
+      }
+    } catch (Exception e) {
+      throw new DBException("[" + engineName() + "] the last batch could not be applied: " + e, e);
+    } finally {
+      try {
+        lease.close();
+      } catch (Exception e) {
+        throw new DBException("[" + engineName() + "] close failed: " + e, e);
+      } finally {
+        lease = null;
+        db = null;
+      }
+    }
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    try {
+      byte[] stored = get(db, Keys.bytes(key));
+      if (stored == null) {
+        return Status.NOT_FOUND;
+      }
+      codec.decode(stored, fields, result);
+      return Status.OK;
+    } catch (Exception e) {
+      return failed("read", key, e);
+    }
+  }
+
+  @Override
+  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+                     Vector<HashMap<String, ByteIterator>> result) {
+    try {
+      scan(db, Keys.bytes(startkey), recordcount, stored -> {
+        HashMap<String, ByteIterator> row = new HashMap<>();
+        codec.decode(stored, fields, row);
+        result.add(row);
+      });
+      return Status.OK;
+    } catch (Exception e) {
+      return failed("scan", startkey, e);
+    }
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      byte[] k = Keys.bytes(key);
+      byte[] v = codec.encode(values);
+      if (batcher != null) {
+        return batcher.add(k, v) ? Status.OK : Status.BATCHED_OK;
+      }
+      ReentrantLock lock = lockFor(k);
+      try {
+        put(db, k, v);
+      } finally {
+        lock.unlock();
+      }
+      return Status.OK;
+    } catch (Exception e) {
+      return failed("insert", key, e);
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      flushPending();
+      byte[] k = Keys.bytes(key);
+      if (blindUpdates()) {
+        put(db, k, codec.encode(values));
+        return Status.OK;
+      }
+      ReentrantLock lock = lockFor(k);
+      try {
+        byte[] stored = get(db, k);
+        if (stored == null) {
+          return Status.NOT_FOUND;
+        }
+        put(db, k, codec.merge(stored, values));
+      } finally {
+        lock.unlock();
+      }
+      return Status.OK;
+    } catch (Exception e) {
+      return failed("update", key, e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    try {
+      flushPending();
+      byte[] k = Keys.bytes(key);
+      ReentrantLock lock = lockFor(k);
+      try {
+        return remove(db, k) ? Status.OK : Status.NOT_FOUND;
+      } finally {
+        lock.unlock();
+      }
+    } catch (Exception e) {
+      return failed("delete", key, e);
+    }
+  }
+
+  /** The bytes stored under {@code key}, or null: for tests and diagnostics (stored sizes). */
+  public final byte[] storedBytes(String key) throws Exception {
+    return get(db, Keys.bytes(key));
+  }
+
+  /** Applies this client's waiting inserts, so that a later write cannot overtake them. */
+  private void flushPending() throws Exception {
+    if (batcher != null) {
+      batcher.flush();
+    }
+  }
+
+  private static ReentrantLock lockFor(byte[] key) {
+    ReentrantLock lock = STRIPES[(java.util.Arrays.hashCode(key) & 0x7FFFFFFF) % STRIPES.length];
+    lock.lock();
+    return lock;
+  }
+
+  /** Logs an engine failure (the first few with their cause) and returns {@code Status.ERROR}. */
+  protected final Status failed(String op, String key, Exception e) {
+    int n = ERRORS.incrementAndGet();
+    if (n <= ERRORS_PRINTED) {
+      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, key, e);
+      if (n == 1) {
+        e.printStackTrace();
+      }
+      if (n == ERRORS_PRINTED) {
+        System.err.printf("[%s] further errors are counted, not printed%n", engineName());
+      }
+    }
+    return Status.ERROR;
+  }
+
+  private RecordCodec chooseCodec(EngineProperties props) {
+    String layout = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
+    String prefix = getProperties().getProperty("fieldnameprefix", "field");
+    long fieldcount = props.integer("fieldcount", 10L, 1L, Integer.MAX_VALUE);
+    if (layout.equals("bare") && fieldcount != 1) {
+      throw new EngineProperties.BadPropertyException("property " + engineName() + "." + RECORD_LAYOUT
+          + " = 'bare' needs fieldcount=1, got fieldcount=" + fieldcount);
+    }
+    boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
+    return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
+  }
+
+  /** Creates the data directory (and its parents) with a clear error when it cannot be written. */
+  public static void createDirectory(Path dir) throws IOException {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new IOException("cannot create data directory " + dir.toAbsolutePath() + ": " + e, e);
+    }
+    if (!Files.isWritable(dir)) {
+      throw new IOException("data directory " + dir.toAbsolutePath() + " is not writable");
+    }
+  }
+
+  /** Deletes a directory tree (for {@code destroy=true}); a missing directory is fine. */
+  public static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+}

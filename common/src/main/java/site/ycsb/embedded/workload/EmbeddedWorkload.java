@@ -1,0 +1,274 @@
+package site.ycsb.embedded.workload;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.atomic.AtomicLong;
+
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.RandomByteIterator;
+import site.ycsb.Status;
+import site.ycsb.WorkloadException;
+import site.ycsb.embedded.EngineProperties;
+import site.ycsb.generator.ExponentialGenerator;
+import site.ycsb.measurements.Measurements;
+import site.ycsb.workloads.CoreWorkload;
+
+/**
+ * YCSB's CoreWorkload plus what the classic embedded-engine benchmarks need. With none of the
+ * properties below set it behaves exactly like CoreWorkload (it hands every call to it).
+ *
+ * <table>
+ *   <caption>Properties</caption>
+ *   <tr><th>property</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>keyformat</td><td>ycsb</td><td>ycsb (core's "user..." keys), decimal (zero-padded,
+ *       keylength bytes: db_bench's 16-byte keys), binary (8-byte big-endian)</td></tr>
+ *   <tr><td>keylength</td><td>16</td><td>digits of a decimal key</td></tr>
+ *   <tr><td>loadorder</td><td>from insertorder</td><td>sequential (key order) or random (every key once,
+ *       in a random permutation)</td></tr>
+ *   <tr><td>loadseed</td><td>20110727</td><td>seed of the random load permutation</td></tr>
+ *   <tr><td>valuecompressionratio</td><td>off</td><td>0 &lt; r &lt;= 1: values a compressor shrinks to about
+ *       r of their size (db_bench's compression_ratio); off: YCSB's random printable values</td></tr>
+ *   <tr><td>deleteproportion</td><td>0</td><td>share of run operations that delete a chosen key</td></tr>
+ *   <tr><td>readseqproportion</td><td>0</td><td>share of run operations that read the whole database
+ *       once in key order (one iterator pass); reported as [READSEQ] entries and entries/sec</td></tr>
+ * </table>
+ */
+public class EmbeddedWorkload extends CoreWorkload {
+
+  public static final String KEY_FORMAT = "keyformat";
+  public static final String KEY_LENGTH = "keylength";
+  public static final String LOAD_ORDER = "loadorder";
+  public static final String LOAD_SEED = "loadseed";
+  public static final String VALUE_COMPRESSION_RATIO = "valuecompressionratio";
+  public static final String DELETE_PROPORTION = "deleteproportion";
+  public static final String READSEQ_PROPORTION = "readseqproportion";
+
+  /** Operation names as they appear in YCSB's output. */
+  public static final String DELETE = "DELETE";
+  public static final String READSEQ = "READSEQ";
+
+  private boolean extended;
+  private KeyFormat keys;
+  private Permutation loadPermutation;
+  private CompressibleValues compressible;
+  private String fieldPrefix;
+  private final AtomicLong seqEntries = new AtomicLong();
+  private final AtomicLong seqNanos = new AtomicLong();
+  private final AtomicLong seqPasses = new AtomicLong();
+
+  @Override
+  public void init(Properties p) throws WorkloadException {
+    super.init(p);
+    EngineProperties props = new EngineProperties(p, "workload");
+    try {
+      String format = props.choice(KEY_FORMAT, "ycsb", "ycsb", "decimal", "binary");
+      boolean coreKeys = format.equals("ycsb");
+      String order = props.choice(LOAD_ORDER, orderedinserts ? "sequential" : "random", "sequential", "random");
+      long seed = props.integer(LOAD_SEED, 20110727L, Long.MIN_VALUE, Long.MAX_VALUE);
+      double ratio = props.string(VALUE_COMPRESSION_RATIO, "off").trim().equalsIgnoreCase("off")
+          ? 0 : props.decimal(VALUE_COMPRESSION_RATIO, 1.0, Double.MIN_VALUE, 1.0);
+      double deletes = props.decimal(DELETE_PROPORTION, 0, 0, 1);
+      double readseq = props.decimal(READSEQ_PROPORTION, 0, 0, 1);
+      fieldPrefix = p.getProperty(FIELD_NAME_PREFIX, FIELD_NAME_PREFIX_DEFAULT);
+
+      extended = !coreKeys || ratio > 0 || deletes > 0 || readseq > 0 || props.isSet(LOAD_ORDER);
+      if (!extended) {
+        return;
+      }
+      if (Boolean.parseBoolean(p.getProperty(DATA_INTEGRITY_PROPERTY, "false"))) {
+        throw new WorkloadException("dataintegrity=true checks core's own values and keys; it cannot be combined"
+            + " with keyformat, loadorder, valuecompressionratio, deleteproportion or readseqproportion");
+      }
+      if (format.equals("decimal")) {
+        keys = KeyFormat.decimal(props.integer(KEY_LENGTH, 16, 1, 19));
+      } else if (format.equals("binary")) {
+        keys = KeyFormat.binary();
+      } else {
+        keys = KeyFormat.ycsb(order.equals("sequential"), zeropadding);
+      }
+      long records = recordcount;
+      if (!coreKeys && order.equals("random")) {
+        loadPermutation = new Permutation(Math.max(1, records), seed);
+      }
+      if (!coreKeys) {
+        keys.key(Math.max(0, records - 1)); // fails now, not mid-load, when the numbers do not fit
+      }
+      if (ratio > 0) {
+        compressible = new CompressibleValues(ratio, seed);
+      }
+      if (deletes > 0 || readseq > 0) {
+        operationchooser = createOperationGenerator(p);
+        if (deletes > 0) {
+          operationchooser.addValue(deletes, DELETE);
+        }
+        if (readseq > 0) {
+          operationchooser.addValue(readseq, READSEQ);
+        }
+      }
+      System.err.printf(Locale.ROOT, "[workload] %s, %s load, values %s%n", keys.describe(), order,
+          ratio > 0 ? "compressible to " + ratio : "YCSB random printable");
+    } catch (IllegalArgumentException e) {
+      throw new WorkloadException(e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean doInsert(DB db, Object threadstate) {
+    if (!extended) {
+      return super.doInsert(db, threadstate);
+    }
+    long index = keysequence.nextValue().longValue();
+    long keynum = loadPermutation != null && index < loadPermutation.size() ? loadPermutation.apply(index) : index;
+    String key = keys.key(keynum);
+    HashMap<String, ByteIterator> values = buildValues(true);
+    Status status;
+    int retries = 0;
+    while (true) {
+      status = db.insert(table, key, values);
+      if (status != null && status.isOk()) {
+        return true;
+      }
+      if (++retries > insertionRetryLimit) {
+        System.err.println("Error inserting, not retrying any more. number of attempts: " + retries
+            + ". Insertion Retry Limit: " + insertionRetryLimit);
+        return false;
+      }
+      System.err.println("Retrying insertion, retry count: " + retries);
+      try {
+        Thread.sleep((long) (1000 * insertionRetryInterval * (0.8 + 0.4 * Math.random())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      values = buildValues(true);
+    }
+  }
+
+  @Override
+  public boolean doTransaction(DB db, Object threadstate) {
+    if (!extended) {
+      return super.doTransaction(db, threadstate);
+    }
+    String op = operationchooser.nextValue();
+    if (op == null) {
+      return false;
+    }
+    switch (op) {
+      case "READ":
+        db.read(table, keys.key(nextKey()), readFields(), new HashMap<>());
+        break;
+      case "UPDATE":
+        db.update(table, keys.key(nextKey()), buildValues(writeallfields));
+        break;
+      case "INSERT":
+        insertNew(db);
+        break;
+      case "SCAN":
+        db.scan(table, keys.key(nextKey()), scanlength.nextValue().intValue(), readFields(), new Vector<>());
+        break;
+      case DELETE:
+        db.delete(table, keys.key(nextKey()));
+        break;
+      case READSEQ:
+        readWholeDatabase(db);
+        break;
+      default:
+        readModifyWrite(db);
+    }
+    return true;
+  }
+
+  @Override
+  public void cleanup() throws WorkloadException {
+    super.cleanup();
+    long passes = seqPasses.get();
+    if (passes > 0) {
+      // db_bench reports readseq in entries/sec; YCSB counts the whole pass as one SCAN.
+      double seconds = seqNanos.get() / 1e9;
+      System.out.printf(Locale.ROOT, "[READSEQ], Passes, %d%n[READSEQ], Entries, %d%n[READSEQ], Entries/sec, %.1f%n",
+          passes, seqEntries.get(), seconds > 0 ? seqEntries.get() / seconds : 0.0);
+    }
+  }
+
+  private void insertNew(DB db) {
+    long keynum = transactioninsertkeysequence.nextValue();
+    try {
+      db.insert(table, keys.key(keynum), buildValues(true));
+    } finally {
+      transactioninsertkeysequence.acknowledge(keynum);
+    }
+  }
+
+  private void readWholeDatabase(DB db) {
+    FullScanSink sink = new FullScanSink();
+    long t0 = System.nanoTime();
+    db.scan(table, "", Integer.MAX_VALUE, null, sink);
+    seqNanos.addAndGet(System.nanoTime() - t0);
+    seqEntries.addAndGet(sink.rows());
+    seqPasses.incrementAndGet();
+  }
+
+  private void readModifyWrite(DB db) {
+    String key = keys.key(nextKey());
+    HashMap<String, ByteIterator> values = buildValues(writeallfields);
+    Measurements m = Measurements.getMeasurements();
+    long ist = m.getIntendedtartTimeNs();
+    long st = System.nanoTime();
+    Status status = db.read(table, key, readFields(), new HashMap<>());
+    if (status.isOk()) {
+      status = db.update(table, key, values);
+    }
+    long en = System.nanoTime();
+    m.measure("READ-MODIFY-WRITE", (int) ((en - st) / 1000));
+    m.measureIntended("READ-MODIFY-WRITE", (int) ((en - ist) / 1000));
+    m.reportStatus("READ-MODIFY-WRITE", status);
+  }
+
+  /** A key number that has been loaded or acknowledged, drawn by core's request distribution. */
+  private long nextKey() {
+    long keynum;
+    if (keychooser instanceof ExponentialGenerator) {
+      do {
+        keynum = transactioninsertkeysequence.lastValue() - keychooser.nextValue().intValue();
+      } while (keynum < 0);
+    } else {
+      do {
+        keynum = keychooser.nextValue().intValue();
+      } while (keynum > transactioninsertkeysequence.lastValue());
+    }
+    return keynum;
+  }
+
+  private Set<String> readFields() {
+    if (readallfields) {
+      return null;
+    }
+    Set<String> one = new HashSet<>(2);
+    one.add(fieldPrefix + fieldchooser.nextValue().intValue());
+    return one;
+  }
+
+  private HashMap<String, ByteIterator> buildValues(boolean allFields) {
+    HashMap<String, ByteIterator> values = new HashMap<>();
+    if (allFields) {
+      for (int i = 0; i < fieldcount; i++) {
+        values.put(fieldPrefix + i, value());
+      }
+    } else {
+      values.put(fieldPrefix + fieldchooser.nextValue().intValue(), value());
+    }
+    return values;
+  }
+
+  private ByteIterator value() {
+    int length = fieldlengthgenerator.nextValue().intValue();
+    return compressible != null ? new ByteArrayByteIterator(compressible.next(length))
+        : new RandomByteIterator(length);
+  }
+}

@@ -1,0 +1,72 @@
+package site.ycsb.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+class EnginePropertiesTest {
+
+  private static EngineProperties props(String... kv) {
+    Properties p = new Properties();
+    for (int i = 0; i < kv.length; i += 2) {
+      p.setProperty(kv[i], kv[i + 1]);
+    }
+    return new EngineProperties(p, "leveldb");
+  }
+
+  @Test
+  void enginePrefixedPropertyOverridesTheNeutralKnob() {
+    assertEquals(2048, props("cachesize", "1024", "leveldb.cachesize", "2048").size("cachesize", 1));
+    assertEquals(1024, props("cachesize", "1024", "rocksdb.cachesize", "2048").size("cachesize", 1));
+    assertEquals(7, props().size("cachesize", 7));
+    EngineProperties e = props("cachesize", "1k");
+    e.size("cachesize", 1);
+    assertTrue(e.describe().contains("leveldb.cachesize = 1k (from cachesize)"), e.describe());
+  }
+
+  @Test
+  void namesWithADotAreReadAsWritten() {
+    assertEquals(512, props("leveldb.blocksize", "512", "blocksize", "9").integer("leveldb.blocksize", 4096, 1, 1 << 20));
+  }
+
+  @Test
+  void sizesTakeSuffixes() {
+    assertEquals(4L << 20, EngineProperties.parseSize("4m"));
+    assertEquals(4L << 20, EngineProperties.parseSize("4MB"));
+    assertEquals(4L << 20, EngineProperties.parseSize("4 MiB"));
+    assertEquals(128L << 10, EngineProperties.parseSize("128k"));
+    assertEquals(1L << 30, EngineProperties.parseSize("1g"));
+    assertEquals(100, EngineProperties.parseSize("100"));
+    assertEquals(-1, EngineProperties.parseSize("-5"));
+    assertEquals(-1, EngineProperties.parseSize("lots"));
+    assertEquals(-1, EngineProperties.parseSize("4x"));
+  }
+
+  @Test
+  void badValuesNameThePropertyTheValueAndTheChoices() {
+    var e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> props("leveldb.compression", "zip").choice("compression", "snappy", "snappy", "none"));
+    assertEquals("property leveldb.compression = 'zip' is not allowed: expected one of snappy, none", e.getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class, () -> props("cachesize", "big").size("cachesize", 1));
+    assertTrue(e.getMessage().contains("cachesize (read as leveldb.cachesize) = 'big'"), e.getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class, () -> props("sync", "maybe").bool("sync", false));
+    assertTrue(e.getMessage().contains("'maybe'") && e.getMessage().contains("true or false"), e.getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> props("batchsize", "0").integer("batchsize", 1, 1, 100));
+    assertTrue(e.getMessage().contains("from 1 to 100"), e.getMessage());
+    assertThrows(EngineProperties.BadPropertyException.class, () -> props("x.y", "1.5").integer("x.y", 1, 0, 9));
+    assertThrows(EngineProperties.BadPropertyException.class, () -> props("x.r", "2").decimal("x.r", 1, 0, 1));
+  }
+
+  @Test
+  void booleansAreStrict() {
+    assertTrue(props("sync", "true").bool("sync", false));
+    assertFalse(props("sync", "off").bool("sync", true));
+    assertThrows(EngineProperties.BadPropertyException.class, () -> props("sync", "ture").bool("sync", false));
+  }
+}

@@ -1,0 +1,428 @@
+package site.ycsb.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.Vector;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
+
+/**
+ * The behaviour every binding must have, run against the real engine on a temporary directory.
+ * A binding's test class extends this, names its client and adds engine-specific tests.
+ */
+public abstract class KeyValueDbContract {
+
+  @TempDir
+  protected Path tmp;
+
+  private final List<DB> open = new ArrayList<>();
+
+  /** The engine name ("leveldb"). */
+  protected abstract String engine();
+
+  /** A new, not yet initialised client. */
+  protected abstract DB newClient();
+
+  /** Property values init() must refuse: {property, value} pairs. */
+  protected abstract List<String[]> badProperties();
+
+  /** Text that the error for a database held by another process contains (lower case). */
+  protected String lockedMessage() {
+    return "locked";
+  }
+
+  /** Operations per thread in the 4-thread test. */
+  protected int opsPerThread() {
+    return 10_000;
+  }
+
+  /** Properties for a client on {@code dir}. */
+  protected Properties properties(Path dir) {
+    Properties p = new Properties();
+    p.setProperty("path", dir.toString());
+    return p;
+  }
+
+  protected final DB open(Properties p) throws DBException {
+    DB db = newClient();
+    db.setProperties(p);
+    db.init();
+    open.add(db);
+    return db;
+  }
+
+  protected final DB open() throws DBException {
+    return open(properties(tmp.resolve("db")));
+  }
+
+  protected final void close(DB db) throws DBException {
+    open.remove(db);
+    db.cleanup();
+  }
+
+  @AfterEach
+  void closeLeftovers() throws DBException {
+    for (DB db : new ArrayList<>(open)) {
+      close(db);
+    }
+    assertEquals(0, SharedHandles.openCount(), "every shared handle closed by the last cleanup()");
+  }
+
+  protected static Map<String, ByteIterator> record(String... nameValue) {
+    Map<String, ByteIterator> m = new HashMap<>();
+    for (int i = 0; i < nameValue.length; i += 2) {
+      m.put(nameValue[i], new StringByteIterator(nameValue[i + 1]));
+    }
+    return m;
+  }
+
+  protected static Map<String, String> strings(Map<String, ByteIterator> m) {
+    Map<String, String> out = new TreeMap<>();
+    m.forEach((k, v) -> out.put(k, v.toString()));
+    return out;
+  }
+
+  protected static Map<String, String> read(DB db, String key, Set<String> fields) {
+    Map<String, ByteIterator> result = new HashMap<>();
+    Status s = db.read("usertable", key, fields, result);
+    assertEquals(Status.OK, s, "read " + key);
+    return strings(result);
+  }
+
+  @Test
+  void crudReturnsWhatWasStored() throws Exception {
+    DB db = open();
+    assertEquals(Status.OK, db.insert("usertable", "user1", record("field0", "alpha", "field1", "beta", "field2", "")));
+    assertEquals(Map.of("field0", "alpha", "field1", "beta", "field2", ""), read(db, "user1", null));
+    assertEquals(Map.of("field1", "beta"), read(db, "user1", Set.of("field1")));
+    assertEquals(Map.of(), read(db, "user1", Set.of("nosuchfield")));
+    assertEquals(Status.NOT_FOUND, db.read("usertable", "user2", null, new HashMap<>()));
+  }
+
+  @Test
+  void binaryValuesAndLargeValuesRoundTrip() throws Exception {
+    DB db = open();
+    byte[] all = new byte[256];
+    for (int i = 0; i < 256; i++) {
+      all[i] = (byte) i;
+    }
+    byte[] big = new byte[1 << 20];
+    new Random(7).nextBytes(big);
+    Map<String, ByteIterator> values = new HashMap<>();
+    values.put("bin", new site.ycsb.ByteArrayByteIterator(all));
+    values.put("big", new site.ycsb.ByteArrayByteIterator(big));
+    assertEquals(Status.OK, db.insert("usertable", "k", values));
+    Map<String, ByteIterator> got = new HashMap<>();
+    assertEquals(Status.OK, db.read("usertable", "k", null, got));
+    assertArrayEquals(all, got.get("bin").toArray());
+    assertArrayEquals(big, got.get("big").toArray());
+  }
+
+  @Test
+  void scanHonoursOrderStartKeyLengthAndFields() throws Exception {
+    DB db = open();
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, new Random(1));
+    for (int i : order) {
+      String key = String.format("key%03d", i);
+      assertEquals(Status.OK, db.insert("usertable", key, record("k", key, "other", "x" + i)));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "key042", 10, Set.of("k"), rows));
+    assertEquals(10, rows.size());
+    for (int i = 0; i < 10; i++) {
+      assertEquals(Map.of("k", String.format("key%03d", 42 + i)), strings(rows.get(i)));
+    }
+    // A start key between two keys starts at the next one; a scan past the end stops there.
+    rows.clear();
+    assertEquals(Status.OK, db.scan("usertable", "key0975", 50, null, rows));
+    assertEquals(2, rows.size());
+    assertEquals(Map.of("k", "key098", "other", "x98"), strings(rows.get(0)));
+    assertEquals("key099", rows.get(1).get("k").toString());
+    rows.clear();
+    assertEquals(Status.OK, db.scan("usertable", "", 1000, null, rows));
+    assertEquals(100, rows.size());
+  }
+
+  @Test
+  void updateMergesFields() throws Exception {
+    DB db = open();
+    db.insert("usertable", "u", record("a", "1", "b", "2"));
+    assertEquals(Status.OK, db.update("usertable", "u", record("b", "20", "c", "30")));
+    assertEquals(Map.of("a", "1", "b", "20", "c", "30"), read(db, "u", null));
+    assertEquals(Status.NOT_FOUND, db.update("usertable", "missing", record("a", "1")));
+    assertEquals(Status.NOT_FOUND, db.read("usertable", "missing", null, new HashMap<>()),
+        "an update of a missing key must not create it");
+  }
+
+  @Test
+  void deleteRemovesTheRecord() throws Exception {
+    DB db = open();
+    db.insert("usertable", "d1", record("a", "1"));
+    db.insert("usertable", "d2", record("a", "2"));
+    assertEquals(Status.OK, db.delete("usertable", "d1"));
+    assertEquals(Status.NOT_FOUND, db.read("usertable", "d1", null, new HashMap<>()));
+    assertEquals(Map.of("a", "2"), read(db, "d2", null));
+  }
+
+  @Test
+  void batchIsAppliedAtTheBoundaryAndByCleanup() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("batchsize", "100");
+    DB db = open(p);
+    for (int i = 0; i < 250; i++) {
+      Status s = db.insert("usertable", String.format("b%04d", i), record("v", "value" + i));
+      assertEquals((i + 1) % 100 == 0 ? Status.OK : Status.BATCHED_OK, s, "insert " + i);
+    }
+    DB reader = open(properties(tmp.resolve("db")));
+    assertEquals(Map.of("v", "value199"), read(reader, "b0199", null), "first two batches applied");
+    assertEquals(Status.NOT_FOUND, reader.read("usertable", "b0249", null, new HashMap<>()),
+        "the last 50 wait in the batch");
+    close(db);
+    assertEquals(Map.of("v", "value249"), read(reader, "b0249", null), "cleanup() applied the rest");
+    close(reader);
+    DB again = open(properties(tmp.resolve("db")));
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    again.scan("usertable", "", 1000, null, rows);
+    assertEquals(250, rows.size());
+  }
+
+  @Test
+  void dataSurvivesCloseAndReopen() throws Exception {
+    DB db = open();
+    for (int i = 0; i < 500; i++) {
+      db.insert("usertable", "r" + i, record("f", "v" + i));
+    }
+    close(db);
+    assertEquals(0, SharedHandles.openCount());
+    DB again = open();
+    for (int i = 0; i < 500; i++) {
+      assertEquals(Map.of("f", "v" + i), read(again, "r" + i, null));
+    }
+  }
+
+  @Test
+  void fourThreadsShareOneHandle() throws Exception {
+    Path dir = tmp.resolve("db");
+    int threads = 4;
+    int ops = opsPerThread();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicInteger errors = new AtomicInteger();
+    List<Future<Map<String, String>>> results = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      results.add(pool.submit(() -> {
+        DB db = newClient();
+        db.setProperties(properties(dir));
+        db.init();
+        Random r = new Random(id);
+        Map<String, String> mine = new HashMap<>();
+        try {
+          for (int i = 0; i < ops; i++) {
+            String key = "t" + id + "-" + r.nextInt(500);
+            int op = r.nextInt(10);
+            Status s;
+            if (op < 4) {
+              String v = "v" + i;
+              s = db.insert("usertable", key, record("f", v));
+              mine.put(key, v);
+            } else if (op < 6 && mine.containsKey(key)) {
+              String v = "u" + i;
+              s = db.update("usertable", key, record("f", v));
+              mine.put(key, v);
+            } else if (op < 7) {
+              s = db.delete("usertable", key);
+              s = s == Status.NOT_FOUND ? Status.OK : s;
+              mine.remove(key);
+            } else if (op < 9) {
+              Map<String, ByteIterator> got = new HashMap<>();
+              s = db.read("usertable", key, null, got);
+              String want = mine.get(key);
+              if (want == null ? s != Status.NOT_FOUND : !(s == Status.OK && want.equals(got.get("f").toString()))) {
+                errors.incrementAndGet();
+              }
+              s = Status.OK;
+            } else {
+              s = db.scan("usertable", key, 20, null, new Vector<>());
+            }
+            if (!s.isOk()) {
+              errors.incrementAndGet();
+            }
+          }
+        } finally {
+          db.cleanup();
+        }
+        return mine;
+      }));
+    }
+    Map<String, String> expected = new HashMap<>();
+    for (Future<Map<String, String>> f : results) {
+      expected.putAll(f.get());
+    }
+    pool.shutdown();
+    assertEquals(0, errors.get(), "failed operations or wrong contents");
+    assertEquals(0, SharedHandles.openCount(), "the last cleanup() closed the shared handle");
+    DB db = open(properties(dir));
+    for (Map.Entry<String, String> e : expected.entrySet()) {
+      assertEquals(Map.of("f", e.getValue()), read(db, e.getKey(), null));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    db.scan("usertable", "", Integer.MAX_VALUE, null, rows);
+    assertEquals(expected.size(), rows.size(), "no deleted record came back, none was lost");
+  }
+
+  @Test
+  void cleanupFromManyThreadsClosesOnce() throws Exception {
+    Path dir = tmp.resolve("db");
+    List<DB> clients = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      DB db = newClient();
+      db.setProperties(properties(dir));
+      db.init();
+      db.insert("usertable", "c" + i, record("f", "v" + i));
+      clients.add(db);
+    }
+    assertEquals(1, SharedHandles.openCount(), "one handle for eight clients");
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> done = new ArrayList<>();
+    for (DB db : clients) {
+      done.add(pool.submit(() -> {
+        db.cleanup();
+        db.cleanup(); // a second cleanup() of the same client must not release twice
+        return null;
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    assertEquals(0, SharedHandles.openCount());
+    DB again = open(properties(dir));
+    assertEquals(Map.of("f", "v7"), read(again, "c7", null));
+  }
+
+  @Test
+  void aSecondProcessIsRefusedClearly() throws Exception {
+    Path dir = tmp.resolve("db");
+    open(properties(dir));
+    Properties p = properties(dir);
+    Path file = tmp.resolve("client.properties");
+    try (Writer w = new FileWriter(file.toFile(), StandardCharsets.UTF_8)) {
+      p.store(w, null);
+    }
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path")));
+    String libPath = System.getProperty("java.library.path");
+    if (libPath != null) {
+      cmd.add("-Djava.library.path=" + libPath);
+    }
+    cmd.addAll(List.of(ClientProcess.class.getName(), newClient().getClass().getName(), file.toString()));
+    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(3, proc.waitFor(), "the second process must be refused, it said:\n" + out);
+    assertTrue(out.toLowerCase().contains(lockedMessage()), "a clear message, got:\n" + out);
+  }
+
+  @Test
+  void badPropertyValuesAreRefusedByName() {
+    List<String[]> bad = new ArrayList<>(badProperties());
+    bad.add(new String[] {"batchsize", "0"});
+    bad.add(new String[] {"batchsize", "ten"});
+    bad.add(new String[] {engine() + ".sync", "maybe"});
+    bad.add(new String[] {"cachesize", "-5"});
+    bad.add(new String[] {"recordlayout", "columns"});
+    for (String[] pv : bad) {
+      Properties p = properties(tmp.resolve("bad"));
+      p.setProperty(pv[0], pv[1]);
+      DBException e = assertThrows(DBException.class, () -> open(p), pv[0] + "=" + pv[1]);
+      assertTrue(e.getMessage().contains(pv[0]) && e.getMessage().contains("'" + pv[1] + "'"),
+          "the message names the property and the value: " + e.getMessage());
+      assertTrue(e.getMessage().contains("expected"), "the message says what is allowed: " + e.getMessage());
+      assertEquals(0, SharedHandles.openCount());
+    }
+  }
+
+  @Test
+  void anUnwritableDirectoryIsRefusedClearly() throws IOException {
+    Path file = Files.writeString(tmp.resolve("plainfile"), "not a directory");
+    Properties p = properties(file.resolve("db"));
+    DBException e = assertThrows(DBException.class, () -> open(p));
+    assertTrue(e.getMessage().contains(file.toString()), "the message names the path: " + e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+  }
+
+  @Test
+  void destroyStartsFromAnEmptyDatabase() throws Exception {
+    DB db = open();
+    db.insert("usertable", "old", record("f", "1"));
+    close(db);
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("destroy", "true");
+    DB fresh = open(p);
+    assertEquals(Status.NOT_FOUND, fresh.read("usertable", "old", null, new HashMap<>()));
+    fresh.insert("usertable", "new", record("f", "2"));
+    assertEquals(Map.of("f", "2"), read(fresh, "new", null));
+  }
+
+  @Test
+  void oneFieldRecordsAreStoredBare() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("fieldcount", "1");
+    DB db = open(p);
+    byte[] value = new byte[100];
+    new Random(3).nextBytes(value);
+    Map<String, ByteIterator> rec = new HashMap<>();
+    rec.put("field0", new site.ycsb.ByteArrayByteIterator(value));
+    assertEquals(Status.OK, db.insert("usertable", "bare", rec));
+    Map<String, ByteIterator> got = new HashMap<>();
+    assertEquals(Status.OK, db.read("usertable", "bare", null, got));
+    assertArrayEquals(value, got.get("field0").toArray());
+    assertEquals(100, storedSize(db, "bare"), "fieldlength=100 stores 100 bytes");
+    assertFalse(db.insert("usertable", "two", record("field0", "a", "field1", "b")).isOk(),
+        "a two-field record cannot be stored bare");
+  }
+
+  /** The stored size of a record, read through the engine. */
+  protected long storedSize(DB db, String key) throws Exception {
+    byte[] stored = ((KeyValueDB<?>) db).storedBytes(key);
+    assertNotNull(stored, key + " is stored");
+    return stored.length;
+  }
+}

@@ -1,0 +1,99 @@
+package site.ycsb.embedded.leveldb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import site.ycsb.DB;
+import site.ycsb.embedded.KeyValueDbContract;
+
+class LevelDbClientTest extends KeyValueDbContract {
+
+  @Override
+  protected String engine() {
+    return "leveldb";
+  }
+
+  @Override
+  protected DB newClient() {
+    return new LevelDbClient();
+  }
+
+  @Override
+  protected List<String[]> badProperties() {
+    return List.of(
+        new String[] {"leveldb.compression", "zstd"},
+        new String[] {"compression", "lz4"},
+        new String[] {"leveldb.blocksize", "tiny"},
+        new String[] {"leveldb.maxopenfiles", "3"},
+        new String[] {"writebuffersize", "3g"},
+        new String[] {"leveldb.paranoidchecks", "sometimes"},
+        new String[] {"leveldb.createifmissing", "perhaps"});
+  }
+
+  @Test
+  void optionsAreAppliedAsLevelDbReportsThem() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("writebuffersize", "64k");
+    p.setProperty("leveldb.compression", "none");
+    p.setProperty("leveldb.blocksize", "1024");
+    DB db = open(p);
+    byte[] value = new byte[1000]; // all zeros: Snappy would shrink these to almost nothing
+    for (int i = 0; i < 2000; i++) {
+      var rec = new java.util.HashMap<String, site.ycsb.ByteIterator>();
+      rec.put("f", new site.ycsb.ByteArrayByteIterator(value));
+      assertTrue(db.insert("usertable", String.format("k%05d", i), rec).isOk());
+    }
+    close(db);
+    // A 64 KB write buffer flushes ~2 MB of writes into many table files; uncompressed, the
+    // tables hold at least the raw bytes.
+    long tables;
+    long bytes;
+    try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
+      List<java.nio.file.Path> ldb = s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList();
+      tables = ldb.size();
+      bytes = 0;
+      for (java.nio.file.Path f : ldb) {
+        bytes += Files.size(f);
+      }
+    }
+    assertTrue(tables >= 5, "small write buffer gives many tables: " + tables);
+    assertTrue(bytes > 1_500_000, "compression off keeps the zeros: " + bytes);
+  }
+
+  @Test
+  void snappyCompressionShrinksCompressibleValues() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("writebuffersize", "64k");
+    DB db = open(p);
+    byte[] value = new byte[1000];
+    for (int i = 0; i < 2000; i++) {
+      var rec = new java.util.HashMap<String, site.ycsb.ByteIterator>();
+      rec.put("f", new site.ycsb.ByteArrayByteIterator(value));
+      db.insert("usertable", String.format("k%05d", i), rec);
+    }
+    close(db);
+    long bytes = 0;
+    try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
+      for (java.nio.file.Path f : s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList()) {
+        bytes += Files.size(f);
+      }
+    }
+    assertTrue(bytes < 500_000, "Snappy (the default) shrinks zeros: " + bytes);
+  }
+
+  @Test
+  void statsNameTheLevels() throws Exception {
+    DB db = open();
+    db.insert("usertable", "a", record("f", "1"));
+    String stats = ((LevelDbClient) db).handle().stats();
+    assertTrue(stats.contains("Level") && stats.contains("Files"), stats);
+    assertEquals("1.13", LevelDbClient.LEVELDB_VERSION);
+  }
+}

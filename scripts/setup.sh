@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything ycsb-embedded needs on a Debian machine (as root), then builds it.
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=()
+need_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed' || apt_packages+=("$1"); }
+command -v javac >/dev/null || apt_packages+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || apt_packages+=(maven)
+command -v python3 >/dev/null || apt_packages+=(python3)
+command -v gcc >/dev/null || apt_packages+=(gcc)
+command -v make >/dev/null || apt_packages+=(make)
+need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
+need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
+need_pkg libsnappy-dev
+if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+  apt_packages+=(python3-venv python3-pip)
+fi
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "setup: installing ${apt_packages[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+
+# The analysis (Python) lives in its own virtual environment.
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r analysis/requirements.txt
+
+# The Java modules; tests run from scripts/test.sh.
+mvn -q -B -DskipTests install

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs every test: the Java modules against the real engines, then the analysis.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+mvn -B -ntp verify
+.venv/bin/python -m pytest -q analysis/tests
