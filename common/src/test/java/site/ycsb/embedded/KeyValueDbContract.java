@@ -402,6 +402,25 @@ public abstract class KeyValueDbContract {
   }
 
   @Test
+  void destroyOnLoadKeepsDataForTheRunPhase() throws Exception {
+    Properties load = properties(tmp.resolve("db"));
+    load.setProperty("destroy", "load");
+    load.setProperty("dotransactions", "false"); // what YCSB's Client sets for a load
+    DB db = open(load);
+    db.insert("usertable", "loaded", record("f", "1"));
+    close(db);
+    Properties run = properties(tmp.resolve("db"));
+    run.setProperty("destroy", "load");
+    run.setProperty("dotransactions", "true");
+    DB runner = open(run);
+    assertEquals(Map.of("f", "1"), read(runner, "loaded", null), "a run keeps what the load wrote");
+    close(runner);
+    DB reload = open(load);
+    assertEquals(Status.NOT_FOUND, reload.read("usertable", "loaded", null, new HashMap<>()),
+        "the next load starts empty");
+  }
+
+  @Test
   void oneFieldRecordsAreStoredBare() throws Exception {
     Properties p = properties(tmp.resolve("db"));
     p.setProperty("fieldcount", "1");
