@@ -1,0 +1,451 @@
+/*
+ * kyotojni.c: the Kyoto Cabinet binding's thin JNI layer over the C API of the system library
+ * (kclangc.h, Debian libkyotocabinet-dev). Java side: site.ycsb.embedded.kyoto.KyotoNative.
+ *
+ * Rules kept on every path, because a mistake here crashes the JVM or leaks per operation:
+ * - Java arrays are only copied (Get/SetByteArrayRegion, NewByteArray): nothing is pinned, so
+ *   nothing has to be released, whatever path a function leaves by.
+ * - Keys and values are copied into a stack buffer, or a malloc'd one when they are large; the
+ *   malloc'd buffer is freed on every path.
+ * - Every region kcdbget / kccurgetvalue / kcdbstatus returns goes back through kcfree.
+ * - The error code and message are per thread: they are read right after the failing call, on
+ *   the same thread, before any other library call, and turned into a KyotoException.
+ * - A cursor is made and destroyed by the Java caller (try/finally); a database is deleted
+ *   by close, and by open when opening fails.
+ */
+#include <jni.h>
+#include <kclangc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site_ycsb_embedded_kyoto_KyotoNative.h"
+
+#define J(name) site_ycsb_embedded_kyoto_KyotoNative_##name
+
+/* The Java constants must be the library's. */
+_Static_assert(J(OREADER) == KCOREADER, "OREADER");
+_Static_assert(J(OWRITER) == KCOWRITER, "OWRITER");
+_Static_assert(J(OCREATE) == KCOCREATE, "OCREATE");
+_Static_assert(J(OTRUNCATE) == KCOTRUNCATE, "OTRUNCATE");
+_Static_assert(J(OAUTOTRAN) == KCOAUTOTRAN, "OAUTOTRAN");
+_Static_assert(J(OAUTOSYNC) == KCOAUTOSYNC, "OAUTOSYNC");
+_Static_assert(J(ONOLOCK) == KCONOLOCK, "ONOLOCK");
+_Static_assert(J(OTRYLOCK) == KCOTRYLOCK, "OTRYLOCK");
+_Static_assert(J(ONOREPAIR) == KCONOREPAIR, "ONOREPAIR");
+_Static_assert(J(ESUCCESS) == KCESUCCESS, "ESUCCESS");
+_Static_assert(J(ENOIMPL) == KCENOIMPL, "ENOIMPL");
+_Static_assert(J(EINVALID) == KCEINVALID, "EINVALID");
+_Static_assert(J(ENOREPOS) == KCENOREPOS, "ENOREPOS");
+_Static_assert(J(ENOPERM) == KCENOPERM, "ENOPERM");
+_Static_assert(J(EBROKEN) == KCEBROKEN, "EBROKEN");
+_Static_assert(J(EDUPREC) == KCEDUPREC, "EDUPREC");
+_Static_assert(J(ENOREC) == KCENOREC, "ENOREC");
+_Static_assert(J(ELOGIC) == KCELOGIC, "ELOGIC");
+_Static_assert(J(ESYSTEM) == KCESYSTEM, "ESYSTEM");
+_Static_assert(J(EMISC) == KCEMISC, "EMISC");
+
+#define DB(h) ((KCDB*)(intptr_t)(h))
+#define CUR(h) ((KCCUR*)(intptr_t)(h))
+
+/* Keys and values up to this many bytes are copied through the stack. */
+#define STACK_BYTES 1024
+
+static jclass kyoto_exception;        /* global reference to KyotoException */
+static jmethodID kyoto_exception_new; /* KyotoException(int code, byte[] message) */
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  (void)reserved;
+  JNIEnv* env;
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) {
+    return JNI_ERR;
+  }
+  jclass c = (*env)->FindClass(env, "site/ycsb/embedded/kyoto/KyotoException");
+  if (c == NULL) {
+    return JNI_ERR;
+  }
+  kyoto_exception = (jclass)(*env)->NewGlobalRef(env, c);
+  (*env)->DeleteLocalRef(env, c);
+  if (kyoto_exception == NULL) {
+    return JNI_ERR;
+  }
+  kyoto_exception_new = (*env)->GetMethodID(env, kyoto_exception, "<init>", "(I[B)V");
+  if (kyoto_exception_new == NULL) {
+    return JNI_ERR;
+  }
+  return JNI_VERSION_1_8;
+}
+
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM* vm, void* reserved) {
+  (void)reserved;
+  JNIEnv* env;
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) == JNI_OK && kyoto_exception != NULL) {
+    (*env)->DeleteGlobalRef(env, kyoto_exception);
+    kyoto_exception = NULL;
+  }
+}
+
+/* Throws KyotoException(code, message); message may be NULL. */
+static void throw_kyoto(JNIEnv* env, int32_t code, const char* message) {
+  if (message == NULL) {
+    message = "";
+  }
+  jsize n = (jsize)strlen(message);
+  jbyteArray bytes = (*env)->NewByteArray(env, n);
+  if (bytes == NULL) {
+    return; /* OutOfMemoryError is pending */
+  }
+  (*env)->SetByteArrayRegion(env, bytes, 0, n, (const jbyte*)message);
+  jobject ex = (*env)->NewObject(env, kyoto_exception, kyoto_exception_new, (jint)code, bytes);
+  (*env)->DeleteLocalRef(env, bytes);
+  if (ex != NULL) {
+    (*env)->Throw(env, (jthrowable)ex);
+    (*env)->DeleteLocalRef(env, ex);
+  }
+}
+
+/* Throws the error the last failing call on db set for this thread. */
+static void throw_db_error(JNIEnv* env, KCDB* db) {
+  int32_t code = kcdbecode(db);
+  throw_kyoto(env, code, kcdbemsg(db));
+}
+
+static void throw_java(JNIEnv* env, const char* class_name, const char* message) {
+  jclass c = (*env)->FindClass(env, class_name);
+  if (c != NULL) {
+    (*env)->ThrowNew(env, c, message);
+    (*env)->DeleteLocalRef(env, c);
+  }
+}
+
+/* A copy buffer: the stack part for small records, malloc for large ones. */
+typedef struct {
+  char* data;
+  char stack[STACK_BYTES];
+} buffer;
+
+static char* buffer_reserve(JNIEnv* env, buffer* b, size_t n) {
+  b->data = n <= STACK_BYTES ? b->stack : malloc(n);
+  if (b->data == NULL) {
+    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a key or value copy");
+  }
+  return b->data;
+}
+
+static void buffer_release(buffer* b) {
+  if (b->data != b->stack) {
+    free(b->data);
+  }
+}
+
+/* A new Java byte[] holding a copy of n bytes at p, or NULL with an exception pending. */
+static jbyteArray new_bytes(JNIEnv* env, const char* p, size_t n) {
+  if (n > INT32_MAX) {
+    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: a record larger than 2 GB");
+    return NULL;
+  }
+  jbyteArray out = (*env)->NewByteArray(env, (jsize)n);
+  if (out != NULL) {
+    (*env)->SetByteArrayRegion(env, out, 0, (jsize)n, (const jbyte*)p);
+  }
+  return out;
+}
+
+JNIEXPORT jstring JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_version(JNIEnv* env, jclass cls) {
+  (void)cls;
+  return (*env)->NewStringUTF(env, KCVERSION);
+}
+
+JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* env, jclass cls,
+    jbyteArray path, jint mode) {
+  (void)cls;
+  if (path == NULL) {
+    throw_java(env, "java/lang/NullPointerException", "path");
+    return 0;
+  }
+  jsize n = (*env)->GetArrayLength(env, path);
+  char* p = malloc((size_t)n + 1);
+  if (p == NULL) {
+    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for the path");
+    return 0;
+  }
+  (*env)->GetByteArrayRegion(env, path, 0, n, (jbyte*)p);
+  p[n] = '\0';
+  KCDB* db = kcdbnew();
+  if (db == NULL) {
+    free(p);
+    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: kcdbnew failed");
+    return 0;
+  }
+  if (!kcdbopen(db, p, (uint32_t)mode)) {
+    throw_db_error(env, db); /* copies the message before the object goes */
+    kcdbdel(db);
+    free(p);
+    return 0;
+  }
+  free(p);
+  return (jlong)(intptr_t)db;
+}
+
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* env, jclass cls, jlong h) {
+  (void)cls;
+  KCDB* db = DB(h);
+  if (!kcdbclose(db)) {
+    throw_db_error(env, db);
+  }
+  kcdbdel(db);
+}
+
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_set(JNIEnv* env, jclass cls, jlong h,
+    jbyteArray key, jbyteArray value) {
+  (void)cls;
+  if (key == NULL || value == NULL) {
+    throw_java(env, "java/lang/NullPointerException", key == NULL ? "key" : "value");
+    return;
+  }
+  KCDB* db = DB(h);
+  jsize ksiz = (*env)->GetArrayLength(env, key);
+  jsize vsiz = (*env)->GetArrayLength(env, value);
+  buffer b;
+  char* p = buffer_reserve(env, &b, (size_t)ksiz + (size_t)vsiz);
+  if (p == NULL) {
+    return;
+  }
+  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
+  (*env)->GetByteArrayRegion(env, value, 0, vsiz, (jbyte*)(p + ksiz));
+  if (!kcdbset(db, p, (size_t)ksiz, p + ksiz, (size_t)vsiz)) {
+    throw_db_error(env, db);
+  }
+  buffer_release(&b);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_get(JNIEnv* env, jclass cls, jlong h,
+    jbyteArray key) {
+  (void)cls;
+  if (key == NULL) {
+    throw_java(env, "java/lang/NullPointerException", "key");
+    return NULL;
+  }
+  KCDB* db = DB(h);
+  jsize ksiz = (*env)->GetArrayLength(env, key);
+  buffer b;
+  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  if (p == NULL) {
+    return NULL;
+  }
+  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
+  size_t vsiz;
+  char* v = kcdbget(db, p, (size_t)ksiz, &vsiz);
+  if (v == NULL) {
+    int32_t code = kcdbecode(db);
+    if (code != KCENOREC) {
+      throw_kyoto(env, code, kcdbemsg(db));
+    }
+    buffer_release(&b);
+    return NULL;
+  }
+  buffer_release(&b);
+  jbyteArray out = new_bytes(env, v, vsiz);
+  kcfree(v);
+  return out;
+}
+
+JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_remove(JNIEnv* env, jclass cls, jlong h,
+    jbyteArray key) {
+  (void)cls;
+  if (key == NULL) {
+    throw_java(env, "java/lang/NullPointerException", "key");
+    return JNI_FALSE;
+  }
+  KCDB* db = DB(h);
+  jsize ksiz = (*env)->GetArrayLength(env, key);
+  buffer b;
+  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  if (p == NULL) {
+    return JNI_FALSE;
+  }
+  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
+  jboolean removed = JNI_TRUE;
+  if (!kcdbremove(db, p, (size_t)ksiz)) {
+    int32_t code = kcdbecode(db);
+    if (code != KCENOREC) {
+      throw_kyoto(env, code, kcdbemsg(db));
+    }
+    removed = JNI_FALSE;
+  }
+  buffer_release(&b);
+  return removed;
+}
+
+/* Aborts the transaction after a failed set and throws that set's error (read before the abort). */
+static void abort_with(JNIEnv* env, KCDB* db, int32_t code, const char* message) {
+  char* saved = strdup(message == NULL ? "" : message);
+  int aborted = kcdbendtran(db, 0);
+  const char* why = saved != NULL ? saved : "(message lost: no memory)";
+  if (aborted) {
+    throw_kyoto(env, code, why);
+  } else {
+    /* The database stays inside the transaction: say so, every later batch would wait. */
+    const char* abort_msg = kcdbemsg(db);
+    size_t n = strlen(why) + strlen(abort_msg) + 64;
+    char* both = malloc(n);
+    if (both != NULL) {
+      snprintf(both, n, "%s; aborting the transaction failed too: %s", why, abort_msg);
+      throw_kyoto(env, code, both);
+      free(both);
+    } else {
+      throw_kyoto(env, code, why);
+    }
+  }
+  free(saved);
+}
+
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_setInTransaction(JNIEnv* env, jclass cls,
+    jlong h, jobjectArray keys, jobjectArray values, jint count, jboolean hard) {
+  (void)cls;
+  if (keys == NULL || values == NULL) {
+    throw_java(env, "java/lang/NullPointerException", keys == NULL ? "keys" : "values");
+    return;
+  }
+  if (count < 0 || count > (*env)->GetArrayLength(env, keys) || count > (*env)->GetArrayLength(env, values)) {
+    throw_java(env, "java/lang/IllegalArgumentException", "kyotojni: count outside the arrays");
+    return;
+  }
+  KCDB* db = DB(h);
+  if (!kcdbbegintran(db, hard ? 1 : 0)) {
+    throw_db_error(env, db);
+    return;
+  }
+  char stack[STACK_BYTES];
+  char* heap = NULL;
+  size_t heap_size = 0;
+  for (jint i = 0; i < count; i++) {
+    jbyteArray k = (jbyteArray)(*env)->GetObjectArrayElement(env, keys, i);
+    jbyteArray v = (jbyteArray)(*env)->GetObjectArrayElement(env, values, i);
+    if (k == NULL || v == NULL) {
+      if (k != NULL) {
+        (*env)->DeleteLocalRef(env, k);
+      }
+      if (v != NULL) {
+        (*env)->DeleteLocalRef(env, v);
+      }
+      kcdbendtran(db, 0);
+      throw_java(env, "java/lang/NullPointerException", "kyotojni: a null key or value in the batch");
+      free(heap);
+      return;
+    }
+    jsize ksiz = (*env)->GetArrayLength(env, k);
+    jsize vsiz = (*env)->GetArrayLength(env, v);
+    size_t need = (size_t)ksiz + (size_t)vsiz;
+    char* p = stack;
+    if (need > STACK_BYTES) {
+      if (need > heap_size) {
+        char* grown = realloc(heap, need);
+        if (grown == NULL) {
+          (*env)->DeleteLocalRef(env, k);
+          (*env)->DeleteLocalRef(env, v);
+          kcdbendtran(db, 0);
+          throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a batch record copy");
+          free(heap);
+          return;
+        }
+        heap = grown;
+        heap_size = need;
+      }
+      p = heap;
+    }
+    (*env)->GetByteArrayRegion(env, k, 0, ksiz, (jbyte*)p);
+    (*env)->GetByteArrayRegion(env, v, 0, vsiz, (jbyte*)(p + ksiz));
+    (*env)->DeleteLocalRef(env, k);
+    (*env)->DeleteLocalRef(env, v);
+    if (!kcdbset(db, p, (size_t)ksiz, p + ksiz, (size_t)vsiz)) {
+      int32_t code = kcdbecode(db);
+      abort_with(env, db, code, kcdbemsg(db));
+      free(heap);
+      return;
+    }
+  }
+  free(heap);
+  if (!kcdbendtran(db, 1)) {
+    throw_db_error(env, db);
+  }
+}
+
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_sync(JNIEnv* env, jclass cls, jlong h,
+    jboolean hard) {
+  (void)cls;
+  KCDB* db = DB(h);
+  if (!kcdbsync(db, hard ? 1 : 0, NULL, NULL)) {
+    throw_db_error(env, db);
+  }
+}
+
+JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_status(JNIEnv* env, jclass cls, jlong h) {
+  (void)cls;
+  KCDB* db = DB(h);
+  char* s = kcdbstatus(db);
+  if (s == NULL) {
+    throw_db_error(env, db);
+    return NULL;
+  }
+  jbyteArray out = new_bytes(env, s, strlen(s));
+  kcfree(s);
+  return out;
+}
+
+JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_cursor(JNIEnv* env, jclass cls, jlong h) {
+  (void)env;
+  (void)cls;
+  return (jlong)(intptr_t)kcdbcursor(DB(h));
+}
+
+JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_jump(JNIEnv* env, jclass cls, jlong c,
+    jbyteArray key) {
+  (void)cls;
+  if (key == NULL) {
+    throw_java(env, "java/lang/NullPointerException", "key");
+    return JNI_FALSE;
+  }
+  KCCUR* cur = CUR(c);
+  jsize ksiz = (*env)->GetArrayLength(env, key);
+  buffer b;
+  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  if (p == NULL) {
+    return JNI_FALSE;
+  }
+  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
+  jboolean found = JNI_TRUE;
+  if (!(ksiz == 0 ? kccurjump(cur) : kccurjumpkey(cur, p, (size_t)ksiz))) {
+    int32_t code = kccurecode(cur);
+    if (code != KCENOREC) {
+      throw_kyoto(env, code, kccuremsg(cur));
+    }
+    found = JNI_FALSE;
+  }
+  buffer_release(&b);
+  return found;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_next(JNIEnv* env, jclass cls, jlong c) {
+  (void)cls;
+  KCCUR* cur = CUR(c);
+  size_t vsiz;
+  char* v = kccurgetvalue(cur, &vsiz, 1);
+  if (v == NULL) {
+    int32_t code = kccurecode(cur);
+    if (code != KCENOREC) {
+      throw_kyoto(env, code, kccuremsg(cur));
+    }
+    return NULL;
+  }
+  jbyteArray out = new_bytes(env, v, vsiz);
+  kcfree(v);
+  return out;
+}
+
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_destroy(JNIEnv* env, jclass cls, jlong c) {
+  (void)env;
+  (void)cls;
+  kccurdel(CUR(c));
+}

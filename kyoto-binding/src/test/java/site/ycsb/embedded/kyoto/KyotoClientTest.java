@@ -1,0 +1,484 @@
+package site.ycsb.embedded.kyoto;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.FileWriter;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Vector;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.embedded.ClientProcess;
+import site.ycsb.embedded.KeyValueDbContract;
+import site.ycsb.embedded.SharedHandles;
+
+class KyotoClientTest extends KeyValueDbContract {
+
+  @Override
+  protected String engine() {
+    return "kyoto";
+  }
+
+  @Override
+  protected DB newClient() {
+    return new KyotoClient();
+  }
+
+  @Override
+  protected List<String[]> badProperties() {
+    return List.of(
+        new String[] {"kyoto.compression", "snappy"},
+        new String[] {"compression", "zstd"},
+        new String[] {"kyoto.file", "ycsb.db"},
+        new String[] {"kyoto.file", "../up.kct"},
+        new String[] {"kyoto.pagesize", "tiny"},
+        new String[] {"kyoto.pagesize", "100"},
+        new String[] {"kyoto.options", "small,fast"},
+        new String[] {"kyoto.buckets", "-1"},
+        new String[] {"kyoto.mapsize", "lots"},
+        new String[] {"kyoto.cachesize", "4x"});
+  }
+
+  private KyotoClient.Handle handle(DB db) {
+    return ((KyotoClient) db).handle();
+  }
+
+  private static Map<String, ByteIterator> bytesRecord(String field, byte[] value) {
+    Map<String, ByteIterator> m = new HashMap<>();
+    m.put(field, new ByteArrayByteIterator(value));
+    return m;
+  }
+
+  /** Runs a kc*mgr command (kyotocabinet-utils) with a time limit; returns exit code and output. */
+  private static String[] run(String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    if (!p.waitFor(30, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("timed out: " + String.join(" ", cmd));
+    }
+    return new String[] {String.valueOf(p.exitValue()), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void theSystemLibraryIsLoaded() throws Exception {
+    KyotoNative.ensureLoaded(); // no skipping: a missing library fails here and in every test
+    assertTrue(KyotoNative.version().startsWith("1.2."), KyotoNative.version());
+  }
+
+  @Test
+  void tuningIsAppliedAsTheLibraryReportsIt() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.pagesize", "1024");
+    p.setProperty("kyoto.cachesize", "4m");
+    p.setProperty("cachesize", "2m"); // the engine-prefixed value wins
+    p.setProperty("kyoto.options", "small,linear");
+    p.setProperty("kyoto.compression", "lzo");
+    p.setProperty("kyoto.buckets", "20000");
+    p.setProperty("kyoto.mapsize", "8m");
+    DB db = open(p);
+    for (int i = 0; i < 300; i++) {
+      assertEquals(Status.OK, db.insert("usertable", String.format("k%04d", i), record("f", "v" + i)));
+    }
+    Map<String, String> s = handle(db).status();
+    assertEquals("1024", s.get("psiz"), s.toString());
+    assertEquals(String.valueOf(4L << 20), s.get("pccap"));
+    assertEquals("7", s.get("opts"), "small (1) + linear (2) + compress (4)");
+    assertEquals("300", s.get("count"));
+    assertEquals("20000", s.get("bnum"));
+    assertEquals(String.valueOf(8L << 20), s.get("msiz"));
+    assertEquals("49", s.get("realtype"), "a file tree database (TreeDB)");
+    assertTrue(handle(db).tuning().endsWith("ycsb.kct#opts=slc#zcomp=lzo#psiz=1024#pccap=4194304#bnum=20000#msiz=8388608"),
+        handle(db).tuning());
+  }
+
+  @Test
+  void defaultsAreKyotosOwn() throws Exception {
+    DB db = open();
+    Map<String, String> s = handle(db).status();
+    assertEquals("8192", s.get("psiz"));
+    assertEquals(String.valueOf(64L << 20), s.get("pccap"));
+    assertEquals("0", s.get("opts"));
+    assertEquals("65536", s.get("bnum"));
+    assertEquals("0", s.get("count"));
+  }
+
+  @Test
+  void kctreemgrInformShowsTheRequestedPageSizeAndOptions() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.pagesize", "2048");
+    p.setProperty("kyoto.options", "small,linear");
+    p.setProperty("kyoto.compression", "zlib"); // kctreemgr knows only zlib, Kyoto's default compressor
+    DB db = open(p);
+    for (int i = 0; i < 123; i++) {
+      db.insert("usertable", "key" + i, record("f", "value" + i));
+    }
+    Path file = handle(db).file();
+    close(db);
+    String[] r = run("kctreemgr", "inform", "-st", "-otl", file.toString());
+    assertEquals("0", r[0], r[1]);
+    assertTrue(r[1].contains("(psiz=2048)"), r[1]);
+    assertTrue(r[1].contains("options: small linear compress (opts=7)"), r[1]);
+    assertTrue(r[1].contains("count: 123"), r[1]);
+  }
+
+  @Test
+  void anLzoFileNeedsItsCompressorNamedToBeInspected() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.pagesize", "1024");
+    p.setProperty("kyoto.options", "small,linear");
+    p.setProperty("kyoto.compression", "lzo");
+    DB db = open(p);
+    db.insert("usertable", "a", record("f", "1"));
+    Path file = handle(db).file();
+    close(db);
+    // kctreemgr cannot name a compressor, so it cannot open an LZO file; kcpolymgr takes the tuning.
+    String[] tree = run("kctreemgr", "inform", "-st", "-otl", file.toString());
+    assertTrue(tree[1].contains("invalid module checksum"), tree[1]);
+    String[] poly = run("kcpolymgr", "inform", "-st", "-otl", file + "#zcomp=lzo");
+    assertEquals("0", poly[0], poly[1]);
+    assertTrue(poly[1].contains("psiz: 1024") && poly[1].contains("opts: 7") && poly[1].contains("count: 1"), poly[1]);
+  }
+
+  @Test
+  void everyCompressorOfThisBuildWorksAndShrinksTheFile() throws Exception {
+    byte[] value = new byte[2000];
+    for (int i = 0; i < value.length; i++) {
+      value[i] = (byte) "aaaabbbbccccdddd".charAt(i % 16);
+    }
+    Map<String, Long> sizes = new HashMap<>();
+    Map<String, String> checksums = new HashMap<>();
+    for (String c : List.of("none", "zlib", "deflate", "gzip", "lzo", "lzma")) {
+      Properties p = properties(tmp.resolve(c));
+      p.setProperty("kyoto.compression", c);
+      p.setProperty("fieldcount", "1");
+      DB db = open(p);
+      for (int i = 0; i < 200; i++) {
+        assertEquals(Status.OK, db.insert("usertable", "k" + i, bytesRecord("field0", value)), c);
+      }
+      Map<String, ByteIterator> got = new HashMap<>();
+      assertEquals(Status.OK, db.read("usertable", "k7", null, got));
+      assertArrayEquals(value, got.get("field0").toArray(), c);
+      checksums.put(c, handle(db).status().get("chksum"));
+      Path file = handle(db).file();
+      close(db);
+      sizes.put(c, Files.size(file));
+      DB again = open(p);
+      got.clear();
+      assertEquals(Status.OK, again.read("usertable", "k199", null, got), c + " reopened");
+      assertArrayEquals(value, got.get("field0").toArray(), c + " reopened");
+      close(again);
+    }
+    for (String c : List.of("zlib", "deflate", "gzip", "lzo", "lzma")) {
+      assertTrue(sizes.get(c) + 200_000 < sizes.get("none"), c + " shrinks 400 KB of repetitive values: " + sizes);
+    }
+    assertEquals(6, new java.util.HashSet<>(checksums.values()).size(), "each compressor has its checksum: " + checksums);
+  }
+
+  @Test
+  void compressWithoutACompressorNameIsZlibAndContradictionsAreRefused() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.options", "compress");
+    DB db = open(p);
+    assertTrue(handle(db).tuning().contains("#opts=c#zcomp=zlib"), handle(db).tuning());
+    close(db);
+    Properties q = properties(tmp.resolve("other"));
+    q.setProperty("kyoto.options", "small,compress");
+    q.setProperty("compression", "none");
+    DBException e = assertThrows(DBException.class, () -> open(q));
+    assertTrue(e.getMessage().contains("kyoto.options") && e.getMessage().contains("none"), e.getMessage());
+  }
+
+  @Test
+  void aRunWithAnotherCompressionIsRefusedClearly() throws Exception {
+    Properties load = properties(tmp.resolve("db"));
+    load.setProperty("kyoto.compression", "lzo");
+    DB db = open(load);
+    db.insert("usertable", "x", record("f", "1"));
+    close(db);
+    for (String other : List.of("zlib", "none")) {
+      Properties run = properties(tmp.resolve("db"));
+      run.setProperty("kyoto.compression", other);
+      DBException e = assertThrows(DBException.class, () -> open(run), other);
+      assertTrue(e.getMessage().contains("the load and the run must use the same kyoto.compression"), e.getMessage());
+      assertTrue(e.getMessage().contains("invalid module checksum"), e.getMessage());
+      assertEquals(0, SharedHandles.openCount());
+    }
+    DB same = open(load);
+    assertEquals(Map.of("f", "1"), read(same, "x", null));
+  }
+
+  @Test
+  void aFileThatIsNotAKyotoDatabaseIsRefusedAndLeftAlone() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("db"));
+    byte[] junk = new byte[100_000];
+    new Random(5).nextBytes(junk);
+    Path file = Files.write(dir.resolve(KyotoClient.FILE_DEFAULT), junk);
+    DBException e = assertThrows(DBException.class, this::open);
+    assertTrue(e.getMessage().contains("is not a Kyoto Cabinet database") && e.getMessage().contains(file.toString()),
+        e.getMessage());
+    assertArrayEquals(junk, Files.readAllBytes(file), "the file is untouched");
+    Files.writeString(file, "short text");
+    e = assertThrows(DBException.class, this::open);
+    assertTrue(e.getMessage().contains("is not a Kyoto Cabinet database"), e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+  }
+
+  @Test
+  void aHashDbWorksWithoutKeyOrder() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.file", "ycsb.kch");
+    p.setProperty("kyoto.buckets", "5000");
+    p.setProperty("kyoto.pagesize", "1024"); // does not apply: a note, not an error
+    DB db = open(p);
+    for (int i = 0; i < 50; i++) {
+      db.insert("usertable", "h" + i, record("f", "v" + i));
+    }
+    assertEquals(Status.OK, db.update("usertable", "h3", record("g", "x")));
+    assertEquals(Map.of("f", "v3", "g", "x"), read(db, "h3", null));
+    assertEquals(Status.OK, db.delete("usertable", "h4"));
+    Map<String, String> s = handle(db).status();
+    assertEquals("48", s.get("realtype"), "a file hash database (HashDB)");
+    assertEquals("5000", s.get("bnum"));
+    assertEquals("49", s.get("count"));
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", Integer.MAX_VALUE, null, rows), "a whole-database pass");
+    assertEquals(49, rows.size());
+    assertEquals(Status.ERROR, db.scan("usertable", "h1", 5, null, new Vector<>()), "no key order");
+  }
+
+  @Test
+  void scansOfAnEmptyDatabaseAndPastTheEndAreEmpty() throws Exception {
+    DB db = open();
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", 10, null, rows));
+    assertEquals(0, rows.size());
+    db.insert("usertable", "a", record("f", "1"));
+    assertEquals(Status.OK, db.scan("usertable", "b", 10, null, rows));
+    assertEquals(0, rows.size());
+    assertEquals(Status.OK, db.scan("usertable", "a", 0, null, rows));
+    assertEquals(0, rows.size());
+  }
+
+  @Test
+  void syncWritesReachTheFileWhileItIsOpen() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("sync", "true");
+    DB db = open(p);
+    db.insert("usertable", "synced", record("f", "1"));
+    Path file = handle(db).file();
+    // Auto-sync wrote the page through: another process reading without a lock finds the record.
+    String[] r = run("kctreemgr", "inform", "-onl", file.toString());
+    assertTrue(r[1].contains("count: 1"), r[1]);
+    close(db);
+
+    DB lazy = open(properties(tmp.resolve("lazy")));
+    lazy.insert("usertable", "a", record("f", "1"));
+    lazy.insert("usertable", "b", record("f", "2"));
+    file = handle(lazy).file();
+    r = run("kctreemgr", "inform", "-onl", file.toString());
+    assertTrue(!r[1].contains("count: 2"), "without sync the records wait in the page cache: " + r[1]);
+    handle(lazy).sync(false);
+    r = run("kctreemgr", "inform", "-onl", file.toString());
+    assertTrue(r[1].contains("count: 2"), "sync() wrote them: " + r[1]);
+  }
+
+  @Test
+  void batchesWithSyncCommitDurably() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("sync", "true");
+    p.setProperty("batchsize", "10");
+    DB db = open(p);
+    for (int i = 0; i < 25; i++) {
+      db.insert("usertable", "b" + i, record("f", "v" + i));
+    }
+    Path file = handle(db).file();
+    String[] r = run("kctreemgr", "inform", "-onl", file.toString());
+    assertTrue(r[1].contains("count: 20"), "two committed transactions, five waiting: " + r[1]);
+    close(db);
+    assertTrue(run("kctreemgr", "inform", file.toString())[1].contains("count: 25"));
+  }
+
+  @Test
+  void aClosedHandleFailsClearlyInsteadOfCrashing() throws Exception {
+    DB db = open();
+    KyotoClient.Handle h = handle(db);
+    close(db);
+    IllegalStateException e = assertThrows(IllegalStateException.class, h::status);
+    assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    h.close(); // a second close does nothing
+  }
+
+  @Test
+  void fourThreadsScanAndWriteAtOnceForSeconds() throws Exception {
+    Path dir = tmp.resolve("db");
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    AtomicLong scans = new AtomicLong();
+    AtomicLong writes = new AtomicLong();
+    List<Future<String>> results = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int id = t;
+      results.add(pool.submit(() -> {
+        Properties p = properties(dir);
+        if (id % 2 == 1) {
+          p.setProperty("batchsize", "50"); // transactions beside cursors
+        }
+        DB db = newClient();
+        db.setProperties(p);
+        db.init();
+        Random r = new Random(id);
+        try {
+          while (System.nanoTime() < until) {
+            String key = String.format("k%05d", r.nextInt(20_000));
+            int op = r.nextInt(10);
+            if (op < 5) {
+              Status s = db.insert("usertable", key, record("key", key, "pad", "x".repeat(r.nextInt(200))));
+              if (!s.isOk()) {
+                return "insert " + key + ": " + s;
+              }
+              writes.incrementAndGet();
+            } else if (op < 6) {
+              Status s = db.delete("usertable", key);
+              if (!s.isOk() && s != Status.NOT_FOUND) {
+                return "delete " + key + ": " + s;
+              }
+              writes.incrementAndGet();
+            } else {
+              Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+              Status s = db.scan("usertable", key, 1 + r.nextInt(100), null, rows);
+              if (!s.isOk()) {
+                return "scan " + key + ": " + s;
+              }
+              String last = key;
+              for (HashMap<String, ByteIterator> row : rows) {
+                String k = row.get("key").toString();
+                if (k.compareTo(last) < 0) {
+                  return "scan from " + key + " out of order: " + k + " after " + last;
+                }
+                last = k;
+              }
+              scans.incrementAndGet();
+            }
+          }
+          return "";
+        } finally {
+          db.cleanup();
+        }
+      }));
+    }
+    for (Future<String> f : results) {
+      assertEquals("", f.get(), "failed operation or wrong scan order");
+    }
+    pool.shutdown();
+    assertEquals(0, SharedHandles.openCount());
+    assertTrue(scans.get() > 100 && writes.get() > 100, "both ran: " + scans + " scans, " + writes + " writes");
+    DB db = open(properties(dir));
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", Integer.MAX_VALUE, null, rows));
+    assertEquals(Long.parseLong(handle(db).status().get("count")), rows.size(), "a full pass sees every record");
+  }
+
+  @Test
+  void residentMemoryStaysFlatOverAMillionCalls() throws Exception {
+    List<String> cmd = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED", "-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseSerialGC",
+        "-Djava.library.path=" + System.getProperty("java.library.path"),
+        "-cp", System.getProperty("java.class.path"),
+        RssProbe.class.getName(), tmp.resolve("rss").toString(), "300000", "1000000");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    String line = out.lines().filter(l -> l.startsWith("RSS ")).findFirst().orElseThrow(() -> new AssertionError(out));
+    String[] f = line.split(" ");
+    long before = Long.parseLong(f[1]);
+    long after = Long.parseLong(f[2]);
+    assertEquals(870_000, Long.parseLong(f[3]), "every hit returned the whole value");
+    // One leaked 200-byte key or 1,000-byte value per call would be 200 MB to 1 GB here.
+    assertTrue(after - before < 32 * 1024, "RSS grew from " + before + " kB to " + after + " kB over 1M calls");
+    System.err.printf("[kyoto test] RSS %d kB -> %d kB over 1,000,000 calls%n", before, after);
+  }
+
+  @Test
+  void aMissingJniLibraryIsNamedWithWhatToInstall() throws Exception {
+    Path empty = Files.createDirectories(tmp.resolve("nolib"));
+    Path props = tmp.resolve("client.properties");
+    Properties p = properties(tmp.resolve("db"));
+    try (Writer w = new FileWriter(props.toFile(), StandardCharsets.UTF_8)) {
+      p.store(w, null);
+    }
+    Process proc = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.library.path=" + empty, "-cp", System.getProperty("java.class.path"),
+        ClientProcess.class.getName(), KyotoClient.class.getName(), props.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(3, proc.waitFor(), out);
+    assertTrue(out.contains("libkyotojni.so") && out.contains("java.library.path=" + empty)
+        && out.contains("libkyotocabinet-dev"), out);
+
+    String system = KyotoNative.explain(
+        "/x/libkyotojni.so: libkyotocabinet.so.16: cannot open shared object file: No such file or directory", "/x");
+    assertTrue(system.contains("libkyotocabinet16v5") && system.contains("libkyotocabinet.so.16"), system);
+  }
+
+  @Test
+  void errorsCarryTheLibrarysCodeAndMessage() throws Exception {
+    KyotoException e = assertThrows(KyotoException.class, () -> KyotoNative.open(
+        (tmp.resolve("no/such/dir") + File.separator + "x.kct").getBytes(StandardCharsets.UTF_8),
+        KyotoNative.OWRITER | KyotoNative.OCREATE));
+    assertEquals(KyotoNative.ENOREPOS, e.code(), e.getMessage());
+    assertTrue(e.getMessage().startsWith("no repository: "), e.getMessage());
+  }
+
+  @Test
+  void largeRecordsAndBatchesGoThroughTheHeapBuffers() throws IOException {
+    long db = KyotoNative.open("*".getBytes(StandardCharsets.US_ASCII), KyotoNative.OWRITER | KyotoNative.OCREATE);
+    try {
+      byte[][] keys = new byte[3][];
+      byte[][] values = new byte[3][];
+      for (int i = 0; i < 3; i++) {
+        keys[i] = ("k" + i).repeat(600 * i + 1).getBytes(StandardCharsets.US_ASCII); // up to 2.4 KB keys
+        values[i] = new byte[100_000 * i + 5];
+        new Random(i).nextBytes(values[i]);
+      }
+      KyotoNative.setInTransaction(db, keys, values, 3, false);
+      for (int i = 0; i < 3; i++) {
+        assertArrayEquals(values[i], KyotoNative.get(db, keys[i]));
+      }
+      assertTrue(KyotoNative.remove(db, keys[2]));
+      assertTrue(!KyotoNative.remove(db, keys[2]));
+      assertEquals(null, KyotoNative.get(db, keys[2]));
+      keys[1] = null;
+      assertThrows(NullPointerException.class, () -> KyotoNative.setInTransaction(db, keys, values, 3, false));
+      assertThrows(IllegalArgumentException.class, () -> KyotoNative.setInTransaction(db, keys, values, 4, false));
+      assertArrayEquals(values[0], KyotoNative.get(db, keys[0]), "the aborted batch left the data alone");
+    } finally {
+      KyotoNative.close(db);
+    }
+  }
+}
