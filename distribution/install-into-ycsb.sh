@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Drops the ycsb-embedded bindings into an existing YCSB 0.17 distribution:
+# copies each <engine>-binding/ directory and adds its line to the distribution's
+# bin/bindings.properties, which upstream's bin/ycsb.sh reads. Upstream already ships a
+# "rocksdb" binding; ours then goes in beside it as "erocksdb" (directory erocksdb-binding).
+# Usage: bash distribution/install-into-ycsb.sh /path/to/ycsb-0.17.0 [ycsb-embedded dir]
+set -euo pipefail
+ycsb=${1:?usage: install-into-ycsb.sh YCSB_HOME [ycsb-embedded distribution dir]}
+from=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+[ -f "$ycsb/bin/bindings.properties" ] || { echo "no bin/bindings.properties in $ycsb: not a YCSB distribution" >&2; exit 1; }
+ls "$ycsb"/lib/core-0.17*.jar >/dev/null 2>&1 || echo "warning: $ycsb/lib has no core-0.17 jar; these bindings are built for YCSB 0.17" >&2
+while IFS=: read -r engine class; do
+  case "$engine" in ''|\#*) continue ;; esac
+  src="$from/$engine-binding/lib"
+  [ -d "$src" ] || { echo "skipping $engine: $src missing (use an assembled distribution)" >&2; continue; }
+  name=$engine
+  if grep -q "^$engine:" "$ycsb/bin/bindings.properties" && ! grep -q "^$engine:$class\$" "$ycsb/bin/bindings.properties"; then
+    name=e$engine
+  fi
+  mkdir -p "$ycsb/$name-binding/lib"
+  cp "$src"/* "$ycsb/$name-binding/lib/"
+  grep -q "^$name:" "$ycsb/bin/bindings.properties" || echo "$name:$class" >> "$ycsb/bin/bindings.properties"
+  echo "installed $engine as '$name' ($ycsb/$name-binding)"
+done < "$from/bin/bindings.properties"
+echo "JDK 22+: export JAVA_OPTS=--enable-native-access=ALL-UNNAMED before bin/ycsb.sh"
