@@ -129,12 +129,22 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
   }
 
   @Override
-  protected EngineOpener<Handle> configure(EngineProperties props, Path dir) {
+  protected EngineOpener<Handle> configure(EngineProperties props, Path dir) throws IOException {
     // Only plain values here: configure runs in every client thread, native objects are made by
     // the one opener that runs.
     Settings s = new Settings(props, getProperties());
     blindUpdates = s.blindUpdates;
+    loadNativeLibrary(); // here, so that the open time printed is the database's alone
     return new Opener(s, dir);
+  }
+
+  private static void loadNativeLibrary() throws IOException {
+    try {
+      RocksDB.loadLibrary();
+    } catch (UnsatisfiedLinkError e) {
+      throw new IOException("cannot load the RocksDB native library from rocksdbjni (it unpacks into"
+          + " java.io.tmpdir, which must allow executables; set YCSB_TMPDIR): " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -292,12 +302,6 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
 
     @Override
     public Handle open() throws IOException {
-      try {
-        RocksDB.loadLibrary();
-      } catch (UnsatisfiedLinkError e) {
-        throw new IOException("cannot load the RocksDB native library from rocksdbjni (it unpacks into"
-            + " java.io.tmpdir, which must allow executables; set YCSB_TMPDIR): " + e.getMessage(), e);
-      }
       Handle h = new Handle();
       try {
         h.statistics = s.stats ? h.own(new Statistics()) : null;
@@ -340,14 +344,15 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
     /** DB, column-family and table options from the properties. */
     @SuppressWarnings("deprecation") // max_background_flushes/compactions: what the published runs set
     private ColumnFamilyOptions fromProperties(Handle h) {
+      // Owned objects close in reverse order: options, then the cache, then the filter.
       BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(s.blockSize);
+      if (s.bloomBits > 0) {
+        table.setFilterPolicy(h.own(new BloomFilter(s.bloomBits)));
+      }
       if (s.cacheSize == 0) {
         table.setNoBlockCache(true);
       } else {
         table.setBlockCache(h.own(new LRUCache(s.cacheSize)));
-      }
-      if (s.bloomBits > 0) {
-        table.setFilterPolicy(h.own(new BloomFilter(s.bloomBits)));
       }
       ColumnFamilyOptions cf = h.own(new ColumnFamilyOptions());
       cf.setCompressionType(s.compression);
