@@ -74,6 +74,15 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
   /** Target size of a level-1 table file in bytes (target_file_size_base). */
   public static final String TARGET_FILE_SIZE = "rocksdb.targetfilesize";
   public static final long TARGET_FILE_SIZE_DEFAULT = 64L << 20;
+  /** Target size of level 1 in bytes (max_bytes_for_level_base); RocksDB 3.10 had 10 MB. */
+  public static final String MAX_BYTES_FOR_LEVEL_BASE = "rocksdb.maxbytesforlevelbase";
+  public static final long MAX_BYTES_FOR_LEVEL_BASE_DEFAULT = 256L << 20;
+  /**
+   * level_compaction_dynamic_level_bytes: true (RocksDB 11's default) sends level-0 data to the
+   * last level; false keeps 3.10's static levels, where an overgrown L1 can be seen.
+   */
+  public static final String DYNAMIC_LEVEL_BYTES = "rocksdb.dynamiclevelbytes";
+  public static final boolean DYNAMIC_LEVEL_BYTES_DEFAULT = true;
 
   // DB options: background work (the thread pools belong to the process: RocksDB's default Env).
   /** Flushes plus compactions at once; RocksDB gives a quarter (at least 1) to flushes. */
@@ -111,7 +120,7 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
   /** The properties an options file replaces (reported as ignored when both are given). */
   static final List<String> FILE_REPLACES = List.of(EngineProperties.COMPRESSION, EngineProperties.CACHE_SIZE,
       EngineProperties.WRITE_BUFFER_SIZE, MAX_WRITE_BUFFER_NUMBER, L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER,
-      L0_STOP_TRIGGER, TARGET_FILE_SIZE, MAX_BACKGROUND_JOBS, MAX_BACKGROUND_FLUSHES,
+      L0_STOP_TRIGGER, TARGET_FILE_SIZE, MAX_BYTES_FOR_LEVEL_BASE, DYNAMIC_LEVEL_BYTES, MAX_BACKGROUND_JOBS, MAX_BACKGROUND_FLUSHES,
       MAX_BACKGROUND_COMPACTIONS, MAX_OPEN_FILES, BLOOM_BITS, BLOCK_SIZE);
 
   private static final String DEFAULT_CF = new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8);
@@ -196,6 +205,8 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
     final int l0Slowdown;
     final int l0Stop;
     final long targetFileSize;
+    final long maxBytesForLevelBase;
+    final boolean dynamicLevelBytes;
     final int maxBackgroundJobs;
     final int maxBackgroundFlushes;
     final int maxBackgroundCompactions;
@@ -241,6 +252,11 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
       if (targetFileSize < 1) {
         throw bad(raw, TARGET_FILE_SIZE, "a size from 1 byte to 64g");
       }
+      maxBytesForLevelBase = props.size(MAX_BYTES_FOR_LEVEL_BASE, MAX_BYTES_FOR_LEVEL_BASE_DEFAULT, 1L << 40);
+      if (maxBytesForLevelBase < 1) {
+        throw bad(raw, MAX_BYTES_FOR_LEVEL_BASE, "a size from 1 byte to 1024g");
+      }
+      dynamicLevelBytes = props.bool(DYNAMIC_LEVEL_BYTES, DYNAMIC_LEVEL_BYTES_DEFAULT);
       maxBackgroundJobs = props.integer(MAX_BACKGROUND_JOBS, MAX_BACKGROUND_JOBS_DEFAULT, 1, 256);
       maxBackgroundFlushes = props.integer(MAX_BACKGROUND_FLUSHES, MAX_BACKGROUND_FLUSHES_DEFAULT, -1, 256);
       maxBackgroundCompactions = props.integer(MAX_BACKGROUND_COMPACTIONS, MAX_BACKGROUND_COMPACTIONS_DEFAULT, -1, 256);
@@ -362,6 +378,8 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
       cf.setLevel0SlowdownWritesTrigger(s.l0Slowdown);
       cf.setLevel0StopWritesTrigger(s.l0Stop);
       cf.setTargetFileSizeBase(s.targetFileSize);
+      cf.setMaxBytesForLevelBase(s.maxBytesForLevelBase);
+      cf.setLevelCompactionDynamicLevelBytes(s.dynamicLevelBytes);
       cf.setTableFormatConfig(table);
       h.dbOptions = h.own(new DBOptions());
       h.dbOptions.setMaxBackgroundJobs(s.maxBackgroundJobs);

@@ -227,6 +227,8 @@ class RocksDbClientTest extends KeyValueDbContract {
     p.setProperty(RocksDbClient.L0_SLOWDOWN_TRIGGER, "7");
     p.setProperty(RocksDbClient.L0_STOP_TRIGGER, "11");
     p.setProperty(RocksDbClient.TARGET_FILE_SIZE, "8m");
+    p.setProperty(RocksDbClient.MAX_BYTES_FOR_LEVEL_BASE, "10m");
+    p.setProperty(RocksDbClient.DYNAMIC_LEVEL_BYTES, "false");
     p.setProperty(RocksDbClient.MAX_BACKGROUND_JOBS, "5");
     p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "2");
     p.setProperty(RocksDbClient.MAX_BACKGROUND_COMPACTIONS, "3");
@@ -247,6 +249,8 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertEquals("7", cf.get("level0_slowdown_writes_trigger"));
     assertEquals("11", cf.get("level0_stop_writes_trigger"));
     assertEquals("8388608", cf.get("target_file_size_base"));
+    assertEquals("10485760", cf.get("max_bytes_for_level_base"));
+    assertEquals("false", cf.get("level_compaction_dynamic_level_bytes"));
     Map<String, String> table = tableOptions(dir);
     assertEquals("8192", table.get("block_size"));
     assertTrue(table.get("filter_policy").startsWith("bloomfilter:12"), table.get("filter_policy"));
