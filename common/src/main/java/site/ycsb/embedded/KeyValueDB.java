@@ -101,7 +101,23 @@ public abstract class KeyValueDB<H> extends DB {
     return false;
   }
 
-  /** The shared engine handle (for engine-specific tests and statistics). */
+  /**
+   * The handle this client hands to the primitives, given the shared one: by default the shared
+   * handle itself. An engine whose handle one thread at a time should use (an SQLite connection)
+   * opens a handle of this client's own here, and closes it in {@link #leave}.
+   */
+  protected H join(H shared) throws Exception {
+    return shared;
+  }
+
+  /**
+   * Releases what {@link #join} returned. {@link #cleanup()} calls it once, after this client's
+   * last batch was applied and before the shared handle is released.
+   */
+  protected void leave(H mine) throws Exception {
+  }
+
+  /** The handle this client uses: the shared one unless {@link #join} gave it its own. */
   public final H handle() {
     return db;
   }
@@ -139,7 +155,13 @@ public abstract class KeyValueDB<H> extends DB {
         System.err.printf("[%s] closed %s in %.1f ms%n", engineName(), dir.toAbsolutePath(),
             (System.nanoTime() - t0) / 1e6);
       });
-      db = lease.get();
+      try {
+        db = join(lease.get());
+      } catch (Exception e) {
+        lease.close();
+        lease = null;
+        throw e;
+      }
       batcher = batchSize > 1 ? new WriteBatcher(batchSize, (k, v, n) -> applyBatch(db, k, v, n)) : null;
     } catch (EngineProperties.BadPropertyException e) {
       throw new DBException("[" + engineName() + "] " + e.getMessage());
@@ -163,7 +185,11 @@ public abstract class KeyValueDB<H> extends DB {
       throw new DBException("[" + engineName() + "] the last batch could not be applied: " + e, e);
     } finally {
       try {
-        lease.close();
+        try {
+          leave(db);
+        } finally {
+          lease.close();
+        }
       } catch (Exception e) {
         throw new DBException("[" + engineName() + "] close failed: " + e, e);
       } finally {
