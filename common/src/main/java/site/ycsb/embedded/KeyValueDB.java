@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -138,20 +136,28 @@ public abstract class KeyValueDB<H> extends DB {
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
       codec = chooseCodec(props);
       EngineOpener<H> opener = configure(props, dir);
+      DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
-        if (destroy) {
-          deleteTree(dir);
+        dirLock[0] = DirectoryLock.open(dir, destroy);
+        H h;
+        try {
+          h = opener.open();
+        } catch (Exception e) {
+          dirLock[0].close();
+          throw e;
         }
-        createDirectory(dir);
-        H h = opener.open();
         System.err.printf("[%s] %s%n[%s] opened %s in %.1f ms; effective configuration:%n%s",
             engineName(), opener.describe(h), engineName(), dir.toAbsolutePath(),
             (System.nanoTime() - t0) / 1e6, props.describe());
         return h;
       }, h -> {
         long t0 = System.nanoTime();
-        opener.close(h);
+        try {
+          opener.close(h);
+        } finally {
+          dirLock[0].close();
+        }
         System.err.printf("[%s] closed %s in %.1f ms%n", engineName(), dir.toAbsolutePath(),
             (System.nanoTime() - t0) / 1e6);
       });
@@ -332,29 +338,5 @@ public abstract class KeyValueDB<H> extends DB {
     }
     boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
     return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
-  }
-
-  /** Creates the data directory (and its parents) with a clear error when it cannot be written. */
-  public static void createDirectory(Path dir) throws IOException {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new IOException("cannot create data directory " + dir.toAbsolutePath() + ": " + e, e);
-    }
-    if (!Files.isWritable(dir)) {
-      throw new IOException("data directory " + dir.toAbsolutePath() + " is not writable");
-    }
-  }
-
-  /** Deletes a directory tree (for {@code destroy=true}); a missing directory is fine. */
-  public static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -336,12 +336,9 @@ public abstract class KeyValueDbContract {
     assertEquals(Map.of("f", "v7"), read(again, "c7", null));
   }
 
-  @Test
-  void aSecondProcessIsRefusedClearly() throws Exception {
-    Path dir = tmp.resolve("db");
-    open(properties(dir));
-    Properties p = properties(dir);
-    Path file = tmp.resolve("client.properties");
+  /** Runs {@link ClientProcess} on {@code p} in a JVM of its own; returns exit code and output. */
+  protected final String[] runInOtherProcess(Properties p) throws Exception {
+    Path file = Files.createTempFile(tmp, "client", ".properties");
     try (Writer w = new FileWriter(file.toFile(), StandardCharsets.UTF_8)) {
       p.store(w, null);
     }
@@ -356,8 +353,32 @@ public abstract class KeyValueDbContract {
     cmd.addAll(List.of(ClientProcess.class.getName(), newClient().getClass().getName(), file.toString()));
     Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(3, proc.waitFor(), "the second process must be refused, it said:\n" + out);
-    assertTrue(out.toLowerCase().contains(lockedMessage()), "a clear message, got:\n" + out);
+    return new String[] {Integer.toString(proc.waitFor()), out};
+  }
+
+  @Test
+  void aSecondProcessIsRefusedClearly() throws Exception {
+    Path dir = tmp.resolve("db");
+    open(properties(dir));
+    String[] r = runInOtherProcess(properties(dir));
+    assertEquals("3", r[0], "the second process must be refused, it said:\n" + r[1]);
+    assertTrue(r[1].toLowerCase().contains(lockedMessage()), "a clear message, got:\n" + r[1]);
+  }
+
+  @Test
+  void aSecondProcessCannotDestroyADatabaseInUse() throws Exception {
+    Path dir = tmp.resolve("db");
+    DB db = open(properties(dir));
+    assertEquals(Status.OK, db.insert("usertable", "keep", record("f", "me")));
+    Properties destroy = properties(dir);
+    destroy.setProperty("destroy", "true");
+    String[] r = runInOtherProcess(destroy);
+    assertEquals("3", r[0], "destroy of an open database must be refused, it said:\n" + r[1]);
+    assertTrue(r[1].toLowerCase().contains("locked"), "a clear message, got:\n" + r[1]);
+    assertEquals(Map.of("f", "me"), read(db, "keep", null), "nothing was deleted");
+    close(db);
+    DB again = open(properties(dir));
+    assertEquals(Map.of("f", "me"), read(again, "keep", null), "the files survived too");
   }
 
   @Test
