@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")   # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from .formatting import format_number  # noqa: E402
 
@@ -39,8 +40,10 @@ def _use_log_scale(panels: list[Panel]) -> bool:
 def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
     """Writes a PNG with one panel per group (e.g. sequential / random) and returns its path."""
     rows = max(len(p.categories) * max(len(p.series), 1) for p in panels)
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels) + 1.5, 1.0 + 0.32 * rows + 0.6),
-                             squeeze=False)
+    legend_columns = 4 if len(panels) > 1 else 2
+    legend_rows = -(-sum(len(p.series) for p in panels[:1]) // legend_columns)
+    width, height = max(10.0, 5.2 * len(panels) + 1.5), max(2.6, 1.4 + 0.3 * rows + 0.25 * legend_rows)
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, height), squeeze=False, layout="constrained")
     log = _use_log_scale(panels)
     for ax, panel in zip(axes[0], panels):
         n = max(len(panel.series), 1)
@@ -61,6 +64,8 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
             drawn.append((bars, series.values))
         if log:
             ax.set_xscale("log")
+        else:
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.margins(x=0.18)
         left = ax.get_xlim()[0]
         for bars, values in drawn:
@@ -74,14 +79,15 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
         ax.set_yticks(range(len(panel.categories)))
         ax.set_yticklabels(panel.categories, fontsize=8)
         ax.invert_yaxis()   # first category on top, as in a table
-        ax.set_title(panel.title, fontsize=10)
+        if len(panels) > 1:
+            ax.set_title(panel.title, fontsize=10)
         ax.set_xlabel(unit + (" (log scale)" if log else ""), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8, frameon=False)
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), legend_columns), fontsize=8,
+               frameon=False)
     fig.suptitle(title, fontsize=11)
-    fig.tight_layout(rect=(0, 0.08 if len(labels) <= 4 else 0.12, 1, 0.95))
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)

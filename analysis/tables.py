@@ -136,6 +136,23 @@ def engine_notes(definition: ReportTable, engines: list[str]) -> list[str]:
     return list(notes.values())
 
 
+def engine_panels(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published],
+                  engines: list[str], label: str | None) -> list[Panel]:
+    """Sequential / random side by side, engines down each (the 2011 page's charts); a table of
+    many columns (the YCSB mixes) becomes one panel of columns with a bar per engine."""
+    if len(definition.columns) > 2:
+        series = [Series(engine_label(e), [_value(figures, e, c) for c in definition.columns])
+                  for e in engines if e in ENGINE_LABELS]
+        return [Panel(definition.title, [c.label for c in definition.columns], series)]
+    panels = []
+    for column in definition.columns:
+        series = [Series(TODAY, [_value(figures, e, column) for e in engines])]
+        if label:
+            series.append(Series(label, [_published_value(published, e, column) for e in engines], published=True))
+        panels.append(Panel(column.label, [engine_label(e) for e in engines], series))
+    return panels
+
+
 def build_engine_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
     label = published_label(definition, published)
     run = table_engines(definition, figures)
@@ -153,12 +170,7 @@ def build_engine_table(definition: ReportTable, figures: FigureMap, published: M
             if label:
                 row.append(published_text(published, engine, column))
         rows.append(row)
-    panels = []
-    for column in definition.columns:
-        series = [Series(TODAY, [_value(figures, e, column) for e in engines])]
-        if label:
-            series.append(Series(label, [_published_value(published, e, column) for e in engines], published=True))
-        panels.append(Panel(column.label, [engine_label(e) for e in engines], series))
+    panels = engine_panels(definition, figures, published, engines, label)
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
     return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
 
