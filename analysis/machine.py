@@ -90,9 +90,13 @@ def java_version(java: str = "java") -> str:
     return "; ".join(lines[:2]) if lines else "unknown"
 
 
-def collect_machine_info(data_dir: Path, java: str = "java") -> dict:
-    """A JSON-able description of this machine and the disk under data_dir."""
-    device, point, fstype = mount_of(data_dir, _read(Path("/proc/mounts")))
+def collect_machine_info(data_dir: Path, results_dir: Path | None = None, java: str | None = None) -> dict:
+    """A JSON-able description of this machine, the disk under data_dir (where the engines do their
+    I/O) and, when elsewhere, the filesystem of the results."""
+    mounts = _read(Path("/proc/mounts"))
+    device, point, fstype = mount_of(data_dir, mounts)
+    results_device, _, results_fstype = mount_of(results_dir or data_dir, mounts)
+    java = java or os.environ.get("JAVA", "java")   # the JVM bin/ycsb runs
     return {
         "hostname": platform.node(),
         "cpu": cpu_model(_read(Path("/proc/cpuinfo"))),
@@ -105,6 +109,8 @@ def collect_machine_info(data_dir: Path, java: str = "java") -> dict:
         "mount_point": point,
         "device": device,
         "disk": disk_description(device),
+        "results_dir": str((results_dir or data_dir).resolve()),
+        "results_filesystem": f"{results_fstype} on {results_device}",
         "fsync_per_sec": fsync_rate(data_dir),
         "jdk": java_version(java),
         "python": platform.python_version(),

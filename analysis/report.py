@@ -41,6 +41,8 @@ def machine_blocks(run: RunData) -> list[Block]:
         ["OS, kernel", f"{m.get('os', 'unknown')}, {m.get('kernel', 'unknown')}"],
         ["Data directory", f"`{m.get('data_dir', '?')}`: {m.get('filesystem', '?')} on {m.get('device', '?')}, "
                            f"disk {m.get('disk', 'unknown')}"],
+        *([["Results directory", f"`{m['results_dir']}`: {m.get('results_filesystem', '?')}"]]
+          if m.get("results_dir") and not m.get("data_dir", "").startswith(m["results_dir"]) else []),
         ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
         ["JDK", m.get("jdk", "unknown")],
     ]

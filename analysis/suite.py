@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
              "scenarios": [s.id for s in scenarios], "command": ["python", "-m", "analysis.suite", *sys.argv[1:]],
              "revision": git_revision(REPO), "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
-    machine = collect_machine_info(data)
+    machine = collect_machine_info(data, out)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
 
     start = time.monotonic()
