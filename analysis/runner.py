@@ -213,6 +213,11 @@ def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeo
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)   # its own session: the JVM and nothing else
             return proc.wait(), True
+        except BaseException:
+            # Ctrl-C reaches only us (the JVM has its own session): do not leave it running.
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
 
 
 def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path,
@@ -240,7 +245,7 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
         record.problems.append(f"unreadable JSON export: {e}")
     record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
     if timed_out:
-        record.problems.insert(0, f"timed out after {options.step_timeout:.0f} s")
+        record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
     return record
 
 

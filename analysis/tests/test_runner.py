@@ -184,3 +184,12 @@ def test_quick_mode_leaves_out_full_only_variants(fake_repo, tmp_path):
     full = [s.step.variant for s in plan_steps(options_for(fake_repo, tmp_path, quick=False), scenario)]
     assert "one-txn-1m" in full and "one-txn-1m" not in quick
 
+
+
+def test_a_hung_step_is_killed_at_the_timeout(fake_repo, tmp_path):
+    launcher = fake_repo / "bin" / "ycsb"
+    launcher.write_text("#!/bin/sh\nsleep 30\n")
+    options = options_for(fake_repo, tmp_path, cap=10, step_timeout=0.5)
+    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID["seqwrite"])
+    assert cell.status == "failed" and cell.error.startswith("load-seqwrite: timed out after 0.5 s")
+    assert cell.repeats[0][0].seconds < 10
