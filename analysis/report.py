@@ -17,7 +17,7 @@ from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .results import RunData, figures_frame, load_run
-from .scenarios import REPORT_TABLES
+from .scenarios import REPORT_TABLES, ReportTable
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -64,11 +64,35 @@ def run_summary(run: RunData) -> str:
             f"engine's baseline on the same machine.")
 
 
-def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path) -> list[Block]:
+def measured_counts(cells: list[dict], scenario: str, variant: str) -> str | None:
+    """The counts a column's measured step ran with, e.g. '100,000 records, 100,000 operations'."""
+    for cell in cells:
+        if cell["scenario"] != scenario:
+            continue
+        for steps in cell["repeats"]:
+            for step in steps:
+                if step["measured"] and step["variant"] == variant:
+                    ops = f", {step['operationcount']:,} operations" if step["phase"] == "run" else ""
+                    return f"{step['recordcount']:,} records{ops}"
+    return None
+
+
+def counts_note(run: RunData, definition: ReportTable) -> str | None:
+    """What this run's counts were: the published ones only with --full."""
+    parts = []
+    for column in definition.columns:
+        counts = measured_counts(run.cells, column.scenario, column.variant)
+        if counts:
+            parts.append(f"{column.label.lower()} {counts}")
+    return "This run: " + "; ".join(parts) + "." if parts else None
+
+
+def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
-    if d.note:
-        blocks.append(Paragraph(d.note))
+    note = " ".join(part for part in (d.note, counts_note(run, d)) if part)
+    if note:
+        blocks.append(Paragraph(note))
     blocks.append(built.table)
     for note in built.notes:
         blocks.append(Paragraph(note))
@@ -167,7 +191,7 @@ def build_report(run: RunData, report_dir: Path) -> list[Block]:
         if definition.section != current_section:
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
-        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir)
+        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
     blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine))
