@@ -233,7 +233,11 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
                         resolved.expectation.readseq_entries,
                         *(str(p.relative_to(options.out)) for p in (stdout, stderr, export)))
     start = time.monotonic()
-    code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+    try:
+        code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+    except OSError as e:   # no launcher, not executable: this cell fails, the matrix goes on
+        record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
+        return record
     record.seconds = round(time.monotonic() - start, 3)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")

@@ -193,3 +193,9 @@ def test_a_hung_step_is_killed_at_the_timeout(fake_repo, tmp_path):
     cell = run_cell(options, "leveldb", SCENARIOS_BY_ID["seqwrite"])
     assert cell.status == "failed" and cell.error.startswith("load-seqwrite: timed out after 0.5 s")
     assert cell.repeats[0][0].seconds < 10
+
+
+def test_a_launcher_that_cannot_start_fails_the_cell(fake_repo, tmp_path):
+    (fake_repo / "bin" / "ycsb").unlink()
+    cell = run_cell(options_for(fake_repo, tmp_path, cap=10), "leveldb", SCENARIOS_BY_ID["seqwrite"])
+    assert cell.status == "failed" and "cannot start" in cell.error
