@@ -1,18 +1,8 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and run a quick reproduction of the 2011 baseline.
+# The main job: set up, build, and run the quick reproduction of every published scenario on
+# every engine (analysis/suite.py); the last line printed is the path of the report.
+# Options pass through: bash scripts/quick.sh --engines leveldb --scenarios baseline --repeat 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-records=${RECORDS:-100000}
-out=results/quick-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
-for engine in leveldb; do
-  for step in "load randwrite" "run randread" "load seqwrite" "run seqread"; do
-    set -- $step
-    echo "== $engine: $1 $2 ($records records)"
-    bin/ycsb "$1" "$engine" -P "workloads/$2" -p recordcount=$records -p operationcount=$records \
-      -p path="$out/data/$engine" > "$out/$engine-$2.txt" 2> "$out/$engine-$2.log"
-    grep -E '^\[(OVERALL|INSERT|READ|SCAN|READSEQ)\], (Throughput|Operations|AverageLatency|Return|Entries)' "$out/$engine-$2.txt"
-  done
-done
-echo "raw outputs: $out"
+exec .venv/bin/python -m analysis.suite --quick "$@"

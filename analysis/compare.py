@@ -1,0 +1,104 @@
+"""Compares two results directories (before/after a change, or two machines) as ratios B / A.
+
+    python -m analysis.compare results/before results/after [--out compare.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .formatting import format_figure, format_ratio
+from .render import Block, Heading, Paragraph, Table, to_markdown
+from .results import Figure, RunData, load_run
+from .tables import engine_label
+
+# For elapsed times lower is better: B / A above 1 is a slowdown there, a speed-up elsewhere.
+LOWER_IS_BETTER_UNITS = frozenset({"ms"})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    engine: str
+    scenario: str
+    variant: str
+    unit: str
+    a: float | None
+    b: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        return self.b / self.a if self.a and self.b is not None else None
+
+    @property
+    def speedup(self) -> float | None:
+        """B's speed relative to A's, whatever the unit's direction."""
+        r = self.ratio
+        if r is None or r == 0:
+            return None
+        return 1 / r if self.unit in LOWER_IS_BETTER_UNITS else r
+
+
+def compare_figures(a: list[Figure], b: list[Figure]) -> list[Comparison]:
+    """Every figure of either run, paired by (engine, scenario, variant), in A's order then B's extras."""
+    index_b = {(f.engine, f.scenario, f.variant): f for f in b}
+    index_a = {(f.engine, f.scenario, f.variant): f for f in a}
+    keys = list(index_a) + [k for k in index_b if k not in index_a]
+    out = []
+    for key in keys:
+        fa, fb = index_a.get(key), index_b.get(key)
+        unit = (fa or fb).unit
+        out.append(Comparison(*key, unit, fa.value if fa else None, fb.value if fb else None))
+    return out
+
+
+def _machine_line(run: RunData) -> str:
+    m = run.machine
+    return (f"`{run.directory}`: {run.suite.get('mode', '?')} mode, {m.get('cpu', '?')} ({m.get('cores', '?')} cores), "
+            f"{m.get('filesystem', '?')} on {m.get('disk', '?')}, {m.get('jdk', '?')}")
+
+
+def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> list[Block]:
+    rows = []
+    for c in comparisons:
+        name = c.scenario + (f" / {c.variant}" if c.variant else "")
+        rows.append([engine_label(c.engine), name, format_figure(c.a, c.unit), format_figure(c.b, c.unit),
+                     format_ratio(c.ratio), format_ratio(c.speedup)])
+    both = [c.speedup for c in comparisons if c.speedup is not None]
+    faster = sum(1 for s in both if s > 1.05)
+    slower = sum(1 for s in both if s < 1 / 1.05)
+    return [
+        Heading(1, "Comparison of two runs"),
+        Paragraph(f"A = {_machine_line(a)}"),
+        Paragraph(f"B = {_machine_line(b)}"),
+        Paragraph(f"{len(both)} figures in both: B is faster on {faster}, slower on {slower} "
+                  f"(more than 5 % either way). Speed-up is B / A, inverted for times."),
+        Table(["Engine", "Scenario", "A", "B", "B / A", "speed-up"], rows, align_right_from=2),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m analysis.compare", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dir_a", type=Path)
+    p.add_argument("dir_b", type=Path)
+    p.add_argument("--out", type=Path, help="write the Markdown here (default: print it)")
+    args = p.parse_args(argv)
+    for d in (args.dir_a, args.dir_b):
+        if not any(d.glob("*/*/cell.json")):
+            print(f"compare: {d} holds no suite results", file=sys.stderr)
+            return 2
+    a, b = load_run(args.dir_a), load_run(args.dir_b)
+    markdown = to_markdown(comparison_blocks(a, b, compare_figures(a.figures, b.figures)))
+    if args.out:
+        args.out.write_text(markdown)
+        print(args.out)
+    else:
+        print(markdown, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,236 @@
+"""Each published finding (reference/findings.csv) checked against this run's figures.
+
+A check names the figures it needs; if any is missing the finding is "not measured" (a partial
+comparison would read as a verdict it is not). Otherwise it is "reproduced" or "not reproduced",
+with the numbers and the criterion that decided it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .formatting import format_number, format_ratio
+from .reference import PublishedFinding
+from .scenarios import ENGINE_LABELS
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+NOT_MEASURED = "not measured"
+
+Values = Mapping[tuple[str, str, str], float]   # (engine, scenario, variant) -> figure
+
+
+@dataclass(frozen=True)
+class FindingResult:
+    id: str
+    source: str
+    finding: str
+    status: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    evidence: str
+
+
+class MissingFigures(Exception):
+    def __init__(self, missing: list[str]):
+        super().__init__(", ".join(missing))
+        self.missing = missing
+
+
+class Numbers:
+    """The figures a check reads; every read of a missing one is remembered."""
+
+    def __init__(self, values: Values, machine: Mapping | None = None):
+        self.values = values
+        self.machine = machine or {}
+        self.missing: list[str] = []
+
+    def get(self, engine: str, scenario: str, variant: str = "") -> float:
+        value = self.values.get((engine, scenario, variant))
+        if value is None:
+            self.missing.append(f"{scenario}{'/' + variant if variant else ''} on {label(engine)}")
+            return float("nan")
+        return value
+
+    def ratio(self, engine: str, scenario: str, baseline: str, variant: str = "", base_variant: str = "") -> float:
+        return self.get(engine, scenario, variant) / self.get(engine, baseline, base_variant)
+
+    def check(self) -> None:
+        if self.missing:
+            raise MissingFigures(list(dict.fromkeys(self.missing)))
+
+
+def label(engine: str) -> str:
+    return ENGINE_LABELS.get(engine, engine)
+
+
+def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], unit: str) -> Verdict:
+    mine = n.get(engine, scenario)
+    others = {r: n.get(r, scenario) for r in rivals}
+    n.check()
+    holds = all(mine > v for v in others.values())
+    rival_text = ", ".join(f"{label(r)} {format_number(v)}" for r, v in others.items())
+    relation = ">" if holds else "is not above all of"
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   f"{scenario}: {label(engine)} {format_number(mine)} {relation} {rival_text} {unit}")
+
+
+def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
+    tables = {s: {e: n.get(e, s) for e in ("leveldb", "kyoto", "sqlite")}
+              for s in ("largevalue-seqwrite", "largevalue-randwrite")}
+    n.check()
+    parts, holds = [], True
+    for scenario, figures in tables.items():
+        lowest = min(figures, key=figures.__getitem__)
+        holds &= lowest == "leveldb"
+        parts.append(f"{scenario}: " + ", ".join(f"{label(e)} {format_number(v)}" for e, v in figures.items())
+                     + f" ops/sec (lowest: {label(lowest)})")
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED, "; ".join(parts))
+
+
+def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
+    gains = {order: (n.ratio("sqlite", batch, plain), n.ratio("leveldb", batch, plain))
+             for order, batch, plain in (("sequential", "batch-seqwrite", "seqwrite"),
+                                         ("random", "batch-randwrite", "randwrite"))}
+    n.check()
+    parts, holds = [], True
+    for order, (sqlite, leveldb) in gains.items():
+        holds &= sqlite > leveldb
+        parts.append(f"{order}: SQLite3 {format_ratio(sqlite)}, LevelDB {format_ratio(leveldb)} of unbatched")
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)")
+
+
+SYNC_ENGINES = ("leveldb", "kyoto", "sqlite")
+
+
+def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
+    fsync = n.machine.get("fsync_per_sec")
+    figures = {(e, s): (n.get(e, s), n.ratio(e, s, plain)) for e in SYNC_ENGINES
+               for s, plain in (("sync-seqwrite", "seqwrite"), ("sync-randwrite", "randwrite"))}
+    n.check()
+    parts, holds = [], True
+    for (engine, scenario), (value, ratio) in figures.items():
+        holds &= ratio <= 0.1 and (fsync is None or value <= 2 * fsync)
+        parts.append(f"{label(engine)} {scenario} {format_number(value)} ops/sec ({format_ratio(ratio)} baseline)")
+    disk = f"this disk flushes {format_number(fsync)} times/sec" if fsync else "flush rate not measured"
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   "; ".join(parts) + f"; {disk} (criterion: every engine at most 0.1x its asynchronous figure"
+                   + (" and at most 2x the flush rate)" if fsync else ")"))
+
+
+def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
+    ratios = {s: (n.ratio("leveldb", s, plain), n.ratio("kyoto", s, plain))
+              for s, plain in (("nocomp-seqwrite", "seqwrite"), ("nocomp-randwrite", "randwrite"))}
+    n.check()
+    parts, holds = [], True
+    for scenario, (leveldb, kyoto) in ratios.items():
+        holds &= leveldb < 1 < kyoto
+        parts.append(f"{scenario}: LevelDB {format_ratio(leveldb)}, Kyoto TreeDB {format_ratio(kyoto)} baseline")
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   "; ".join(parts) + " (criterion: LevelDB below 1x and TreeDB above 1x without compression)")
+
+
+def _more_write_memory(n: Numbers) -> Verdict:
+    ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in ("leveldb", "kyoto", "sqlite")}
+    n.check()
+    holds = ratios["leveldb"] >= 2 and ratios["kyoto"] >= 2 and 0.8 <= ratios["sqlite"] <= 1.25
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   "bigwrite-randwrite / randwrite: " + ", ".join(f"{label(e)} {format_ratio(r)}" for e, r in ratios.items())
+                   + " (criterion: LevelDB and TreeDB at least 2x, SQLite within 0.8-1.25x)")
+
+
+def _bigger_cache_triples_treedb(n: Numbers) -> Verdict:
+    ratio = n.ratio("kyoto", "bigread-randread", "randread")
+    n.check()
+    return Verdict(REPRODUCED if ratio >= 3 else NOT_REPRODUCED,
+                   f"bigread-randread / randread for Kyoto TreeDB: {format_ratio(ratio)} (criterion: at least 3x)")
+
+
+def _leveldb_beats_rocksdb(scenario: str, caveat: str = "") -> Callable[[Numbers], Verdict]:
+    def check(n: Numbers) -> Verdict:
+        verdict = _fastest(n, scenario, "leveldb", ("rocksdb",), "ops/sec")
+        return Verdict(verdict.status, verdict.evidence + caveat)
+    return check
+
+
+def _shared_cache_collapses(n: Numbers) -> Verdict:
+    one = n.get("sqlite", "pk-query-threads", "shared-1t")
+    pairs = {t: (n.get("sqlite", "pk-query-threads", f"shared-{t}t"), n.get("sqlite", "pk-query-threads", f"private-{t}t"))
+             for t in (2, 4)}
+    n.check()
+    parts, holds = [], True
+    for threads, (shared, private) in pairs.items():
+        holds &= shared < private and shared <= one
+        parts.append(f"{threads} threads: shared {format_number(shared)}, private {format_number(private)} queries/sec")
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
+                   "; ".join(parts) + f"; shared with 1 thread {format_number(one)} (criterion: shared below private "
+                   "and no higher than its 1-thread figure at 2 and 4 threads)")
+
+
+def _transaction_per_row_slow(n: Numbers) -> Verdict:
+    one = n.get("sqlite", "bulk-import", "one-row-per-txn")
+    all_ = n.get("sqlite", "bulk-import", "all-rows-one-txn")
+    n.check()
+    factor = all_ / one
+    return Verdict(REPRODUCED if factor >= 30 else NOT_REPRODUCED,
+                   f"one transaction per row {format_number(one)} rows/sec, all rows in one "
+                   f"{format_number(all_)} rows/sec: {format_ratio(factor)} (criterion: at least 30x, published about 140x)")
+
+
+def _delete_all_statement(n: Numbers) -> Verdict:
+    all_ = n.get("sqlite", "fastdb-delete", "delete-all-one-statement")
+    one = n.get("sqlite", "fastdb-delete", "delete-one-by-one")
+    n.check()
+    return Verdict(REPRODUCED if one / all_ >= 100 else NOT_REPRODUCED,
+                   f"delete one by one {format_number(one)} ms, all in one statement {format_number(all_)} ms")
+
+
+CHECKS: Mapping[str, Callable[[Numbers], Verdict]] = {
+    "F1": lambda n: _fastest(n, "seqwrite", "leveldb", ("kyoto", "sqlite"), "ops/sec"),
+    "F2": lambda n: _fastest(n, "randwrite", "leveldb", ("kyoto", "sqlite"), "ops/sec"),
+    "F3": lambda n: _fastest(n, "seqread", "leveldb", ("kyoto", "sqlite"), "entries/sec"),
+    "F4": lambda n: _fastest(n, "randread", "kyoto", ("leveldb", "sqlite"), "ops/sec"),
+    "F5": _leveldb_weakest_large_values,
+    "F6": _batching_helps_sqlite_more,
+    "F7": _sync_writes_at_flush_rate,
+    "F8": _compression_helps_leveldb_hurts_treedb,
+    "F9": _more_write_memory,
+    "F10": _bigger_cache_triples_treedb,
+    "F11": _leveldb_beats_rocksdb("tinykeys"),
+    "F12": _leveldb_beats_rocksdb("kv1000", " (throughput only; RocksDB's level shape is in the cell's stderr, "
+                                              "not judged here)"),
+    "F13": _shared_cache_collapses,
+    "F14": _transaction_per_row_slow,
+    "F15": _delete_all_statement,
+}
+
+# Why a finding cannot be measured here at all, whatever ran.
+UNMEASURABLE: Mapping[str, str] = {
+    "F15": "YCSB has no operation that deletes every row in one statement; only one-by-one deletes are measured",
+}
+
+
+def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping | None = None) -> FindingResult:
+    check = CHECKS.get(finding.id)
+    if check is None:
+        return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
+    numbers = Numbers(values, machine)
+    try:
+        verdict = check(numbers)
+    except MissingFigures as e:
+        reason = UNMEASURABLE.get(finding.id) or f"missing: {', '.join(e.missing)}"
+        verdict = Verdict(NOT_MEASURED, reason)
+    except ZeroDivisionError:
+        verdict = Verdict(NOT_MEASURED, "a figure it divides by is zero")
+    return FindingResult(finding.id, finding.source, finding.finding, verdict.status, verdict.evidence)
+
+
+def evaluate_findings(findings: list[PublishedFinding], values: Values,
+                      machine: Mapping | None = None) -> list[FindingResult]:
+    return [evaluate_finding(f, values, machine) for f in findings]

@@ -1,0 +1,297 @@
+"""Parse what one `bin/ycsb` call leaves behind: YCSB's text output, its JSON exporter file,
+the `-s` status lines and the binding's start-up lines on stderr.
+
+Everything here is a pure function of text; reading files is the caller's business.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+# Metrics that are not operations: totals, the JVM's GC, and YCSB's closing of the DB.
+NON_OPERATIONS = ("OVERALL", "CLEANUP", "READSEQ")
+OK_RETURN_CODES = frozenset({"OK", "BATCHED_OK"})
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One `[METRIC], measurement, value` line (or JSON exporter object)."""
+
+    metric: str
+    measurement: str
+    value: float
+
+
+@dataclass
+class OperationStats:
+    operation: str
+    count: int | None = None
+    avg_us: float | None = None
+    min_us: float | None = None
+    max_us: float | None = None
+    p95_us: float | None = None
+    p99_us: float | None = None
+    returns: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> int:
+        return sum(n for code, n in self.returns.items() if code in OK_RETURN_CODES)
+
+    @property
+    def not_found(self) -> int:
+        return self.returns.get("NOT_FOUND", 0)
+
+    @property
+    def errors(self) -> int:
+        """Every return that is neither a success nor a miss."""
+        return sum(n for code, n in self.returns.items() if code not in OK_RETURN_CODES | {"NOT_FOUND"})
+
+
+@dataclass
+class ReadSeq:
+    """The project workload's full-scan figures (db_bench readseq)."""
+
+    passes: int
+    entries: int
+    entries_per_sec: float
+
+
+@dataclass
+class YcsbOutput:
+    runtime_ms: float | None = None
+    throughput: float | None = None
+    operations: dict[str, OperationStats] = field(default_factory=dict)
+    readseq: ReadSeq | None = None
+    cleanup_ms: float | None = None
+    gc_ms: float | None = None
+
+    @property
+    def operations_done(self) -> int | None:
+        """Operations YCSB completed (its throughput is operations / run time)."""
+        if self.runtime_ms is None or self.throughput is None:
+            return None
+        return round(self.throughput * self.runtime_ms / 1000.0)
+
+
+_MEASUREMENT_LINE = re.compile(r"^\[([^\]]+)\],\s*([^,]+?),\s*(-?[0-9.eE+-]+|NaN|Infinity)\s*$")
+
+
+def parse_measurement_lines(text: str) -> list[Measurement]:
+    """The `[METRIC], measurement, value` lines of YCSB's text output (other lines are ignored)."""
+    found = []
+    for line in text.splitlines():
+        m = _MEASUREMENT_LINE.match(line.strip())
+        if m:
+            found.append(Measurement(m.group(1), m.group(2).strip(), float(m.group(3))))
+    return found
+
+
+def parse_json_export(text: str) -> list[Measurement]:
+    """The JSONArrayMeasurementsExporter's file: a list of {metric, measurement, value}."""
+    if not text.strip():
+        return []
+    return [Measurement(str(o["metric"]), str(o["measurement"]), float(o["value"])) for o in json.loads(text)]
+
+
+def _percentile_key(measurement: str) -> str | None:
+    m = re.match(r"(\d+)(?:th|st|nd|rd)PercentileLatency\(us\)", measurement)
+    return f"p{m.group(1)}_us" if m else None
+
+
+def measurements_to_output(measurements: list[Measurement]) -> YcsbOutput:
+    """Folds measurements into one YcsbOutput; a later duplicate wins."""
+    out = YcsbOutput()
+    readseq: dict[str, float] = {}
+    for m in measurements:
+        if m.metric == "OVERALL":
+            if m.measurement == "RunTime(ms)":
+                out.runtime_ms = m.value
+            elif m.measurement == "Throughput(ops/sec)":
+                out.throughput = m.value
+        elif m.metric == "READSEQ":
+            readseq[m.measurement] = m.value
+        elif m.metric == "TOTAL_GC_TIME" and m.measurement == "Time(ms)":
+            out.gc_ms = m.value
+        elif m.metric.startswith("TOTAL_GC"):
+            continue
+        elif m.metric == "CLEANUP":
+            if m.measurement == "AverageLatency(us)":
+                out.cleanup_ms = m.value / 1000.0
+        elif m.metric.endswith("-FAILED"):
+            continue  # the latencies of the failed operations; their count is in Return=...
+        else:
+            _apply(out.operations.setdefault(m.metric, OperationStats(m.metric)), m)
+    if "Entries" in readseq:
+        out.readseq = ReadSeq(int(readseq.get("Passes", 0)), int(readseq["Entries"]),
+                              readseq.get("Entries/sec", 0.0))
+    return out
+
+
+def _apply(stats: OperationStats, m: Measurement) -> None:
+    if m.measurement == "Operations":
+        stats.count = int(m.value)
+    elif m.measurement == "AverageLatency(us)":
+        stats.avg_us = m.value
+    elif m.measurement == "MinLatency(us)":
+        stats.min_us = m.value
+    elif m.measurement == "MaxLatency(us)":
+        stats.max_us = m.value
+    elif m.measurement.startswith("Return="):
+        stats.returns[m.measurement[len("Return="):]] = int(m.value)
+    else:
+        key = _percentile_key(m.measurement)
+        if key in ("p95_us", "p99_us"):
+            setattr(stats, key, m.value)
+
+
+def parse_ycsb_output(stdout: str, json_export: str | None = None) -> YcsbOutput:
+    """YCSB's results from its stdout and, when an exporter wrote one, its JSON file.
+
+    With the JSON exporter, stdout keeps only what the workload prints itself ([READSEQ]);
+    both sources are read, the JSON file winning where they overlap.
+    """
+    measurements = parse_measurement_lines(stdout)
+    if json_export:
+        measurements += parse_json_export(json_export)
+    return measurements_to_output(measurements)
+
+
+# --- `-s` status lines --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StatusLine:
+    seconds: float
+    operations: int
+    current_ops_per_sec: float | None
+    per_operation: dict[str, dict[str, float]]
+
+
+_STATUS_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d+ (\d+) sec: (\d+) operations;(?: ([0-9.]+) current ops/sec;)?(.*)$")
+_STATUS_OPERATION = re.compile(r"\[([A-Z0-9_-]+): ([^\]]*)\]")
+
+
+def parse_status_lines(stderr: str) -> list[StatusLine]:
+    """YCSB's periodic `-s` lines: elapsed seconds, operations so far, current ops/sec, per-op stats."""
+    lines = []
+    for line in stderr.splitlines():
+        m = _STATUS_LINE.match(line.strip())
+        if not m:
+            continue
+        per_op = {}
+        for op, body in _STATUS_OPERATION.findall(m.group(4)):
+            stats = {}
+            for part in body.split(","):
+                name, _, value = part.strip().partition("=")
+                try:
+                    stats[name] = float(value)
+                except ValueError:
+                    pass
+            per_op[op] = stats
+        current = float(m.group(3)) if m.group(3) else None
+        lines.append(StatusLine(float(m.group(1)), int(m.group(2)), current, per_op))
+    return lines
+
+
+def slowest_interval(status: list[StatusLine]) -> float | None:
+    """The lowest ops/sec of a full status interval: a stall shows here, not in the average.
+
+    The first line (before any work) and the last (a partial interval) are left out.
+    """
+    full = [s.current_ops_per_sec for s in status[1:-1] if s.current_ops_per_sec is not None]
+    return min(full) if full else None
+
+
+# --- the binding's start-up and close lines ----------------------------------------------------
+
+@dataclass
+class EngineBanner:
+    engine: str
+    version: str | None = None        # the line the binding prints first: name and version
+    open_ms: float | None = None
+    close_ms: float | None = None
+    configuration: dict[str, str] = field(default_factory=dict)
+
+
+def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
+    """`[engine] <name and version>`, `[engine] opened <dir> in X ms; effective configuration:`
+    with indented `name = value (origin)` lines, and `[engine] closed <dir> in X ms`."""
+    banner = EngineBanner(engine)
+    prefix = f"[{engine}] "
+    in_configuration = False
+    for line in stderr.splitlines():
+        if in_configuration:
+            m = re.match(r"^\s+(\S+) = (.*?)(?: \(([^()]*)\))?$", line)
+            if m and line[:1].isspace():
+                banner.configuration[m.group(1)] = m.group(2)
+                continue
+            in_configuration = False
+        if not line.startswith(prefix):
+            continue
+        rest = line[len(prefix):]
+        opened = re.match(r"opened .* in ([0-9.]+) ms", rest)
+        closed = re.match(r"closed .* in ([0-9.]+) ms", rest)
+        if opened:
+            banner.open_ms = float(opened.group(1))
+            in_configuration = rest.rstrip().endswith("configuration:")
+        elif closed:
+            banner.close_ms = float(closed.group(1))
+        elif banner.version is None and banner.open_ms is None and not re.search(r"\bfailed\b|\berror\b", rest, re.I):
+            banner.version = rest.strip()
+    return banner
+
+
+# --- failures --------------------------------------------------------------------------------
+
+_ERROR_LINE = re.compile(
+    r"(Exception|Error\b|^Unable to |No such file|not allowed|failed:|cannot |is not built|unknown engine)")
+
+
+def find_error_lines(stdout: str, stderr: str) -> list[str]:
+    """Lines that say something went wrong: Java exceptions (not their stack frames), YCSB's own
+    complaints (a missing workload file), the binding's failed operations, the launcher's errors."""
+    found = []
+    for line in (stdout + "\n" + stderr).splitlines():
+        text = line.strip()
+        if not text or text.startswith("at ") or text.startswith("...") or text.startswith("Caused by: java.lang.Thread"):
+            continue
+        if text.startswith("DBWrapper: report latency"):
+            continue
+        if _ERROR_LINE.search(text) and text not in found:   # YCSB prints some exceptions twice
+            found.append(text)
+    return found
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a successful step does."""
+
+    operations: int                       # YCSB operations it must complete
+    allowed_returns: frozenset[str] = OK_RETURN_CODES
+    readseq_entries: int | None = None    # entries a full-scan run must see in all passes
+
+
+def step_problems(output: YcsbOutput, exit_code: int, error_lines: list[str], expected: Expectation) -> list[str]:
+    """Why a step failed, or [] when it did what it was asked. YCSB 0.17 exits 0 when a DB fails
+    to initialise or a workload file is missing, so the exit code alone says little."""
+    problems = []
+    if exit_code != 0:
+        problems.append(f"exit code {exit_code}")
+    problems += error_lines[:3]
+    if output.runtime_ms is None:
+        problems.append("no YCSB results in the output")
+        return problems
+    done = output.operations_done
+    if done is not None and abs(done - expected.operations) > max(1, expected.operations // 1000):
+        problems.append(f"{done} of {expected.operations} operations done")
+    for stats in output.operations.values():
+        for code, n in sorted(stats.returns.items()):
+            if code not in expected.allowed_returns and n > 0:
+                problems.append(f"{stats.operation}: {n} {code}")
+    if expected.readseq_entries is not None:
+        seen = output.readseq.entries if output.readseq else 0
+        if seen != expected.readseq_entries:
+            problems.append(f"full scans saw {seen} entries, expected {expected.readseq_entries}")
+    return problems

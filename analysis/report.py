@@ -1,0 +1,229 @@
+"""Renders the report of a results directory: report.md, report.html, charts/*.png, tidy.csv,
+figures.csv. Prints the Markdown report's path.
+
+    python -m analysis.report results/20261122-014500-quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .charts import bar_chart
+from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, FindingResult, evaluate_findings
+from .formatting import format_number
+from .reference import load_findings, load_published
+from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .results import RunData, figures_frame, load_run
+from .scenarios import REPORT_TABLES, ReportTable
+from .tables import BuiltTable, build_table, engine_label
+
+TITLE = "ycsb-embedded: embedded engines under YCSB"
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    markdown: Path
+    html: Path
+    tidy_csv: Path
+    figures_csv: Path
+
+
+def machine_blocks(run: RunData) -> list[Block]:
+    m = run.machine
+    memory = m.get("memory_bytes")
+    fsync = m.get("fsync_per_sec")
+    rows = [
+        ["CPU", f"{m.get('cpu', 'unknown')} ({m.get('cores', '?')} cores)"],
+        ["Memory", f"{memory / 2**30:.1f} GiB" if memory else "unknown"],
+        ["OS, kernel", f"{m.get('os', 'unknown')}, {m.get('kernel', 'unknown')}"],
+        ["Data directory", f"`{m.get('data_dir', '?')}`: {m.get('filesystem', '?')} on {m.get('device', '?')}, "
+                           f"disk {m.get('disk', 'unknown')}"],
+        *([["Results directory", f"`{m['results_dir']}`: {m.get('results_filesystem', '?')}"]]
+          if m.get("results_dir") and not m.get("data_dir", "").startswith(m["results_dir"]) else []),
+        ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
+        ["JDK", m.get("jdk", "unknown")],
+    ]
+    rows += [[f"Engine: {engine_label(e)}", v] for e, v in sorted(run.engine_versions.items())]
+    return [Heading(2, "This machine"), Table(["", ""], rows, align_right_from=2)]
+
+
+def run_summary(run: RunData) -> str:
+    suite = run.suite
+    mode = suite.get("mode", "?")
+    counts = "scaled-down counts (--quick)" if mode == "quick" else "the published counts (--full)"
+    repeat = suite.get("repeat", 1)
+    repeats = f"median of {repeat} runs per figure" if repeat > 1 else "one run per figure"
+    ok = sum(1 for c in run.cells if c["status"] == "ok")
+    cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
+    return (f"Run `{run.directory.name}` ({suite.get('started', '?')}, revision {suite.get('revision', '?')}): "
+            f"{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
+            f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
+            f"engine's baseline on the same machine.")
+
+
+def measured_counts(cells: list[dict], scenario: str, variant: str) -> str | None:
+    """The counts a column's measured step ran with, e.g. '100,000 records, 100,000 operations'."""
+    for cell in cells:
+        if cell["scenario"] != scenario:
+            continue
+        for steps in cell["repeats"]:
+            for step in steps:
+                if step["measured"] and step["variant"] == variant:
+                    ops = f", {step['operationcount']:,} operations" if step["phase"] == "run" else ""
+                    return f"{step['recordcount']:,} records{ops}"
+    return None
+
+
+def counts_note(run: RunData, definition: ReportTable) -> str | None:
+    """What this run's counts were: the published ones only with --full."""
+    parts = []
+    for column in definition.columns:
+        counts = measured_counts(run.cells, column.scenario, column.variant)
+        if counts:
+            parts.append(f"{column.label.lower()} {counts}")
+    return "This run: " + "; ".join(parts) + "." if parts else None
+
+
+def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
+    d = built.definition
+    blocks: list[Block] = [Heading(3, d.title)]
+    note = " ".join(part for part in (d.note, counts_note(run, d)) if part)
+    if note:
+        blocks.append(Paragraph(note))
+    blocks.append(built.table)
+    for note in built.notes:
+        blocks.append(Paragraph(note))
+    bar_chart(d.title, built.unit, built.panels, chart_path)
+    blocks.append(Image(str(chart_path.relative_to(report_dir)), d.title))
+    return blocks
+
+
+def findings_blocks(results: list[FindingResult]) -> list[Block]:
+    counts = {s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
+    rows = [[r.id, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
+    return [
+        Heading(2, "Findings"),
+        Paragraph(f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
+                  f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_MEASURED]} not measured."),
+        Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
+    ]
+
+
+def failed_blocks(run: RunData) -> list[Block]:
+    failed = [c for c in run.cells if c["status"] != "ok"]
+    blocks: list[Block] = [Heading(2, "Failed cells")]
+    if not failed:
+        return blocks + [Paragraph("None: every cell ran without errors, misses or missing operations.")]
+    rows = [[engine_label(c["engine"]), c["scenario"], c.get("error") or "?"] for c in failed]
+    return blocks + [Table(["Engine", "Scenario", "Error"], rows, align_right_from=3),
+                     Paragraph("Raw outputs of every step: `<engine>/<scenario>/r<repeat>/` in the results directory.")]
+
+
+def latency_blocks(run: RunData) -> list[Block]:
+    """Per-operation latencies of the YCSB core mixes (the figure the mixes are usually read for)."""
+    tidy = run.tidy
+    if tidy.empty:
+        return []
+    rows = tidy[(tidy["measured"]) & (tidy["step_ok"]) & tidy["scenario"].str.startswith("workload")
+                & ~tidy["operation"].isin(["OVERALL", "READSEQ"])]
+    if rows.empty:
+        return []
+    grouped = rows.groupby(["scenario", "engine", "operation"], sort=False)[
+        ["avg_latency_us", "p95_latency_us", "p99_latency_us"]].median().reset_index()
+    table_rows = [[r.scenario, engine_label(r.engine), r.operation, format_number(r.avg_latency_us),
+                   format_number(r.p95_latency_us), format_number(r.p99_latency_us)] for r in grouped.itertuples()]
+    return [Heading(3, "Latencies of the core mixes"),
+            Table(["Workload", "Engine", "Operation", "average (us)", "p95 (us)", "p99 (us)"], table_rows,
+                  align_right_from=3)]
+
+
+def counts_blocks(run: RunData) -> list[Block]:
+    seen: dict[tuple[str, str], str] = {}
+    for cell in run.cells:
+        for steps in cell["repeats"][:1]:
+            for step in steps:
+                key = (cell["scenario"], step["name"])
+                if key not in seen:
+                    ops = f", {step['operationcount']:,} operations" if step["phase"] == "run" else ""
+                    seen[key] = f"{step['recordcount']:,} records{ops}"
+    rows = [[scenario, step, text] for (scenario, step), text in seen.items()]
+    if not rows:
+        return []
+    return [Paragraph("Counts each step ran with (YCSB's recordcount / operationcount):"),
+            Table(["Scenario", "Step", "Counts"], rows, align_right_from=3)]
+
+
+def how_blocks(run: RunData) -> list[Block]:
+    command = " ".join(run.suite.get("command", ["python", "-m", "analysis.suite"]))
+    return [
+        Heading(2, "How this was run"),
+        BulletList([
+            f"Command: `{command}`.",
+            "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
+            "with `-s` status lines (one a second) and "
+            + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
+            + ". YCSB's run time includes opening and closing the database.",
+            "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
+            "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
+            "latencies put a whole batch on its last entry).",
+            "Quick mode scales counts down so the whole matrix runs in minutes; databases that fit in cache "
+            "make some ratios (more memory, larger cache) differ from the published ones. `--full` runs the "
+            "published counts.",
+            "Files: `tidy.csv` (one row per operation of every step), `figures.csv` (the figures in the tables), "
+            "`machine.json`, `suite.json`, and every raw output under `<engine>/<scenario>/`.",
+        ]),
+        *counts_blocks(run),
+    ]
+
+
+def build_report(run: RunData, report_dir: Path) -> list[Block]:
+    published = load_published()
+    figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
+    blocks: list[Block] = [Heading(1, TITLE), Paragraph(run_summary(run)), *machine_blocks(run)]
+    current_section = None
+    for definition in REPORT_TABLES:
+        built = build_table(definition, figure_map, published)
+        if built is None:
+            continue
+        if definition.section != current_section:
+            blocks.append(Heading(2, definition.section))
+            current_section = definition.section
+        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
+        if definition.id == "ycsb":
+            blocks += latency_blocks(run)
+    blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine))
+    blocks += failed_blocks(run)
+    blocks += how_blocks(run)
+    return blocks
+
+
+def write_report(results_dir: Path) -> ReportPaths:
+    results_dir = Path(results_dir).resolve()
+    run = load_run(results_dir)
+    blocks = build_report(run, results_dir)
+    paths = ReportPaths(results_dir / "report.md", results_dir / "report.html", results_dir / "tidy.csv",
+                        results_dir / "figures.csv")
+    paths.markdown.write_text(to_markdown(blocks))
+    paths.html.write_text(to_html(blocks, TITLE))
+    run.tidy.to_csv(paths.tidy_csv, index=False)
+    figures_frame(run.figures).to_csv(paths.figures_csv, index=False)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m analysis.report", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results_dir", type=Path)
+    args = p.parse_args(argv)
+    if not (args.results_dir / "suite.json").is_file() and not any(args.results_dir.glob("*/*/cell.json")):
+        print(f"report: {args.results_dir} holds no suite results", file=sys.stderr)
+        return 2
+    print(write_report(args.results_dir).markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

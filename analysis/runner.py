@@ -1,0 +1,333 @@
+"""Runs cells (one engine x one scenario): each step one `bin/ycsb` JVM, a fresh data directory
+per cell, every raw output kept, and a cell.json that says what ran and whether it worked.
+
+Layout of a results directory:
+    suite.json, machine.json
+    <engine>/<scenario>/cell.json
+    <engine>/<scenario>/r<repeat>/<NN>-<step>.txt   YCSB's stdout (its text results with --exporter text;
+                                                    with the JSON exporter only what the workload prints)
+                                  <NN>-<step>.err   its stderr (binding start-up, -s status lines)
+                                  <NN>-<step>.json  the JSON exporter's measurements
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
+from .scenarios import Scenario, Step
+
+JSON_EXPORTER = "site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter"
+
+
+def read_properties(text: str) -> dict[str, str]:
+    """A Java properties file's `name=value` lines (comments and blank lines skipped)."""
+    props = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#!":
+            continue
+        for sep in ("=", ":"):
+            if sep in line:
+                name, _, value = line.partition(sep)
+                props[name.strip()] = value.strip()
+                break
+        else:
+            name, _, value = line.partition(" ")
+            props[name.strip()] = value.strip()
+    return props
+
+
+def stacked_properties(files: list[Path]) -> dict[str, str]:
+    """The properties YCSB sees from `-P a -P b`: later files override earlier ones."""
+    props: dict[str, str] = {}
+    for f in files:
+        props.update(read_properties(f.read_text()))
+    return props
+
+
+def engine_is_built(repo: Path, engine: str) -> bool:
+    """The same test bin/ycsb makes: a built source module or a distribution's lib directory."""
+    module = repo / f"{engine}-binding"
+    return (module / "target" / "lib").is_dir() or (module / "lib").is_dir()
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    repo: Path
+    out: Path
+    workloads: Path
+    data: Path
+    quick: bool = True
+    repeat: int = 1
+    cap: int | None = None            # smoke tests: no count above this
+    step_timeout: float | None = None
+    keep_data: bool = False
+    exporter: str = "json"            # "json": measurements in <step>.json; "text": on stdout
+    ycsb: Path | None = None          # the launcher; default <repo>/bin/ycsb
+
+    @property
+    def launcher(self) -> Path:
+        return self.ycsb or self.repo / "bin" / "ycsb"
+
+
+@dataclass
+class ResolvedStep:
+    step: Step
+    index: int
+    recordcount: int
+    operationcount: int
+    props: dict[str, str]
+    expectation: Expectation
+
+    @property
+    def file_stem(self) -> str:
+        return f"{self.index:02d}-{self.step.name}"
+
+
+def _count(value: str | None, what: str, files: list[str]) -> int:
+    if value is None:
+        raise ValueError(f"the workload files {', '.join(files)} set no {what}")
+    return int(float(value))
+
+
+def resolve_step(step: Step, index: int, scenario: Scenario, file_props: dict[str, str], quick: bool,
+                 cap: int | None) -> ResolvedStep:
+    """The counts and -p properties of one step in this mode (pure)."""
+    files = list(step.workloads)
+    records = step.records
+    operations = None
+    if quick:
+        records = records or step.quick_records or scenario.quick_records
+        operations = step.quick_operations or scenario.quick_operations
+    records = records or _count(file_props.get("recordcount"), "recordcount", files)
+    operations = operations or _count(file_props.get("operationcount"), "operationcount", files)
+    if cap is not None:
+        records, operations = min(records, cap), min(operations, cap)
+    operations *= step.operation_scale
+    props = {name: value.format(recordcount=records, operationcount=operations) for name, value in step.props}
+    if step.phase == "load":
+        expected = int(props.get("insertcount", file_props.get("insertcount", records)))
+    else:
+        expected = operations
+    readseq = None
+    if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
+        readseq = records * operations
+    return ResolvedStep(step, index, records, operations, props,
+                        Expectation(expected, step.allowed_returns, readseq))
+
+
+def ycsb_command(launcher: Path, engine: str, workload_files: list[Path], resolved: ResolvedStep,
+                 data_dir: Path, export_file: Path | None) -> list[str]:
+    """The bin/ycsb call of a step; export_file None keeps YCSB's text output on stdout."""
+    command = [str(launcher), resolved.step.phase, engine]
+    for f in workload_files:
+        command += ["-P", str(f)]
+    props = {
+        "path": str(data_dir),
+        "recordcount": str(resolved.recordcount),
+        "operationcount": str(resolved.operationcount),
+        **resolved.props,
+        **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
+        "status.interval": "1",
+    }
+    for name, value in props.items():
+        command += ["-p", f"{name}={value}"]
+    return command + ["-s"]
+
+
+@dataclass
+class StepRecord:
+    name: str
+    phase: str
+    variant: str
+    measured: bool
+    workloads: list[str]
+    command: list[str]
+    recordcount: int
+    operationcount: int
+    expected_operations: int
+    allowed_returns: list[str]
+    readseq_entries: int | None
+    stdout: str
+    stderr: str
+    json: str
+    exit_code: int | None = None
+    seconds: float | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CellRecord:
+    engine: str
+    scenario: str
+    status: str = "ok"             # "ok" or "failed"
+    error: str | None = None
+    seconds: float = 0.0
+    repeats: list[list[StepRecord]] = field(default_factory=list)
+    engine_version: str | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def cell_dir(out: Path, engine: str, scenario_id: str) -> Path:
+    return out / engine / scenario_id
+
+
+def precheck_cell(options: RunOptions, engine: str, scenario: Scenario) -> str | None:
+    """Why a cell cannot run at all, or None."""
+    if engine not in scenario.engines:
+        return f"scenario {scenario.id} does not apply to {engine}"
+    if not engine_is_built(options.repo, engine):
+        return f"the {engine} binding is not built ({engine}-binding/target/lib missing; run mvn package)"
+    missing = [f for f in scenario.workload_files() if not (options.workloads / f).is_file()]
+    if missing:
+        return f"workload file(s) missing: {', '.join('workloads/' + f for f in missing)}"
+    return None
+
+
+def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
+    steps = [s for s in scenario.steps if options.quick is False or s.in_quick]
+    resolved = []
+    for i, step in enumerate(steps, start=1):
+        props = stacked_properties([options.workloads / f for f in step.workloads])
+        resolved.append(resolve_step(step, i, scenario, props, options.quick, options.cap))
+    return resolved
+
+
+def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeout: float | None) -> tuple[int, bool]:
+    """Runs one JVM with its output going to files; (exit code, timed out)."""
+    with stdout.open("w") as out, stderr.open("w") as err:
+        proc = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd, start_new_session=True)
+        try:
+            return proc.wait(timeout=timeout), False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)   # its own session: the JVM and nothing else
+            return proc.wait(), True
+        except BaseException:
+            # Ctrl-C reaches only us (the JVM has its own session): do not leave it running.
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
+
+
+def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path,
+             data_dir: Path) -> StepRecord:
+    stem = resolved.file_stem
+    stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
+    files = [options.workloads / f for f in resolved.step.workloads]
+    command = ycsb_command(options.launcher, engine, files, resolved, data_dir,
+                           export if options.exporter == "json" else None)
+    record = StepRecord(resolved.step.name, resolved.step.phase, resolved.step.variant, resolved.step.measured,
+                        list(resolved.step.workloads), command, resolved.recordcount, resolved.operationcount,
+                        resolved.expectation.operations, sorted(resolved.expectation.allowed_returns),
+                        resolved.expectation.readseq_entries,
+                        *(str(p.relative_to(options.out)) for p in (stdout, stderr, export)))
+    start = time.monotonic()
+    try:
+        code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+    except OSError as e:   # no launcher, not executable: this cell fails, the matrix goes on
+        record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
+        return record
+    record.seconds = round(time.monotonic() - start, 3)
+    record.exit_code = code
+    out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
+    json_text = export.read_text(errors="replace") if export.exists() else None
+    try:
+        output = parse_ycsb_output(out_text, json_text)
+    except ValueError as e:   # a JSON file cut short by a killed JVM
+        output = parse_ycsb_output(out_text)
+        record.problems.append(f"unreadable JSON export: {e}")
+    record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
+    if timed_out:
+        record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
+    return record
+
+
+def run_cell(options: RunOptions, engine: str, scenario: Scenario,
+             on_progress: Callable[[str, float], None] = lambda label, done: None) -> CellRecord:
+    """Runs one cell (all repeats) and writes its cell.json; never raises for a failing engine.
+
+    on_progress(label, done) tells what is running and how much of the cell's weight is done.
+    """
+    directory = cell_dir(options.out, engine, scenario.id)
+    directory.mkdir(parents=True, exist_ok=True)
+    cell = CellRecord(engine, scenario.id)
+    start = time.monotonic()
+    reason = precheck_cell(options, engine, scenario)
+    steps: list[ResolvedStep] = []
+    if reason is None:
+        try:
+            steps = plan_steps(options, scenario)
+        except (ValueError, OSError) as e:
+            reason = str(e)
+    if reason is not None:
+        cell.status, cell.error = "failed", reason
+    done = 0.0
+    for repeat in range(1, options.repeat + 1):
+        if cell.status == "failed":
+            break
+        repeat_dir = directory / f"r{repeat}"
+        repeat_dir.mkdir(parents=True, exist_ok=True)
+        data_dir = options.data / engine / scenario.id / f"r{repeat}"
+        shutil.rmtree(data_dir, ignore_errors=True)
+        data_dir.mkdir(parents=True)
+        records = []
+        for resolved in steps:
+            step = resolved.step
+            on_progress(f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"
+                        f"{f' (repeat {repeat})' if options.repeat > 1 else ''}", done)
+            record = run_step(options, engine, resolved, repeat_dir, data_dir)
+            records.append(record)
+            done += step_weight(resolved)
+            if record.problems:
+                cell.status = "failed"
+                cell.error = f"{record.name}{f' (repeat {repeat})' if options.repeat > 1 else ''}: " \
+                             f"{'; '.join(record.problems)}"
+                break
+            if cell.engine_version is None:
+                cell.engine_version = parse_engine_banner(
+                    (options.out / record.stderr).read_text(errors="replace"), engine).version
+        cell.repeats.append(records)
+        if not options.keep_data:
+            shutil.rmtree(data_dir, ignore_errors=True)
+    cell.seconds = round(time.monotonic() - start, 3)
+    (directory / "cell.json").write_text(json.dumps(cell.to_json(), indent=2) + "\n")
+    return cell
+
+
+# A JVM start costs about as much as 50,000 small operations: weights for the ETA.
+JVM_WEIGHT = 1.0
+OPERATIONS_PER_WEIGHT = 50_000
+
+
+def step_weight(resolved: ResolvedStep) -> float:
+    work = resolved.recordcount if resolved.step.phase == "load" else resolved.operationcount
+    if resolved.expectation.readseq_entries:
+        work = resolved.expectation.readseq_entries
+    return JVM_WEIGHT + work / OPERATIONS_PER_WEIGHT
+
+
+def cell_weight(options: RunOptions, engine: str, scenario: Scenario) -> float:
+    """The cell's expected cost for the ETA; a cell that cannot run costs almost nothing."""
+    if precheck_cell(options, engine, scenario) is not None:
+        return 0.01
+    try:
+        steps = plan_steps(options, scenario)
+    except (ValueError, OSError):
+        return 0.01
+    return options.repeat * sum(step_weight(s) for s in steps)
+
+
+def load_cell(out: Path, engine: str, scenario_id: str) -> dict | None:
+    path = cell_dir(out, engine, scenario_id) / "cell.json"
+    return json.loads(path.read_text()) if path.is_file() else None

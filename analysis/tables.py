@@ -1,0 +1,203 @@
+"""Report tables built from figures and published figures (pure: no files, no plotting).
+
+Layout "engines": a row per engine, for each column this host's figure and the published one.
+Layout "variants": a row per test, a column per engine (this host's, then the published ones).
+Every figure carries its "x baseline" ratio where the table defines a baseline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from .charts import Panel, Series
+from .formatting import format_figure, format_number, format_ratio
+from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
+from .render import Table
+from .results import Figure
+from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Column, ReportTable
+
+DISPLAY_ORDER = ("leveldb", "kyoto", "sqlite", "rocksdb", "fastdb")   # the 2011 page's order first
+TODAY = "today, this host"
+
+FigureMap = Mapping[tuple[str, str, str], Figure]   # (engine, scenario, variant) -> Figure
+
+
+def engine_label(engine: str) -> str:
+    return ENGINE_LABELS.get(engine) or PUBLISHED_ONLY_ENGINES.get(engine, engine)
+
+
+@dataclass
+class BuiltTable:
+    definition: ReportTable
+    table: Table
+    panels: list[Panel]
+    unit: str
+    notes: list[str]
+
+
+def baseline_of(column: Column) -> tuple[str, str] | None:
+    """The (scenario, variant) this column is a ratio to; None when it is its own baseline."""
+    base = column.baseline
+    if base is None:
+        scenario = SCENARIOS_BY_ID[column.scenario]
+        base = (scenario.baseline, "") if scenario.baseline else None
+    if base is None or base == (column.scenario, column.variant):
+        return None
+    return base
+
+
+def today_ratio(figures: FigureMap, engine: str, column: Column) -> float | None:
+    base = baseline_of(column)
+    mine = figures.get((engine, column.scenario, column.variant))
+    if base is None or mine is None or mine.value is None:
+        return None
+    other = figures.get((engine, *base))
+    return mine.value / other.value if other and other.value else None
+
+
+def published_ratio(published: Mapping[Key, Published], engine: str, column: Column) -> float | None:
+    entry = published.get((column.scenario, column.variant, engine))
+    base = baseline_of(column)
+    if entry is None or base is None:
+        return None
+    if entry.x_baseline is not None:
+        return entry.x_baseline
+    other = published.get((*base, engine))
+    return entry.value / other.value if other and other.value else None
+
+
+def today_text(figures: FigureMap, engine: str, column: Column) -> str:
+    scenario = SCENARIOS_BY_ID[column.scenario]
+    if engine not in scenario.engines:
+        return "n/a"
+    figure = figures.get((engine, column.scenario, column.variant))
+    if figure is None:
+        return "not run"
+    if figure.value is None:
+        return figure.status
+    text = format_figure(figure.value, figure.unit)
+    if figure.mb_per_sec is not None:
+        text += f", {figure.mb_per_sec:.2f} MB/s"
+    if figure.slowest_interval_ops_per_sec is not None and scenario.section == "rocksdb":
+        text += f"; slowest second {format_number(figure.slowest_interval_ops_per_sec)} ops/sec"
+    ratio = today_ratio(figures, engine, column)
+    return text + (f" ({format_ratio(ratio)} baseline)" if ratio is not None else "")
+
+
+def published_text(published: Mapping[Key, Published], engine: str, column: Column) -> str:
+    entry = published.get((column.scenario, column.variant, engine))
+    if entry is None:
+        return "—"
+    text = format_figure(entry.value, entry.unit)
+    if entry.mb_per_sec is not None:
+        text += f", {entry.mb_per_sec:.2f} MB/s"
+    ratio = published_ratio(published, engine, column)
+    return text + (f" ({format_ratio(ratio)} baseline)" if ratio is not None else "")
+
+
+def _ordered(engines: set[str]) -> list[str]:
+    return sorted(engines, key=lambda e: DISPLAY_ORDER.index(e) if e in DISPLAY_ORDER else len(DISPLAY_ORDER))
+
+
+def table_engines(definition: ReportTable, figures: FigureMap) -> list[str]:
+    """Engines run for any column of the table."""
+    return _ordered({e for (e, s, v) in figures if any(c.scenario == s for c in definition.columns)})
+
+
+def published_engines(definition: ReportTable, published: Mapping[Key, Published]) -> list[str]:
+    return _ordered({e for (s, v, e) in published if any((c.scenario, c.variant) == (s, v) for c in definition.columns)})
+
+
+def published_label(definition: ReportTable, published: Mapping[Key, Published]) -> str | None:
+    for column in definition.columns:
+        for (s, v, e), entry in published.items():
+            if (s, v) == (column.scenario, column.variant):
+                return entry.label
+    return None
+
+
+def _value(figures: FigureMap, engine: str, column: Column) -> float | None:
+    figure = figures.get((engine, column.scenario, column.variant))
+    return figure.value if figure else None
+
+
+def _published_value(published: Mapping[Key, Published], engine: str, column: Column) -> float | None:
+    entry = published.get((column.scenario, column.variant, engine))
+    return entry.value if entry else None
+
+
+def engine_notes(definition: ReportTable, engines: list[str]) -> list[str]:
+    notes = {}
+    for column in definition.columns:
+        for engine, note in SCENARIOS_BY_ID[column.scenario].engine_notes.items():
+            if engine in engines:
+                notes[engine] = f"{engine_label(engine)}: {note}."
+    return list(notes.values())
+
+
+def engine_panels(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published],
+                  engines: list[str], label: str | None) -> list[Panel]:
+    """Sequential / random side by side, engines down each (the 2011 page's charts); a table of
+    many columns (the YCSB mixes) becomes one panel of columns with a bar per engine."""
+    if len(definition.columns) > 2:
+        series = [Series(engine_label(e), [_value(figures, e, c) for c in definition.columns])
+                  for e in engines if e in ENGINE_LABELS]
+        return [Panel(definition.title, [c.label for c in definition.columns], series)]
+    panels = []
+    for column in definition.columns:
+        series = [Series(TODAY, [_value(figures, e, column) for e in engines])]
+        if label:
+            series.append(Series(label, [_published_value(published, e, column) for e in engines], published=True))
+        panels.append(Panel(column.label, [engine_label(e) for e in engines], series))
+    return panels
+
+
+def build_engine_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
+    label = published_label(definition, published)
+    run = table_engines(definition, figures)
+    engines = _ordered(set(run) | set(published_engines(definition, published)))
+    headers = ["Engine"]
+    for column in definition.columns:
+        headers.append(f"{column.label}: {TODAY}")
+        if label:
+            headers.append(f"{column.label}: {label}")
+    rows = []
+    for engine in engines:
+        row = [engine_label(engine)]
+        for column in definition.columns:
+            row.append(today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a")
+            if label:
+                row.append(published_text(published, engine, column))
+        rows.append(row)
+    panels = engine_panels(definition, figures, published, engines, label)
+    unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
+    return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
+
+
+def build_variant_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
+    label = published_label(definition, published)
+    run = table_engines(definition, figures)
+    shown = _ordered(set(run))
+    from_source = published_engines(definition, published)
+    headers = ["Test"] + [f"{engine_label(e)}: {TODAY}" for e in shown] \
+        + [f"{engine_label(e)}: {label}" for e in from_source]
+    rows = []
+    for column in definition.columns:
+        rows.append([column.label] + [today_text(figures, e, column) for e in shown]
+                    + [published_text(published, e, column) for e in from_source])
+    series = [Series(f"{engine_label(e)}, {TODAY}", [_value(figures, e, c) for c in definition.columns]) for e in shown]
+    series += [Series(f"{engine_label(e)}, {label}", [_published_value(published, e, c) for c in definition.columns],
+                      published=True) for e in from_source]
+    panels = [Panel(definition.title, [c.label for c in definition.columns], series)]
+    unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
+    return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
+
+
+def build_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable | None:
+    """The table, or None when none of its scenarios ran."""
+    if not table_engines(definition, figures):
+        return None
+    if definition.layout == "variants":
+        return build_variant_table(definition, figures, published)
+    return build_engine_table(definition, figures, published)

@@ -1,0 +1,37 @@
+"""Shared test helpers: where the captured outputs are, and which engines have them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def captured_engines() -> list[str]:
+    """Engines with outputs captured by fixtures/capture.sh (one directory each)."""
+    return sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and (p / "load.txt").is_file())
+
+
+class Captured:
+    """One engine's captured outputs: stdout (.txt), stderr (.err), JSON exporter file (.json)."""
+
+    def __init__(self, engine: str):
+        self.engine = engine
+        self.directory = FIXTURES / engine
+
+    def stdout(self, case: str) -> str:
+        return (self.directory / f"{case}.txt").read_text()
+
+    def stderr(self, case: str) -> str:
+        return (self.directory / f"{case}.err").read_text()
+
+    def json(self, case: str) -> str:
+        return (self.directory / f"{case}.json").read_text()
+
+
+@pytest.fixture(params=captured_engines())
+def captured(request) -> Captured:
+    return Captured(request.param)

@@ -1,0 +1,91 @@
+"""The suite for real: two scenarios on LevelDB (and a second built engine, if there is one) with tiny
+counts, through bin/ycsb and the JVM, then the report. LevelDB must be built (scripts/setup.sh
+does it): this test fails, it does not skip, when it is not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from analysis.runner import engine_is_built
+from analysis.scenarios import ENGINES
+
+from .conftest import REPO
+
+SCENARIOS = ("seqwrite", "randread")
+
+
+def built_engines() -> list[str]:
+    assert engine_is_built(REPO, "leveldb"), \
+        "the LevelDB binding is not built: run `mvn -q -B package -DskipTests` (scripts/setup.sh does)"
+    others = [e for e in ENGINES if e != "leveldb" and engine_is_built(REPO, e)]
+    return ["leveldb"] + others[:1]
+
+
+def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
+    engines = built_engines()
+    out = tmp_path / "results"
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "analysis.suite", "--quick", "--engines", *engines, "--scenarios", *SCENARIOS,
+         "--cap", "2000", "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=240)
+    seconds = time.monotonic() - start
+    assert done.returncode == 0, done.stderr
+    assert seconds < 90, f"took {seconds:.0f} s"
+
+    # The report's path is the last line on stdout; progress and the summary went to stderr.
+    report = out / "report.md"
+    assert done.stdout.strip().splitlines()[-1] == str(report)
+    assert "100%" in done.stderr and "ETA" in done.stderr
+    assert f"{len(engines) * len(SCENARIOS)} of {len(engines) * len(SCENARIOS)} cells ok" in done.stderr
+
+    # Every raw output kept, per cell.
+    for engine in engines:
+        cell = json.loads((out / engine / "randread" / "cell.json").read_text())
+        assert cell["status"] == "ok", cell["error"]
+        assert [s["name"] for s in cell["repeats"][0]] == ["load-randwrite", "run-randread"]
+        for step in cell["repeats"][0]:
+            assert step["recordcount"] == 2000 and step["exit_code"] == 0
+            # stdout holds only what the workload prints when the JSON exporter takes the measurements.
+            assert (out / step["stdout"]).is_file()
+            assert "opened" in (out / step["stderr"]).read_text()
+            assert '"metric" : "OVERALL"' in (out / step["json"]).read_text()
+
+    machine = json.loads((out / "machine.json").read_text())
+    assert machine["cores"] and machine["filesystem"] and machine["jdk"].startswith(("openjdk", "java"))
+    assert set(machine["engines"]) == set(engines)
+    assert machine["engines"]["leveldb"].startswith("LevelDB")
+
+    text = report.read_text()
+    assert "### Baseline: Writes" in text and "### Baseline: Reads" in text
+    assert "| LevelDB | " in text and "ops/sec" in text
+    assert "Sequential: 2011, X5650, ext3" in text
+    assert (out / "charts" / "1-writes.png").is_file() and (out / "report.html").is_file()
+
+    tidy = (out / "tidy.csv").read_text().splitlines()
+    assert tidy[0].startswith("engine,scenario,variant,repeat,step,phase")
+    assert any(line.startswith("leveldb,randread,,1,run-randread,run,True,randread,READ,2000,") for line in tidy)
+    figures = (out / "figures.csv").read_text()
+    assert "leveldb,seqwrite,,1,ops,ops/sec," in figures
+
+
+def test_report_command_rerenders_a_text_output_run(tmp_path):
+    built_engines()
+    out = tmp_path / "results"
+    subprocess.run([sys.executable, "-m", "analysis.suite", "--engines", "leveldb", "--scenarios", "seqwrite",
+                    "--cap", "1000", "--out", str(out), "--no-report", "--exporter", "text"], cwd=REPO, check=True,
+                   capture_output=True, timeout=120)
+    assert not (out / "report.md").exists()
+    assert "[INSERT], Operations, 1000" in (out / "leveldb" / "seqwrite" / "r1" / "01-load-seqwrite.txt").read_text()
+    done = subprocess.run([sys.executable, "-m", "analysis.report", str(out)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(out / "report.md")
+    compared = subprocess.run([sys.executable, "-m", "analysis.compare", str(out), str(out)], cwd=REPO,
+                              capture_output=True, text=True, timeout=120)
+    assert compared.returncode == 0, compared.stderr
+    assert "| LevelDB | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
+    assert "ops/sec" in (out / "report.md").read_text()
