@@ -178,7 +178,8 @@ def test_a_failing_step_fails_its_cell_and_the_matrix_goes_on(fake_repo, tmp_pat
 
 
 def test_quick_mode_leaves_out_full_only_variants(fake_repo, tmp_path):
-    (fake_repo / "workloads" / "fastdb-insert").write_text("recordcount=10000\noperationcount=10000\n")
+    for name in ("fastdb-insert-one-txn", "fastdb-insert-txn-per-row"):
+        (fake_repo / "workloads" / name).write_text("recordcount=10000\noperationcount=10000\n")
     scenario = SCENARIOS_BY_ID["fastdb-insert"]
     quick = [s.step.variant for s in plan_steps(options_for(fake_repo, tmp_path), scenario)]
     full = [s.step.variant for s in plan_steps(options_for(fake_repo, tmp_path, quick=False), scenario)]
