@@ -209,7 +209,7 @@ def slowest_interval(status: list[StatusLine]) -> float | None:
 @dataclass
 class EngineBanner:
     engine: str
-    version: str | None = None        # the line the binding prints first: name and version
+    version: str | None = None        # "[engine] engine: <name and version>"
     open_ms: float | None = None
     close_ms: float | None = None
     configuration: dict[str, str] = field(default_factory=dict)
@@ -221,6 +221,7 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
     banner = EngineBanner(engine)
     prefix = f"[{engine}] "
     in_configuration = False
+    engine_line = False   # outputs older than the "engine:" line: the first other line is the version
     for line in stderr.splitlines():
         if in_configuration:
             m = re.match(r"^\s+(\S+) = (.*?)(?: \(([^()]*)\))?$", line)
@@ -233,12 +234,15 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
         rest = line[len(prefix):]
         opened = re.match(r"opened .* in ([0-9.]+) ms", rest)
         closed = re.match(r"closed .* in ([0-9.]+) ms", rest)
-        if opened:
+        if rest.startswith("engine: "):   # the binding's own version line (KeyValueDB prints it)
+            banner.version = rest[len("engine: "):].strip()
+            engine_line = True
+        elif opened:
             banner.open_ms = float(opened.group(1))
             in_configuration = rest.rstrip().endswith("configuration:")
         elif closed:
             banner.close_ms = float(closed.group(1))
-        elif banner.version is None and banner.open_ms is None and not re.search(r"\bfailed\b|\berror\b", rest, re.I):
+        elif not engine_line and banner.version is None and banner.open_ms is None and not re.search(r"\bfailed\b|\berror\b", rest, re.I):
             banner.version = rest.strip()
     return banner
 
@@ -249,6 +253,10 @@ _ERROR_LINE = re.compile(
     r"(Exception|Error\b|^Unable to |No such file|not allowed|failed:|cannot |is not built|unknown engine)")
 
 
+# A binding's advice at start-up ("[kyoto] NOTE: kctreemgr cannot name a compressor ..."), not a failure.
+_NOTE_LINE = re.compile(r"^\[[a-z0-9]+\] NOTE: ")
+
+
 def find_error_lines(stdout: str, stderr: str) -> list[str]:
     """Lines that say something went wrong: Java exceptions (not their stack frames), YCSB's own
     complaints (a missing workload file), the binding's failed operations, the launcher's errors."""
@@ -257,7 +265,7 @@ def find_error_lines(stdout: str, stderr: str) -> list[str]:
         text = line.strip()
         if not text or text.startswith("at ") or text.startswith("...") or text.startswith("Caused by: java.lang.Thread"):
             continue
-        if text.startswith("DBWrapper: report latency"):
+        if text.startswith("DBWrapper: report latency") or _NOTE_LINE.match(text):
             continue
         if _ERROR_LINE.search(text) and text not in found:   # YCSB prints some exceptions twice
             found.append(text)

@@ -147,7 +147,7 @@ public abstract class KeyValueDB<H> extends DB {
           dirLock[0].close();
           throw e;
         }
-        System.err.printf("[%s] %s%n[%s] opened %s in %.1f ms; effective configuration:%n%s",
+        System.err.printf("[%s] engine: %s%n[%s] opened %s in %.1f ms; effective configuration:%n%s",
             engineName(), opener.describe(h), engineName(), dir.toAbsolutePath(),
             (System.nanoTime() - t0) / 1e6, props.describe());
         return h;

@@ -137,7 +137,7 @@ public class SqliteClient extends KeyValueDB<Session> {
           + " (the WAL's counterpart is sqlite.walautocheckpoint)");
     }
     if (raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE) != null) {
-      notes.add("writebuffersize = " + raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE)
+      notes.add("NOTE: writebuffersize = " + raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE)
           + " is ignored: SQLite has no write buffer");
     }
     for (String name : new TreeSet<>(raw.stringPropertyNames())) {

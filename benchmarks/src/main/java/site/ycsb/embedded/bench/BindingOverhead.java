@@ -1,0 +1,194 @@
+package site.ycsb.embedded.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.Status;
+import site.ycsb.embedded.Keys;
+import site.ycsb.embedded.workload.CompressibleValues;
+import site.ycsb.embedded.workload.KeyFormat;
+import site.ycsb.embedded.workload.Permutation;
+
+/**
+ * What a binding costs over its engine: the same puts and gets (db_bench's data shape: 16-byte
+ * keys in random order, 100-byte half-compressible values) run directly on the engine's Java API
+ * and through the YCSB binding, alternating in one JVM, each on a fresh database. Prints ops/sec
+ * per round and the median ratio binding/direct. The binding side includes what YCSB's API
+ * imposes on any binding (a String key and a field map per call); YCSB's own client loop and
+ * measurements are not included.
+ *
+ * <p>Usage: BindingOverhead [--engines leveldb,rocksdb,sqlite,kyoto] [--ops N] [--rounds R] [--dir D]
+ */
+public final class BindingOverhead {
+
+  private BindingOverhead() {
+  }
+
+  /** An engine driven directly, with the options its binding uses by default. */
+  public interface Direct extends AutoCloseable {
+    void put(byte[] key, byte[] value) throws Exception;
+
+    byte[] get(byte[] key) throws Exception;
+  }
+
+  /** One engine: how to drive it directly, and which binding and properties to compare with. */
+  public interface Engine {
+    String name();
+
+    Direct openDirect(Path dir) throws Exception;
+
+    DB newClient();
+
+    /** Properties that make the binding use the direct side's options (beyond its defaults). */
+    default void configure(Properties p) {
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto");
+    int ops = 200_000;
+    int rounds = 3;
+    Path base = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--engines": engines = Arrays.asList(args[++i].split(",")); break;
+        case "--ops": ops = Integer.parseInt(args[++i]); break;
+        case "--rounds": rounds = Integer.parseInt(args[++i]); break;
+        case "--dir": base = Path.of(args[++i]); break;
+        default: throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    if (base == null) {
+      base = Files.createTempDirectory("binding-overhead");
+    }
+    Workload w = new Workload(ops);
+    System.out.printf(Locale.ROOT, "binding overhead: %d puts then %d gets per side, 16-byte keys (random order),"
+        + " 100-byte values, %d rounds alternating direct/binding%n", ops, ops, rounds);
+    List<String> summary = new ArrayList<>();
+    for (String name : engines) {
+      Engine e = Engines.named(name);
+      double[][] direct = new double[2][rounds];
+      double[][] binding = new double[2][rounds];
+      for (int r = 0; r < rounds; r++) {
+        double[] d = runDirect(e, base.resolve(name + "-direct-" + r), w);
+        double[] b = runBinding(e, base.resolve(name + "-binding-" + r), w);
+        for (int k = 0; k < 2; k++) {
+          direct[k][r] = d[k];
+          binding[k][r] = b[k];
+        }
+        System.out.printf(Locale.ROOT, "  %-8s round %d: put direct %,.0f binding %,.0f ops/s; get direct %,.0f"
+            + " binding %,.0f ops/s%n", name, r + 1, d[0], b[0], d[1], b[1]);
+      }
+      for (int k = 0; k < 2; k++) {
+        double dm = median(direct[k]);
+        double bm = median(binding[k]);
+        summary.add(String.format(Locale.ROOT, "%-8s %s  direct %,10.0f ops/s  binding %,10.0f ops/s"
+            + "  binding/direct %.2f", name, k == 0 ? "put" : "get", dm, bm, bm / dm));
+      }
+    }
+    System.out.println("medians:");
+    summary.forEach(s -> System.out.println("  " + s));
+  }
+
+  /** Keys and values made once, shared by both sides. */
+  static final class Workload {
+    final byte[][] keys;
+    final String[] keyStrings;
+    final byte[][] values;
+    final int[] readOrder;
+
+    Workload(int n) {
+      KeyFormat format = KeyFormat.decimal(16);
+      Permutation load = new Permutation(n, 1);
+      Permutation read = new Permutation(n, 2);
+      CompressibleValues gen = new CompressibleValues(0.5, 3);
+      keys = new byte[n][];
+      keyStrings = new String[n];
+      values = new byte[n][];
+      readOrder = new int[n];
+      for (int i = 0; i < n; i++) {
+        keyStrings[i] = format.key(load.apply(i));
+        keys[i] = Keys.bytes(keyStrings[i]);
+        values[i] = gen.next(100);
+        readOrder[i] = (int) read.apply(i);
+      }
+    }
+  }
+
+  static double[] runDirect(Engine e, Path dir, Workload w) throws Exception {
+    Files.createDirectories(dir);
+    try (Direct d = e.openDirect(dir)) {
+      long t0 = System.nanoTime();
+      for (int i = 0; i < w.keys.length; i++) {
+        d.put(w.keys[i], w.values[i]);
+      }
+      long t1 = System.nanoTime();
+      long found = 0;
+      for (int i : w.readOrder) {
+        if (d.get(w.keys[i]) != null) {
+          found++;
+        }
+      }
+      long t2 = System.nanoTime();
+      check(found == w.keys.length, e.name() + " direct found " + found + " of " + w.keys.length);
+      return new double[] {rate(w.keys.length, t1 - t0), rate(w.keys.length, t2 - t1)};
+    }
+  }
+
+  static double[] runBinding(Engine e, Path dir, Workload w) throws Exception {
+    Properties p = new Properties();
+    p.setProperty("path", dir.toString());
+    p.setProperty("fieldcount", "1"); // one field stored bare: the same 100 bytes as the direct side
+    e.configure(p);
+    DB db = e.newClient();
+    db.setProperties(p);
+    db.init();
+    try {
+      long t0 = System.nanoTime();
+      for (int i = 0; i < w.keys.length; i++) {
+        HashMap<String, ByteIterator> values = new HashMap<>();
+        values.put("field0", new ByteArrayByteIterator(w.values[i]));
+        check(db.insert("usertable", w.keyStrings[i], values) == Status.OK, "insert failed");
+      }
+      long t1 = System.nanoTime();
+      long found = 0;
+      HashMap<String, ByteIterator> result = new HashMap<>();
+      for (int i : w.readOrder) {
+        result.clear();
+        if (db.read("usertable", w.keyStrings[i], null, result) == Status.OK) {
+          found++;
+        }
+      }
+      long t2 = System.nanoTime();
+      check(found == w.keys.length, e.name() + " binding found " + found + " of " + w.keys.length);
+      return new double[] {rate(w.keys.length, t1 - t0), rate(w.keys.length, t2 - t1)};
+    } finally {
+      db.cleanup();
+    }
+  }
+
+  private static double rate(int n, long nanos) {
+    return n / (nanos / 1e9);
+  }
+
+  static double median(double[] xs) {
+    double[] s = xs.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalStateException(message);
+    }
+  }
+}

@@ -1,0 +1,194 @@
+package site.ycsb.embedded.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import org.fusesource.leveldbjni.JniDBFactory;
+import org.iq80.leveldb.Options;
+import org.iq80.leveldb.ReadOptions;
+import org.iq80.leveldb.WriteOptions;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+
+import site.ycsb.DB;
+import site.ycsb.embedded.kyoto.KyotoDirect;
+import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.leveldb.LevelDbClient;
+import site.ycsb.embedded.rocksdb.RocksDbClient;
+import site.ycsb.embedded.sqlite.SqliteClient;
+
+/** The direct side of each engine, with the options its binding uses by default. */
+final class Engines {
+
+  private Engines() {
+  }
+
+  static BindingOverhead.Engine named(String name) {
+    switch (name) {
+      case "leveldb": return LEVELDB;
+      case "rocksdb": return ROCKSDB;
+      case "sqlite": return SQLITE;
+      case "kyoto": return KYOTO;
+      default: throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
+    }
+  }
+
+  /** leveldbjni: 8 MB block cache, 4 MB write buffer, Snappy: LevelDB's and the binding's defaults. */
+  static final BindingOverhead.Engine LEVELDB = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "leveldb";
+    }
+
+    @Override
+    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
+      org.iq80.leveldb.DB db = JniDBFactory.factory.open(dir.toFile(),
+          new Options().createIfMissing(true).cacheSize(LevelDbClient.CACHE_SIZE_DEFAULT));
+      ReadOptions ro = new ReadOptions();
+      WriteOptions wo = new WriteOptions();
+      return new BindingOverhead.Direct() {
+        @Override
+        public void put(byte[] key, byte[] value) {
+          db.put(key, value, wo);
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+          return db.get(key, ro);
+        }
+
+        @Override
+        public void close() throws Exception {
+          db.close();
+        }
+      };
+    }
+
+    @Override
+    public DB newClient() {
+      return new LevelDbClient();
+    }
+  };
+
+  /** rocksdbjni: 8 MB LRU block cache, 64 MB memtable, Snappy; no statistics on either side. */
+  static final BindingOverhead.Engine ROCKSDB = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "rocksdb";
+    }
+
+    @Override
+    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
+      RocksDB.loadLibrary();
+      LRUCache cache = new LRUCache(8L << 20);
+      org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
+          .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+      RocksDB db = RocksDB.open(options, dir.toString());
+      org.rocksdb.ReadOptions ro = new org.rocksdb.ReadOptions();
+      org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions();
+      return new BindingOverhead.Direct() {
+        @Override
+        public void put(byte[] key, byte[] value) throws Exception {
+          db.put(wo, key, value);
+        }
+
+        @Override
+        public byte[] get(byte[] key) throws Exception {
+          return db.get(ro, key);
+        }
+
+        @Override
+        public void close() {
+          ro.close();
+          wo.close();
+          db.close();
+          options.close();
+          cache.close();
+        }
+      };
+    }
+
+    @Override
+    public DB newClient() {
+      return new RocksDbClient();
+    }
+
+    @Override
+    public void configure(java.util.Properties p) {
+      p.setProperty("rocksdb.stats", "false"); // the direct side collects none either
+    }
+  };
+
+  /** sqlite-jdbc: WAL, synchronous=OFF, a key-value table WITHOUT ROWID, one transaction per put. */
+  static final BindingOverhead.Engine SQLITE = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "sqlite";
+    }
+
+    @Override
+    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("direct.db"));
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA page_size=4096");
+        s.execute("PRAGMA journal_mode=WAL");
+        s.execute("PRAGMA synchronous=OFF");
+        s.execute("PRAGMA cache_size=-2000");
+        s.execute("CREATE TABLE usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID");
+      }
+      PreparedStatement put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
+      PreparedStatement get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
+      return new BindingOverhead.Direct() {
+        @Override
+        public void put(byte[] key, byte[] value) throws Exception {
+          put.setBytes(1, key);
+          put.setBytes(2, value);
+          put.executeUpdate();
+        }
+
+        @Override
+        public byte[] get(byte[] key) throws Exception {
+          get.setBytes(1, key);
+          try (ResultSet rs = get.executeQuery()) {
+            return rs.next() ? rs.getBytes(1) : null;
+          }
+        }
+
+        @Override
+        public void close() throws Exception {
+          put.close();
+          get.close();
+          c.close();
+        }
+      };
+    }
+
+    @Override
+    public DB newClient() {
+      return new SqliteClient();
+    }
+  };
+
+  /** The Kyoto JNI layer itself: a TreeDB with the binding's default tuning. */
+  static final BindingOverhead.Engine KYOTO = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "kyoto";
+    }
+
+    @Override
+    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
+      return KyotoDirect.open(dir.resolve("direct.kct"));
+    }
+
+    @Override
+    public DB newClient() {
+      return new KyotoClient();
+    }
+  };
+}
