@@ -67,7 +67,8 @@ public final class BindingOverhead {
         default: throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
-    if (base == null) {
+    boolean ownBase = base == null;
+    if (ownBase) {
       base = Files.createTempDirectory("binding-overhead");
     }
     Workload w = new Workload(ops);
@@ -97,6 +98,11 @@ public final class BindingOverhead {
     }
     System.out.println("medians:");
     summary.forEach(s -> System.out.println("  " + s));
+    if (ownBase) {
+      try (java.util.stream.Stream<Path> files = Files.walk(base)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
   }
 
   /** Keys and values made once, shared by both sides. */
