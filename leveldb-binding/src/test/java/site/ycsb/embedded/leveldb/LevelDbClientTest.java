@@ -89,6 +89,30 @@ class LevelDbClientTest extends KeyValueDbContract {
   }
 
   @Test
+  void closeFlushesTheMemtableSoTheNextOpenReplaysNoLog() throws Exception {
+    DB db = open();
+    for (int i = 0; i < 1000; i++) {
+      db.insert("usertable", String.format("k%05d", i), record("f", "value" + i));
+    }
+    close(db);
+    long logBytes = 0;
+    long tables = 0;
+    try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
+      for (java.nio.file.Path f : s.toList()) {
+        if (f.toString().endsWith(".log")) {
+          logBytes += Files.size(f);
+        } else if (f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")) {
+          tables++;
+        }
+      }
+    }
+    assertEquals(0, logBytes, "the log holds nothing left to replay");
+    assertTrue(tables >= 1, "the memtable went to a table file");
+    DB again = open();
+    assertEquals(java.util.Map.of("f", "value999"), read(again, "k00999", null));
+  }
+
+  @Test
   void statsNameTheLevels() throws Exception {
     DB db = open();
     db.insert("usertable", "a", record("f", "1"));
