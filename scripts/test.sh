@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mvn -B -ntp verify
-.venv/bin/python -m pytest -q analysis/tests
+.venv/bin/python -m pytest -q analysis/tests distribution/tests
