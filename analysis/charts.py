@@ -90,5 +90,8 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
     fig.suptitle(title, fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
+    # A text twin (SVG, fonts left to the viewer) that a README or a diff can hold.
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ycsb-embedded"}):
+        fig.savefig(path.with_suffix(".svg"))
     plt.close(fig)
     return path

@@ -120,6 +120,7 @@ def test_report_reads_like_the_2011_page(tmp_path):
     assert "| Kyoto TreeDB | batch-randwrite | INSERT: 3 ERROR |" in markdown
     for chart in ("1-writes", "1-reads", "2B"):
         assert (tmp_path / "charts" / f"{chart}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (tmp_path / "charts" / f"{chart}.svg").read_text().lstrip().startswith("<?xml")
     page = to_html(blocks, "test")
     assert '<img src="charts/2B.png"' in page and "<strong>reproduced</strong>" in page
     assert page.count("<table>") == markdown.count("\n|---")
