@@ -4,8 +4,7 @@ per cell, every raw output kept, and a cell.json that says what ran and whether 
 Layout of a results directory:
     suite.json, machine.json
     <engine>/<scenario>/cell.json
-    <engine>/<scenario>/r<repeat>/<NN>-<step>.txt   YCSB's stdout (its text results with --exporter text;
-                                                    with the JSON exporter only what the workload prints)
+    <engine>/<scenario>/r<repeat>/<NN>-<step>.txt   YCSB's stdout: its text results (both exporters)
                                   <NN>-<step>.err   its stderr (binding start-up, -s status lines)
                                   <NN>-<step>.json  the JSON exporter's measurements
 """
@@ -25,7 +24,8 @@ from typing import Callable
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .scenarios import Scenario, Step
 
-JSON_EXPORTER = "site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter"
+# YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
+JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
 
 
 def read_properties(text: str) -> dict[str, str]:

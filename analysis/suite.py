@@ -48,7 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--step-timeout", type=float, metavar="SECONDS",
                    help="kill a step running longer (default: 600 with --quick, none with --full)")
     p.add_argument("--exporter", choices=("json", "text"), default="json",
-                   help="YCSB's measurements as its JSON exporter file (default) or as text on stdout")
+                   help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only")
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
     p.add_argument("--no-report", action="store_true", help="run only; render later with analysis.report")
     p.add_argument("--list", action="store_true", help="print the scenario catalogue and exit")
