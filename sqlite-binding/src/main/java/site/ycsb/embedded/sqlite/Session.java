@@ -107,6 +107,31 @@ final class Session {
     }
   }
 
+  /** One write's statements, run inside {@link #write}; returns the write's status. */
+  @FunctionalInterface
+  interface WriteWork {
+    Status run() throws SQLException;
+  }
+
+  /**
+   * Runs one write under this session's lock and inside the write transaction: begins it when
+   * needed, ends it at the batch boundary, rolls it back (saying what is lost) on failure.
+   *
+   * @param severalStatements the write reads before it writes and must be atomic on its own
+   */
+  Status write(int batchSize, boolean severalStatements, WriteWork work) throws SQLException {
+    lock();
+    try {
+      beginWrite(batchSize, severalStatements);
+      return endWrite(work.run(), batchSize);
+    } catch (SQLException | RuntimeException e) {
+      abortWrite(e);
+      throw e;
+    } finally {
+      unlock();
+    }
+  }
+
   /**
    * Starts one write: opens the transaction when writes are grouped ({@code batchSize > 1}) or
    * when this write takes several statements (a read-merge-write update) and must be atomic.

@@ -322,23 +322,14 @@ public class SqliteClient extends KeyValueDB<Session> {
       if (schema.isKv()) {
         byte[] k = Keys.bytes(key);
         byte[] v = codec().encode(values);
-        s.lock();
-        try {
-          s.beginWrite(batchSize, false);
+        return s.write(batchSize, false, () -> {
           put(s, k, v);
-          return s.endWrite(Status.OK, batchSize);
-        } catch (SQLException | RuntimeException e) {
-          s.abortWrite(e);
-          throw e;
-        } finally {
-          s.unlock();
-        }
+          return Status.OK;
+        });
       }
       long mask = schema.writeMask(values.keySet());
       schema.checkKey(key);
-      s.lock();
-      try {
-        s.beginWrite(batchSize, false);
+      return s.write(batchSize, false, () -> {
         PreparedStatement ps = s.prepared(schema.insert);
         schema.bindKey(ps, 1, key);
         for (int i = 0; i < schema.fieldCount(); i++) {
@@ -351,13 +342,8 @@ public class SqliteClient extends KeyValueDB<Session> {
           }
         }
         s.update(ps);
-        return s.endWrite(Status.OK, batchSize);
-      } catch (SQLException | RuntimeException e) {
-        s.abortWrite(e);
-        throw e;
-      } finally {
-        s.unlock();
-      }
+        return Status.OK;
+      });
     } catch (Exception e) {
       return failed("insert", key, e);
     }
@@ -369,32 +355,22 @@ public class SqliteClient extends KeyValueDB<Session> {
     try {
       if (schema.isKv()) {
         byte[] k = Keys.bytes(key);
-        s.lock();
-        try {
-          // Read, merge, write: one transaction, so no other connection writes the row in between.
-          s.beginWrite(batchSize, true);
+        // Read, merge, write: one transaction, so no other connection writes the row in between.
+        return s.write(batchSize, true, () -> {
           byte[] stored = get(s, k);
-          Status status = Status.NOT_FOUND;
-          if (stored != null) {
-            put(s, k, codec().merge(stored, values));
-            status = Status.OK;
+          if (stored == null) {
+            return Status.NOT_FOUND;
           }
-          return s.endWrite(status, batchSize);
-        } catch (SQLException | RuntimeException e) {
-          s.abortWrite(e);
-          throw e;
-        } finally {
-          s.unlock();
-        }
+          put(s, k, codec().merge(stored, values));
+          return Status.OK;
+        });
       }
       long mask = schema.writeMask(values.keySet());
       if (mask == 0) {
         return read(table, key, Set.of(), new HashMap<>()); // nothing to write: OK when the row exists
       }
       schema.checkKey(key);
-      s.lock();
-      try {
-        s.beginWrite(batchSize, false);
+      return s.write(batchSize, false, () -> {
         PreparedStatement ps = s.prepared(schema.update(mask));
         int param = 1;
         for (int i = 0; i < schema.fieldCount(); i++) {
@@ -403,13 +379,8 @@ public class SqliteClient extends KeyValueDB<Session> {
           }
         }
         schema.bindKey(ps, param, key);
-        return s.endWrite(s.update(ps) > 0 ? Status.OK : Status.NOT_FOUND, batchSize);
-      } catch (SQLException | RuntimeException e) {
-        s.abortWrite(e);
-        throw e;
-      } finally {
-        s.unlock();
-      }
+        return s.update(ps) > 0 ? Status.OK : Status.NOT_FOUND;
+      });
     } catch (Exception e) {
       return failed("update", key, e);
     }
@@ -420,9 +391,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     Session s = handle();
     try {
       schema.checkKey(key);
-      s.lock();
-      try {
-        s.beginWrite(batchSize, false);
+      return s.write(batchSize, false, () -> {
         boolean deleted;
         if (schema.isKv()) {
           deleted = remove(s, Keys.bytes(key));
@@ -431,13 +400,8 @@ public class SqliteClient extends KeyValueDB<Session> {
           schema.bindKey(ps, 1, key);
           deleted = s.update(ps) > 0;
         }
-        return s.endWrite(deleted ? Status.OK : Status.NOT_FOUND, batchSize);
-      } catch (SQLException | RuntimeException e) {
-        s.abortWrite(e);
-        throw e;
-      } finally {
-        s.unlock();
-      }
+        return deleted ? Status.OK : Status.NOT_FOUND;
+      });
     } catch (Exception e) {
       return failed("delete", key, e);
     }
