@@ -247,6 +247,102 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
     return banner
 
 
+# --- the engines' own statistics at close -----------------------------------------------------
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)b?\s*$", re.I)
+_SIZE_FACTORS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}
+
+
+def parse_size(text: str | None) -> int | None:
+    """A size as the bindings take and print it: '2m' -> 2097152, '4194304' -> 4194304
+    (k, m, g are powers of 1024); None when it is not a size."""
+    m = _SIZE.match(text or "")
+    if not m:
+        return None
+    return round(float(m.group(1)) * _SIZE_FACTORS[m.group(2).lower()])
+
+
+@dataclass(frozen=True)
+class EngineStats:
+    """What an engine printed about its background work when it closed (None: it does not say)."""
+
+    files_per_level: tuple[int, ...] = ()
+    level_bytes: tuple[int, ...] = ()          # LevelDB's Size(MB) per level; RocksDB's stats line has none
+    stall_stops: int | None = None             # RocksDB only: LevelDB keeps no stall counter
+    stall_slowdowns: int | None = None
+    stall_seconds: float | None = None
+    flush_bytes: int | None = None             # RocksDB; LevelDB counts its flushes with its compactions
+    compaction_read_bytes: int | None = None
+    compaction_write_bytes: int | None = None  # LevelDB: the Write(MB) of every level, flushes included
+    user_bytes: int | None = None              # what the clients wrote (RocksDB's bytes_written)
+
+
+LEVELDB_LEVELS = 7   # config::kNumLevels
+
+
+def _int_field(fields: dict[str, str], name: str) -> int | None:
+    value = fields.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
+def parse_rocksdb_stats(stderr: str) -> EngineStats | None:
+    """The last `[rocksdb] stats: name=value ...` line. Its stall time and byte counts come from
+    RocksDB's statistics object: with rocksdb.stats=false they read 0 and are left out here."""
+    lines = [line for line in stderr.splitlines() if line.startswith("[rocksdb] stats: ")]
+    if not lines:
+        return None
+    fields = dict(part.partition("=")[::2] for part in lines[-1][len("[rocksdb] stats: "):].split())
+    files = tuple(int(f) for f in fields.get("files_per_level", "").split(",") if f.strip().isdigit())
+    tickers = parse_engine_banner(stderr, "rocksdb").configuration.get("rocksdb.stats", "true") != "false"
+    micros = _int_field(fields, "stall_micros")
+    return EngineStats(
+        files_per_level=files,
+        stall_stops=_int_field(fields, "stall_stops"),
+        stall_slowdowns=_int_field(fields, "stall_slowdowns"),
+        stall_seconds=micros / 1e6 if micros is not None and tickers else None,
+        flush_bytes=_int_field(fields, "flush_bytes") if tickers else None,
+        compaction_read_bytes=_int_field(fields, "compaction_read_bytes") if tickers else None,
+        compaction_write_bytes=_int_field(fields, "compaction_write_bytes") if tickers else None,
+        user_bytes=_int_field(fields, "bytes_written") if tickers else None,
+    )
+
+
+_LEVELDB_STATS_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$")
+
+
+def parse_leveldb_stats(stderr: str) -> EngineStats | None:
+    """The table after the last `[leveldb] leveldb.stats at close:` line: a row per level that holds
+    files or did compaction work (Level, Files, Size(MB), Time(sec), Read(MB), Write(MB))."""
+    lines = stderr.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("[leveldb] leveldb.stats at close:")]
+    if not starts:
+        return None
+    files, sizes = [0] * LEVELDB_LEVELS, [0] * LEVELDB_LEVELS
+    read_mb = write_mb = 0.0
+    for line in lines[starts[-1] + 1:]:
+        if line.startswith("["):
+            break      # the binding's next line ("[leveldb] closed ...")
+        m = _LEVELDB_STATS_ROW.match(line)
+        if not m or int(m.group(1)) >= LEVELDB_LEVELS:
+            continue   # the headings, the dashes, a `-s` status line printed in between
+        level = int(m.group(1))
+        files[level], sizes[level] = int(m.group(2)), round(float(m.group(3)) * 2**20)
+        read_mb += float(m.group(5))
+        write_mb += float(m.group(6))
+    return EngineStats(files_per_level=tuple(files), level_bytes=tuple(sizes),
+                       compaction_read_bytes=round(read_mb * 2**20), compaction_write_bytes=round(write_mb * 2**20))
+
+
+def parse_engine_stats(stderr: str, engine: str) -> EngineStats | None:
+    """The statistics an engine prints at close: RocksDB's stats line, LevelDB's leveldb.stats;
+    None for the other engines and for outputs without them (a failed step, an older binding)."""
+    if engine == "rocksdb":
+        return parse_rocksdb_stats(stderr)
+    if engine == "leveldb":
+        return parse_leveldb_stats(stderr)
+    return None
+
+
 # --- failures --------------------------------------------------------------------------------
 
 _ERROR_LINE = re.compile(

@@ -10,14 +10,31 @@ from pathlib import Path
 
 import pandas as pd
 
-from .parse import YcsbOutput, parse_engine_banner, parse_status_lines, parse_ycsb_output, slowest_interval
+from .parse import (
+    EngineStats,
+    YcsbOutput,
+    parse_engine_banner,
+    parse_engine_stats,
+    parse_size,
+    parse_status_lines,
+    parse_ycsb_output,
+    slowest_interval,
+)
 from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario
 
+# The engine's statistics at close, on the OVERALL row of a step (empty for engines that print none).
+CLOSE_COLUMNS = [
+    "stall_stops", "stall_slowdowns", "stall_seconds", "flush_bytes", "compaction_write_bytes", "files_per_level",
+    "l1_bytes", "l1_target_bytes", "l1_estimated",
+]
 TIDY_COLUMNS = [
     "engine", "scenario", "variant", "repeat", "step", "phase", "measured", "workloads", "operation",
     "count", "throughput_ops_per_sec", "entries", "entries_per_sec", "avg_latency_us", "p95_latency_us",
     "p99_latency_us", "ok", "not_found", "errors", "runtime_ms", "slowest_interval_ops_per_sec", "step_ok",
+    *CLOSE_COLUMNS,
 ]
+
+LEVELDB_L1_TARGET_BYTES = 10 * 2**20   # LevelDB's fixed level-1 size (MaxBytesForLevel, db/version_set.cc)
 
 
 def output_rows(output: YcsbOutput, slowest: float | None) -> list[dict]:
@@ -49,6 +66,46 @@ def output_rows(output: YcsbOutput, slowest: float | None) -> list[dict]:
     return rows
 
 
+@dataclass(frozen=True)
+class LevelOne:
+    """Level 1 at close beside the size the engine compacts it down to."""
+
+    bytes: int
+    target_bytes: int | None   # None: no fixed target (RocksDB's dynamic level sizes)
+    estimated: bool            # files x target file size: RocksDB's stats line gives no sizes
+
+
+def level_one(engine: str, stats: EngineStats, configuration: dict[str, str]) -> LevelOne | None:
+    """LevelDB: L1's size from leveldb.stats against its fixed 10 MB. RocksDB: L1's files x
+    rocksdb.targetfilesize against rocksdb.maxbytesforlevelbase (pure)."""
+    if len(stats.files_per_level) < 2:
+        return None
+    if engine == "leveldb" and len(stats.level_bytes) >= 2:
+        return LevelOne(stats.level_bytes[1], LEVELDB_L1_TARGET_BYTES, estimated=False)
+    file_size = parse_size(configuration.get(f"{engine}.targetfilesize"))
+    if file_size is None:
+        return None
+    dynamic = configuration.get(f"{engine}.dynamiclevelbytes", "false").lower() == "true"
+    target = None if dynamic else parse_size(configuration.get(f"{engine}.maxbytesforlevelbase"))
+    return LevelOne(stats.files_per_level[1] * file_size, target, estimated=True)
+
+
+def close_columns(engine: str, stderr: str) -> dict:
+    """The CLOSE_COLUMNS of one step from its stderr; {} when the engine printed no statistics (pure)."""
+    stats = parse_engine_stats(stderr, engine)
+    if stats is None:
+        return {}
+    l1 = level_one(engine, stats, parse_engine_banner(stderr, engine).configuration)
+    return {
+        "stall_stops": stats.stall_stops, "stall_slowdowns": stats.stall_slowdowns,
+        "stall_seconds": stats.stall_seconds, "flush_bytes": stats.flush_bytes,
+        "compaction_write_bytes": stats.compaction_write_bytes,
+        "files_per_level": ",".join(str(n) for n in stats.files_per_level),
+        "l1_bytes": l1.bytes if l1 else None, "l1_target_bytes": l1.target_bytes if l1 else None,
+        "l1_estimated": l1.estimated if l1 else None,
+    }
+
+
 def figure_of(scenario: Scenario, rows: list[dict]) -> float | None:
     """The scenario's figure from the tidy rows of its measured step."""
     by_op = {r["operation"]: r for r in rows}
@@ -57,6 +114,48 @@ def figure_of(scenario: Scenario, rows: list[dict]) -> float | None:
     if scenario.metric == "elapsed_ms":
         return by_op.get("OVERALL", {}).get("runtime_ms")
     return by_op.get("OVERALL", {}).get("throughput_ops_per_sec")
+
+
+@dataclass
+class CloseStats:
+    """The engine's statistics at close of the measured step: the median over repeats of each."""
+
+    stall_stops: float | None = None
+    stall_slowdowns: float | None = None
+    stall_seconds: float | None = None
+    flush_bytes: float | None = None
+    compaction_write_bytes: float | None = None
+    files_per_level: list[int] = field(default_factory=list)
+    l1_bytes: float | None = None
+    l1_target_bytes: float | None = None
+    l1_estimated: bool = False
+
+    @property
+    def l1_ratio(self) -> float | None:
+        """L1's size over its target: above 1, L1 outgrew what compaction should hold it to."""
+        if self.l1_bytes is None or not self.l1_target_bytes:
+            return None
+        return self.l1_bytes / self.l1_target_bytes
+
+
+def _median(values: list) -> float | None:
+    present = [v for v in values if v is not None and v == v]   # v == v: not NaN
+    return statistics.median(present) if present else None
+
+
+def close_stats_of(overall_rows: list[dict]) -> CloseStats | None:
+    """Medians over the repeats' OVERALL rows; files per level level by level (median_low: a count
+    that was seen). None when no repeat's engine printed statistics (pure)."""
+    rows = [r for r in overall_rows if r.get("files_per_level")]
+    if not rows:
+        return None
+    shapes = [[int(n) for n in str(r["files_per_level"]).split(",")] for r in rows]
+    depth = max(len(s) for s in shapes)
+    files = [statistics.median_low([s[i] if i < len(s) else 0 for s in shapes]) for i in range(depth)]
+    numeric = {name: _median([r.get(name) for r in rows]) for name in (
+        "stall_stops", "stall_slowdowns", "stall_seconds", "flush_bytes", "compaction_write_bytes", "l1_bytes",
+        "l1_target_bytes")}
+    return CloseStats(**numeric, files_per_level=files, l1_estimated=any(r.get("l1_estimated") for r in rows))
 
 
 @dataclass
@@ -74,6 +173,7 @@ class Figure:
     slowest_interval_ops_per_sec: float | None = None
     status: str = "not run"             # "ok", "failed" or "not run"
     error: str | None = None
+    close: CloseStats | None = None     # the engine's statistics at close (LevelDB, RocksDB)
 
 
 @dataclass
@@ -127,7 +227,9 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     context = {"engine": cell["engine"], "scenario": cell["scenario"], "variant": step["variant"],
                "repeat": repeat, "step": step["name"], "phase": step["phase"], "measured": step["measured"],
                "workloads": "+".join(step["workloads"]), "step_ok": not step["problems"]}
-    return [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
+    rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
+    rows[0].update(close_columns(cell["engine"], stderr))   # the OVERALL row
+    return rows
 
 
 def load_run(directory: Path) -> RunData:
@@ -159,13 +261,14 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
             figure = Figure(cell["engine"], scenario.id, variant, scenario.section, scenario.metric, scenario.unit)
             mine = [r for r in rows if r["engine"] == cell["engine"] and r["scenario"] == scenario.id
                     and r["variant"] == variant and r["measured"] and r["step_ok"]]
-            values, slowest = [], []
+            values, slowest, overalls = [], [], []
             for repeat in sorted({r["repeat"] for r in mine}):
                 step_rows_ = [r for r in mine if r["repeat"] == repeat]
                 value = figure_of(scenario, step_rows_)
                 if value is not None:
                     values.append(value)
                 overall = [r for r in step_rows_ if r["operation"] == "OVERALL"]
+                overalls += overall[:1]
                 if overall and overall[0].get("slowest_interval_ops_per_sec") is not None:
                     slowest.append(overall[0]["slowest_interval_ops_per_sec"])
             if values:
@@ -176,6 +279,7 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
                 if scenario.bytes_per_operation:
                     figure.mb_per_sec = figure.value * scenario.bytes_per_operation / 1e6
                 figure.slowest_interval_ops_per_sec = statistics.median(slowest) if slowest else None
+                figure.close = close_stats_of(overalls)
             else:
                 figure.status = "failed" if cell["status"] != "ok" else "not run"
                 figure.error = cell.get("error")
@@ -183,8 +287,17 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
     return figures
 
 
+def figure_record(figure: Figure) -> dict:
+    """One figures.csv row: the statistics at close flattened into columns of their own."""
+    record = asdict(figure)
+    close = record.pop("close") or {}
+    record["values"] = " ".join(f"{x:.6g}" for x in figure.values)
+    for name in CLOSE_COLUMNS:
+        record[name] = close.get(name)
+    if close:
+        record["files_per_level"] = ",".join(str(n) for n in close["files_per_level"])
+    return record
+
+
 def figures_frame(figures: list[Figure]) -> pd.DataFrame:
-    frame = pd.DataFrame([asdict(f) for f in figures])
-    if not frame.empty:
-        frame["values"] = frame["values"].map(lambda v: " ".join(f"{x:.6g}" for x in v))
-    return frame
+    return pd.DataFrame([figure_record(f) for f in figures])

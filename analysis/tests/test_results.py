@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.machine import cpu_model, memory_bytes, mount_of
-from analysis.results import figures_of
+from analysis.parse import EngineStats
+from analysis.results import LevelOne, figures_frame, figures_of, level_one
 
 
 def overall(engine: str, scenario: str, repeat: int, throughput: float, variant: str = "", ok: bool = True,
@@ -51,3 +52,44 @@ def test_machine_probes_parse_proc_files():
     mounts = "/dev/vda / ext4 rw 0 0\ntmpfs /tmp tmpfs rw 0 0\n/dev/vdb /data xfs rw 0 0\n"
     assert mount_of(Path("/data/run/x"), mounts) == ("/dev/vdb", "/data", "xfs")
     assert mount_of(Path("/database"), mounts) == ("/dev/vda", "/", "ext4")
+
+
+def with_close(row: dict, files: str, stops: int | None, l1_bytes: int | None, target: int | None = 10 * 2**20) -> dict:
+    return {**row, "files_per_level": files, "stall_stops": stops, "stall_slowdowns": 0 if stops is not None else None,
+            "stall_seconds": stops / 10 if stops is not None else None, "l1_bytes": l1_bytes,
+            "l1_target_bytes": target, "l1_estimated": stops is not None}
+
+
+def test_statistics_at_close_are_medians_over_repeats():
+    mb = 2**20
+    rows = [with_close(overall("rocksdb", "kv1000", 1, 7000.0), "4,17,39,0,0,0,0", 45, 34 * mb),
+            with_close(overall("rocksdb", "kv1000", 2, 8000.0), "3,2,8,0,0,0,0", 10, 4 * mb),
+            with_close(overall("rocksdb", "kv1000", 3, 7500.0), "6,359,148", 60, 718 * mb)]
+    [figure] = figures_of([cell("rocksdb", "kv1000")], rows)
+    close = figure.close
+    assert (close.stall_stops, close.stall_slowdowns, close.stall_seconds) == (45, 0, 4.5)
+    assert close.files_per_level == [4, 17, 39, 0, 0, 0, 0]   # level by level, a count that was seen
+    assert close.l1_bytes == 34 * mb and close.l1_target_bytes == 10 * mb and close.l1_estimated
+    assert close.l1_ratio == 3.4
+    record = figures_frame([figure]).iloc[0]
+    assert record["files_per_level"] == "4,17,39,0,0,0,0" and record["stall_stops"] == 45
+    assert "close" not in record.index
+
+
+def test_no_statistics_at_close_gives_no_close_figures():
+    [figure] = figures_of([cell("sqlite", "seqwrite")], [overall("sqlite", "seqwrite", 1, 40_000.0)])
+    assert figure.close is None
+    record = figures_frame([figure]).iloc[0]
+    assert record["files_per_level"] is None and record["l1_bytes"] is None
+
+
+def test_level_one_estimate_and_target_from_the_configuration():
+    stats = EngineStats(files_per_level=(4, 17, 39, 0, 0, 0, 0))
+    static = {"rocksdb.targetfilesize": "2m", "rocksdb.maxbytesforlevelbase": "10m", "rocksdb.dynamiclevelbytes": "false"}
+    assert level_one("rocksdb", stats, static) == LevelOne(34 * 2**20, 10 * 2**20, estimated=True)
+    dynamic = {"rocksdb.targetfilesize": "67108864", "rocksdb.maxbytesforlevelbase": "268435456",
+               "rocksdb.dynamiclevelbytes": "true"}
+    assert level_one("rocksdb", stats, dynamic) == LevelOne(17 * 64 * 2**20, None, estimated=True)
+    assert level_one("rocksdb", stats, {}) is None   # no target file size printed: no estimate
+    leveldb = EngineStats(files_per_level=(9, 8, 12, 0, 0, 0, 0), level_bytes=(14 * 2**20, 16 * 2**20, 24 * 2**20))
+    assert level_one("leveldb", leveldb, {}) == LevelOne(16 * 2**20, 10 * 2**20, estimated=False)
