@@ -2,7 +2,9 @@
 
 A check names the figures it needs; if any is missing the finding is "not measured" (a partial
 comparison would read as a verdict it is not). Otherwise it is "reproduced" or "not reproduced",
-with the numbers and the criterion that decided it.
+with the numbers and the criterion that decided it. A finding of two claims (F12: LevelDB is faster,
+and RocksDB's level 1 overgrows) is reproduced when both hold, not reproduced when either fails,
+and not measured when one holds and the other could not be measured.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from .formatting import format_number, format_ratio
+from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
 from .reference import PublishedFinding
+from .results import CloseStats, Figure
 from .scenarios import ENGINE_LABELS
 
 REPRODUCED = "reproduced"
@@ -19,6 +22,7 @@ NOT_REPRODUCED = "not reproduced"
 NOT_MEASURED = "not measured"
 
 Values = Mapping[tuple[str, str, str], float]   # (engine, scenario, variant) -> figure
+Figures = Mapping[tuple[str, str, str], Figure]  # the same keys -> the whole Figure (statistics at close)
 
 
 @dataclass(frozen=True)
@@ -45,9 +49,10 @@ class MissingFigures(Exception):
 class Numbers:
     """The figures a check reads; every read of a missing one is remembered."""
 
-    def __init__(self, values: Values, machine: Mapping | None = None):
+    def __init__(self, values: Values, machine: Mapping | None = None, figures: Figures | None = None):
         self.values = values
         self.machine = machine or {}
+        self.figures = figures or {}
         self.missing: list[str] = []
 
     def get(self, engine: str, scenario: str, variant: str = "") -> float:
@@ -59,6 +64,11 @@ class Numbers:
 
     def ratio(self, engine: str, scenario: str, baseline: str, variant: str = "", base_variant: str = "") -> float:
         return self.get(engine, scenario, variant) / self.get(engine, baseline, base_variant)
+
+    def close(self, engine: str, scenario: str, variant: str = "") -> CloseStats | None:
+        """The engine's statistics at close of that figure's step; None when it printed none."""
+        figure = self.figures.get((engine, scenario, variant))
+        return figure.close if figure else None
 
     def check(self) -> None:
         if self.missing:
@@ -152,11 +162,40 @@ def _bigger_cache_triples_treedb(n: Numbers) -> Verdict:
                    f"bigread-randread / randread for Kyoto TreeDB: {format_ratio(ratio)} (criterion: at least 3x)")
 
 
-def _leveldb_beats_rocksdb(scenario: str, caveat: str = "") -> Callable[[Numbers], Verdict]:
-    def check(n: Numbers) -> Verdict:
-        verdict = _fastest(n, scenario, "leveldb", ("rocksdb",), "ops/sec")
-        return Verdict(verdict.status, verdict.evidence + caveat)
-    return check
+def _level_one_overgrows(close: CloseStats | None, engine: str) -> Verdict:
+    """Whether the engine's level 1 ended above its target (files x target file size for RocksDB)."""
+    if close is None or close.l1_bytes is None:
+        return Verdict(NOT_MEASURED, f"{label(engine)}'s level 1 not measured (no statistics at close in its stderr)")
+    ratio = close.l1_ratio
+    judged = "" if ratio is None else ", above it" if ratio > 1 else ", not above it"
+    stalls = ""
+    if close.stall_stops is not None:
+        stalls = f"; {format_count(close.stall_stops)} write stops" + (
+            f", {format_number(close.stall_seconds)} s stalled" if close.stall_seconds is not None else "")
+    level_one = format_level_one(close.l1_bytes, close.l1_target_bytes, close.l1_estimated)
+    evidence = f"{label(engine)} at close: {level_one}{judged} (files {format_level_shape(close.files_per_level)}{stalls})"
+    if ratio is None:
+        return Verdict(NOT_MEASURED, evidence)
+    return Verdict(REPRODUCED if ratio > 1 else NOT_REPRODUCED, evidence)
+
+
+def _both(first: Verdict, second: Verdict, criterion: str) -> Verdict:
+    """Two claims of one finding: either failing decides it; otherwise an unmeasured one does."""
+    statuses = {first.status, second.status}
+    status = NOT_REPRODUCED if NOT_REPRODUCED in statuses else NOT_MEASURED if NOT_MEASURED in statuses \
+        else REPRODUCED
+    return Verdict(status, f"{first.evidence}; {second.evidence} (criterion: {criterion})")
+
+
+def _leveldb_beats_rocksdb_and_l1_overgrows(n: Numbers) -> Verdict:
+    faster = _fastest(n, "kv1000", "leveldb", ("rocksdb",), "ops/sec")
+    overgrown = _level_one_overgrows(n.close("rocksdb", "kv1000"), "rocksdb")
+    leveldb = n.close("leveldb", "kv1000")
+    if leveldb is not None and leveldb.l1_bytes is not None:   # for comparison, not judged
+        context = (f"; LevelDB at close: {format_level_one(leveldb.l1_bytes, leveldb.l1_target_bytes, leveldb.l1_estimated)} "
+                   f"(files {format_level_shape(leveldb.files_per_level)})")
+        overgrown = Verdict(overgrown.status, overgrown.evidence + context)
+    return _both(faster, overgrown, "LevelDB faster, and RocksDB's L1 above its target")
 
 
 def _shared_cache_collapses(n: Numbers) -> Verdict:
@@ -202,9 +241,8 @@ CHECKS: Mapping[str, Callable[[Numbers], Verdict]] = {
     "F8": _compression_helps_leveldb_hurts_treedb,
     "F9": _more_write_memory,
     "F10": _bigger_cache_triples_treedb,
-    "F11": _leveldb_beats_rocksdb("tinykeys"),
-    "F12": _leveldb_beats_rocksdb("kv1000", " (throughput only; RocksDB's level shape is in the cell's stderr, "
-                                              "not judged here)"),
+    "F11": lambda n: _fastest(n, "tinykeys", "leveldb", ("rocksdb",), "ops/sec"),
+    "F12": _leveldb_beats_rocksdb_and_l1_overgrows,
     "F13": _shared_cache_collapses,
     "F14": _transaction_per_row_slow,
     "F15": _delete_all_statement,
@@ -216,11 +254,12 @@ UNMEASURABLE: Mapping[str, str] = {
 }
 
 
-def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping | None = None) -> FindingResult:
+def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping | None = None,
+                     figures: Figures | None = None) -> FindingResult:
     check = CHECKS.get(finding.id)
     if check is None:
         return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
-    numbers = Numbers(values, machine)
+    numbers = Numbers(values, machine, figures)
     try:
         verdict = check(numbers)
     except MissingFigures as e:
@@ -231,6 +270,6 @@ def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping
     return FindingResult(finding.id, finding.source, finding.finding, verdict.status, verdict.evidence)
 
 
-def evaluate_findings(findings: list[PublishedFinding], values: Values,
-                      machine: Mapping | None = None) -> list[FindingResult]:
-    return [evaluate_finding(f, values, machine) for f in findings]
+def evaluate_findings(findings: list[PublishedFinding], values: Values, machine: Mapping | None = None,
+                      figures: Figures | None = None) -> list[FindingResult]:
+    return [evaluate_finding(f, values, machine, figures) for f in findings]

@@ -31,3 +31,38 @@ def format_ratio(ratio: float | None) -> str:
     if ratio >= 0.1:
         return f"{ratio:.2f}x"
     return f"{ratio:.2g}x"
+
+
+def format_count(value: float | None) -> str:
+    """A count, or a median of counts: 22.0 -> '22', 1234 -> '1,234', 22.5 -> '22.5'."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{int(value):,}" if value == int(value) else f"{value:,.1f}"
+
+
+MB = 2**20   # level and file sizes in MB as the engines count them (a "10m" target is 10 MB)
+
+
+def format_mb(n_bytes: float | None) -> str:
+    """12_582_912 -> '12 MB'."""
+    return "—" if n_bytes is None else f"{format_number(n_bytes / MB)} MB"
+
+
+def format_level_shape(files_per_level: list[int] | tuple[int, ...]) -> str:
+    """[4, 17, 39, 0, 0, 0, 0] -> 'L0 4 · L1 17 · L2 39': files per level, empty deepest levels left out."""
+    depth = max((i + 1 for i, n in enumerate(files_per_level) if n), default=0)
+    if depth == 0:
+        return "no table files" if files_per_level else "—"
+    return " · ".join(f"L{i} {format_count(n)}" for i, n in enumerate(files_per_level[:depth]))
+
+
+def format_level_one(l1_bytes: float | None, target_bytes: float | None, estimated: bool) -> str:
+    """'L1 ~34 MB vs 10 MB target (3.40x)'; '~' where the size is files x target file size."""
+    if l1_bytes is None:
+        return "L1 size unknown"
+    if l1_bytes == 0:
+        return f"L1 empty ({format_mb(target_bytes)} target)" if target_bytes else "L1 empty"
+    size = ("~" if estimated else "") + format_mb(l1_bytes)
+    if not target_bytes:
+        return f"L1 {size}, no fixed target (dynamic level sizes)"
+    return f"L1 {size} vs {format_mb(target_bytes)} target ({format_ratio(l1_bytes / target_bytes)})"

@@ -22,6 +22,10 @@ class Table:
     headers: list[str]
     rows: list[list[str]]
     align_right_from: int = 1      # columns from this index on hold numbers
+    text_columns: frozenset[int] = frozenset()   # ... except these, which hold text (notes)
+
+    def numeric(self, column: int) -> bool:
+        return column >= self.align_right_from and column not in self.text_columns
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ def to_markdown(blocks: list[Block]) -> str:
         elif isinstance(block, Image):
             parts.append(f"![{block.alt}]({block.path})")
         elif isinstance(block, Table):
-            align = ["---" if i < block.align_right_from else "---:" for i in range(len(block.headers))]
+            align = ["---:" if block.numeric(i) else "---" for i in range(len(block.headers))]
             lines = ["| " + " | ".join(_md_cell(h) for h in block.headers) + " |", "|" + "|".join(align) + "|"]
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in block.rows]
             parts.append("\n".join(lines))
@@ -111,7 +115,7 @@ def to_html(blocks: list[Block], title: str) -> str:
             parts.append(f'<p><img src="{html.escape(block.path)}" alt="{html.escape(block.alt)}"></p>')
         elif isinstance(block, Table):
             head = "".join(f"<th>{_inline_html(h)}</th>" for h in block.headers)
-            rows = "".join("<tr>" + "".join(_html_cell(c, i >= block.align_right_from) for i, c in enumerate(row))
+            rows = "".join("<tr>" + "".join(_html_cell(c, block.numeric(i)) for i, c in enumerate(row))
                            + "</tr>" for row in block.rows)
             parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
     parts.append("</body></html>\n")

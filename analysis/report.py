@@ -194,7 +194,7 @@ def build_report(run: RunData, report_dir: Path) -> list[Block]:
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
-    blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine))
+    blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine, figure_map))
     blocks += failed_blocks(run)
     blocks += how_blocks(run)
     return blocks

@@ -2,6 +2,9 @@
 
 Layout "engines": a row per engine, for each column this host's figure and the published one.
 Layout "variants": a row per test, a column per engine (this host's, then the published ones).
+Layout "tests": a row per test and engine, this host's figure beside what the engine said about its
+background work at close (write stalls, files per level, L1 against its target), then the published
+figure and its notes: the shape of the RocksDB vs LevelDB comparison.
 Every figure carries its "x baseline" ratio where the table defines a baseline.
 """
 
@@ -11,10 +14,18 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .charts import Panel, Series
-from .formatting import format_figure, format_number, format_ratio
+from .formatting import (
+    format_count,
+    format_figure,
+    format_level_one,
+    format_level_shape,
+    format_mb,
+    format_number,
+    format_ratio,
+)
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
-from .results import Figure
+from .results import CloseStats, Figure
 from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Column, ReportTable
 
 DISPLAY_ORDER = ("leveldb", "kyoto", "sqlite", "rocksdb", "fastdb")   # the 2011 page's order first
@@ -194,10 +205,82 @@ def build_variant_table(definition: ReportTable, figures: FigureMap, published: 
     return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
 
 
+TESTS_LAYOUT_NOTE = (
+    "Write stalls: RocksDB's write stops and slowdowns and the time writes waited in them (LevelDB keeps no "
+    "count: it delays writes by 1 ms from 8 level-0 files and stops them at 12 or while a full memtable waits "
+    "for its flush, silently: the slowest second beside its throughput is the nearest sign). "
+    "Level shape: table files per level when the database closed, and level 1 against its target: for RocksDB "
+    "its files x rocksdb.targetfilesize (~) against rocksdb.maxbytesforlevelbase, for LevelDB its size in "
+    "leveldb.stats against LevelDB's fixed 10 MB. Background writes: what flushes and compactions wrote "
+    "(leveldb.stats counts flushes with compactions). Medians over repeats.")
+
+
+def stalls_text(close: CloseStats | None) -> str:
+    """'45 stops, 0 slowdowns, 6.8 s stalled'; LevelDB counts none."""
+    if close is None:
+        return "—"
+    if close.stall_stops is None:
+        return "— (no stall counter)"
+    if close.stall_stops == 0 and not close.stall_slowdowns and not close.stall_seconds:
+        return "none"
+    text = f"{format_count(close.stall_stops)} stops, {format_count(close.stall_slowdowns)} slowdowns"
+    if close.stall_seconds is not None:
+        text += f", {format_number(close.stall_seconds)} s stalled"
+    return text
+
+
+def level_shape_text(close: CloseStats | None) -> str:
+    """'L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)'."""
+    if close is None:
+        return "—"
+    text = format_level_shape(close.files_per_level)
+    if close.l1_bytes is not None:
+        text += "; " + format_level_one(close.l1_bytes, close.l1_target_bytes, close.l1_estimated)
+    return text
+
+
+def background_writes_text(close: CloseStats | None) -> str:
+    if close is None:
+        return "—"
+    if close.flush_bytes is not None:
+        return f"flush {format_mb(close.flush_bytes)} + compaction {format_mb(close.compaction_write_bytes)}"
+    if close.compaction_write_bytes is not None:
+        return f"{format_mb(close.compaction_write_bytes)}, flushes included"
+    return "—"
+
+
+def build_tests_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
+    label = published_label(definition, published)
+    run = table_engines(definition, figures)
+    engines = _ordered(set(run) | set(published_engines(definition, published)))
+    headers = ["Test", "Engine", TODAY, "write stalls", "level shape at close", "background writes"]
+    if label:
+        headers += [label, "published notes"]
+    rows = []
+    for column in definition.columns:
+        for engine in engines:
+            figure = figures.get((engine, column.scenario, column.variant))
+            close = figure.close if figure else None
+            row = [column.label, engine_label(engine),
+                   today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a",
+                   stalls_text(close), level_shape_text(close), background_writes_text(close)]
+            if label:
+                entry = published.get((column.scenario, column.variant, engine))
+                row += [published_text(published, engine, column), entry.note if entry and entry.note else "—"]
+            rows.append(row)
+    text_columns = frozenset({4, 7} if label else {4})   # the level shape and the published notes
+    panels = engine_panels(definition, figures, published, engines, label)
+    unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
+    return BuiltTable(definition, Table(headers, rows, align_right_from=2, text_columns=text_columns), panels, unit,
+                      engine_notes(definition, run) + [TESTS_LAYOUT_NOTE])
+
+
 def build_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable | None:
     """The table, or None when none of its scenarios ran."""
     if not table_engines(definition, figures):
         return None
     if definition.layout == "variants":
         return build_variant_table(definition, figures, published)
+    if definition.layout == "tests":
+        return build_tests_table(definition, figures, published)
     return build_engine_table(definition, figures, published)

@@ -1,10 +1,16 @@
 """Findings evaluated on constructed figures: one that reproduces, one that does not, and what
-"not measured" means."""
+"not measured" means; F12 also on real outputs of the published kv-1000 fill."""
 
 from __future__ import annotations
 
+import pytest
+
 from analysis.findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, evaluate_finding, evaluate_findings
+from analysis.parse import parse_ycsb_output
 from analysis.reference import load_findings
+from analysis.results import CloseStats, Figure, close_columns, figures_of, output_rows
+
+from .conftest import FIXTURES
 
 FINDINGS = {f.id: f for f in load_findings()}
 
@@ -87,3 +93,105 @@ def test_every_published_finding_gets_a_verdict():
     results = evaluate_findings(load_findings(), {})
     assert [r.id for r in results] == [f"F{i}" for i in range(1, 16)]
     assert all(r.status == NOT_MEASURED and r.evidence for r in results)
+
+
+# --- F12: two claims, the speed and RocksDB's level 1 ------------------------------------------
+
+MB = 2**20
+
+
+def kv1000_figures(rocksdb_l1_files: int | None, leveldb: float = 46_000.0, rocksdb: float = 28_000.0):
+    """Figures of both engines on kv1000; RocksDB's statistics at close unless rocksdb_l1_files is None."""
+    values = {("leveldb", "kv1000", ""): leveldb, ("rocksdb", "kv1000", ""): rocksdb}
+    close = None if rocksdb_l1_files is None else CloseStats(
+        stall_stops=45, stall_slowdowns=0, stall_seconds=6.8, files_per_level=[4, rocksdb_l1_files, 39, 0, 0, 0, 0],
+        l1_bytes=rocksdb_l1_files * 2 * MB, l1_target_bytes=10 * MB, l1_estimated=True)
+    figures = {("rocksdb", "kv1000", ""): Figure("rocksdb", "kv1000", "", "rocksdb", "ops", "ops/sec", rocksdb,
+                                                  close=close),
+               ("leveldb", "kv1000", ""): Figure("leveldb", "kv1000", "", "rocksdb", "ops", "ops/sec", leveldb,
+                                                  close=CloseStats(files_per_level=[6, 0, 10], l1_bytes=0,
+                                                                   l1_target_bytes=10 * MB))}
+    return values, figures
+
+
+def test_f12_reproduces_when_leveldb_is_faster_and_rocksdb_l1_overgrows():
+    values, figures = kv1000_figures(rocksdb_l1_files=17)
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == REPRODUCED
+    assert result.evidence == (
+        "kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec; RocksDB at close: L1 ~34 MB vs 10 MB target (3.40x), "
+        "above it (files L0 4 · L1 17 · L2 39; 45 write stops, 6.8 s stalled); LevelDB at close: "
+        "L1 empty (10 MB target) (files L0 6 · L1 0 · L2 10) "
+        "(criterion: LevelDB faster, and RocksDB's L1 above its target)")
+
+
+def test_f12_is_not_reproduced_when_rocksdb_l1_stays_within_its_target():
+    values, figures = kv1000_figures(rocksdb_l1_files=2)
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == NOT_REPRODUCED
+    assert "kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec" in result.evidence   # the speed part held
+    assert "L1 ~4.0 MB vs 10 MB target (0.40x), not above it" in result.evidence
+
+
+def test_f12_is_not_reproduced_when_rocksdb_is_faster_whatever_its_levels():
+    values, figures = kv1000_figures(rocksdb_l1_files=17, leveldb=20_000.0)
+    assert evaluate_finding(FINDINGS["F12"], values, None, figures).status == NOT_REPRODUCED
+    values, figures = kv1000_figures(rocksdb_l1_files=None, leveldb=20_000.0)   # one false claim decides it
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == NOT_REPRODUCED and "level 1 not measured" in result.evidence
+
+
+def test_f12_level_part_is_not_measured_without_statistics_at_close():
+    values, figures = kv1000_figures(rocksdb_l1_files=None)
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == NOT_MEASURED
+    assert result.evidence.startswith("kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec; RocksDB's level 1 not "
+                                      "measured (no statistics at close in its stderr)")
+    assert check("F12", values).status == NOT_MEASURED   # no figures passed at all: the same
+
+
+def test_f12_without_a_fixed_l1_target_is_not_measured():
+    values, figures = kv1000_figures(rocksdb_l1_files=17)
+    figures[("rocksdb", "kv1000", "")].close.l1_target_bytes = None   # dynamic level sizes
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == NOT_MEASURED and "no fixed target (dynamic level sizes)" in result.evidence
+
+
+def test_f12_without_throughput_is_not_measured():
+    values, figures = kv1000_figures(rocksdb_l1_files=17)
+    del values[("leveldb", "kv1000", "")]
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == NOT_MEASURED and result.evidence == "missing: kv1000 on LevelDB"
+
+
+FULL = FIXTURES / "close-stats"   # real outputs of the published 1,000,000-record fill (README.md there)
+
+
+def full_scale_figures() -> list:
+    """Figures of both engines from the real 1,000,000-record fills, as the suite builds them."""
+    rows, cells = [], []
+    for engine in ("leveldb", "rocksdb"):
+        output = parse_ycsb_output((FULL / f"{engine}-kv1000-full.txt").read_text())
+        step = [{"engine": engine, "scenario": "kv1000", "variant": "", "repeat": 1, "measured": True,
+                 "step_ok": True, **row} for row in output_rows(output, None)]
+        step[0].update(close_columns(engine, (FULL / f"{engine}-kv1000-full.err").read_text()))
+        rows += step
+        cells.append({"engine": engine, "scenario": "kv1000", "status": "ok", "error": None, "repeats": []})
+    return figures_of(cells, rows)
+
+
+def test_f12_reproduces_on_the_real_full_size_fill():
+    figures = {(f.engine, f.scenario, f.variant): f for f in full_scale_figures()}
+    values = {key: f.value for key, f in figures.items()}
+    rocksdb = figures[("rocksdb", "kv1000", "")].close
+    assert rocksdb.files_per_level == [5, 26, 175, 76, 0, 0, 0]
+    assert (rocksdb.stall_stops, rocksdb.stall_slowdowns) == (230, 185)
+    assert rocksdb.stall_seconds == pytest.approx(47.457906)
+    assert rocksdb.l1_ratio == pytest.approx(5.2)
+    result = evaluate_finding(FINDINGS["F12"], values, None, figures)
+    assert result.status == REPRODUCED
+    assert result.evidence == (
+        "kv1000: LevelDB 26,000 > RocksDB 17,700 ops/sec; RocksDB at close: L1 ~52 MB vs 10 MB target (5.20x), "
+        "above it (files L0 5 · L1 26 · L2 175 · L3 76; 230 write stops, 47 s stalled); LevelDB at close: "
+        "L1 35 MB vs 10 MB target (3.50x) (files L0 7 · L1 24 · L2 114 · L3 144) "
+        "(criterion: LevelDB faster, and RocksDB's L1 above its target)")

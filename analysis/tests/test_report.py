@@ -12,7 +12,7 @@ from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
 from analysis.report import build_report
-from analysis.results import TIDY_COLUMNS, Figure, RunData
+from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.scenarios import REPORT_TABLES, SCENARIOS_BY_ID
 from analysis.tables import build_table
 
@@ -144,3 +144,43 @@ def test_compare_report_names_both_runs(tmp_path):
     markdown = to_markdown(comparison_blocks(run_a, run_b, compare_figures(run_a.figures, run_b.figures)))
     assert "A = `" in markdown and "B = `" in markdown
     assert "| LevelDB | seqwrite | 500,000 ops/sec | 500,000 ops/sec | 1.00x | 1.00x |" in markdown
+
+
+def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
+    mb = 2**20
+    rocksdb = figure("rocksdb", "kv1000", 7_000.0)
+    rocksdb.mb_per_sec = 7.06
+    rocksdb.close = CloseStats(stall_stops=45, stall_slowdowns=0, stall_seconds=6.795194, flush_bytes=113_764_088,
+                               compaction_write_bytes=247_077_836, files_per_level=[4, 17, 39, 0, 0, 0, 0],
+                               l1_bytes=17 * 2 * mb, l1_target_bytes=10 * mb, l1_estimated=True)
+    leveldb = figure("leveldb", "kv1000", 14_000.0)
+    leveldb.close = CloseStats(compaction_write_bytes=146 * mb, files_per_level=[9, 8, 12, 0, 0, 0, 0],
+                               l1_bytes=16 * mb, l1_target_bytes=10 * mb)
+    quiet = figure("rocksdb", "tinykeys", 140_000.0)
+    quiet.close = CloseStats(stall_stops=0, stall_slowdowns=0, stall_seconds=0.0, flush_bytes=1_503_055,
+                             compaction_write_bytes=0, files_per_level=[2, 0, 0, 0, 0, 0, 0], l1_bytes=0,
+                             l1_target_bytes=10 * mb, l1_estimated=True)
+    figures = [rocksdb, leveldb, quiet, figure("leveldb", "tinykeys", 250_000.0)]   # LevelDB's: no statistics
+    built = build_table(TABLES["rocksdb"], by_key(figures), load_published())
+    table = built.table
+    assert table.headers == ["Test", "Engine", "today, this host", "write stalls", "level shape at close",
+                             "background writes", "published, LevelDB 1.18 / RocksDB 3.10", "published notes"]
+    rows = {(row[0], row[1]): row[2:] for row in table.rows}
+    assert list(rows) == [("8-byte keys, empty values", "LevelDB"), ("8-byte keys, empty values", "RocksDB"),
+                          ("8-byte keys, 1,000-byte values", "LevelDB"), ("8-byte keys, 1,000-byte values", "RocksDB")]
+    assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][1:] == [
+        "45 stops, 0 slowdowns, 6.8 s stalled", "L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)",
+        "flush 108 MB + compaction 236 MB", "7,250 ops/sec, 7.42 MB/s",
+        "flush+compaction share one thread; L1 grew far past its target ([6 359 148 0 0 0 0])"]
+    assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][0].startswith("7,000 ops/sec, 7.06 MB/s")
+    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][1:4] == [
+        "— (no stall counter)", "L0 9 · L1 8 · L2 12; L1 16 MB vs 10 MB target (1.60x)", "146 MB, flushes included"]
+    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][-1] == "—"   # the published row has no note
+    assert rows[("8-byte keys, empty values", "RocksDB")][1:3] == ["none", "L0 2; L1 empty (10 MB target)"]
+    assert rows[("8-byte keys, empty values", "LevelDB")][1:4] == ["—", "—", "—"]
+    assert rows[("8-byte keys, empty values", "LevelDB")][-1] == "no stall"
+    # The level shape and the notes are text: left-aligned, free to wrap.
+    assert to_markdown([table]).splitlines()[1] == "|---|---|---:|---:|---|---:|---:|---|"
+    assert '<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>' in to_html([table], "t")
+    assert any("leveldb.stats" in note for note in built.notes)
+    assert [p.title for p in built.panels] == ["8-byte keys, empty values", "8-byte keys, 1,000-byte values"]
