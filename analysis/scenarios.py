@@ -171,7 +171,7 @@ ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
     Scenario("tinykeys", "rocksdb", "8-byte keys, empty values", "one write of an 8-byte key, empty value",
              ("leveldb", "rocksdb"), (_load("tinykeys"),), quick_records=200_000, bytes_per_operation=8),
     Scenario("kv1000", "rocksdb", "8-byte keys, 1,000-byte values", "one write of an 8-byte key, 1,000-byte value",
-             ("leveldb", "rocksdb"), (_load("kv1000"),), quick_records=50_000, bytes_per_operation=1008),
+             ("leveldb", "rocksdb"), (_load("kv1000"),), quick_records=200_000, bytes_per_operation=1008),
 )
 
 # --- S3: SQLite performance notes --------------------------------------------------------------
