@@ -139,6 +139,22 @@ static void buffer_release(buffer* b) {
   }
 }
 
+/* Copies the Java key into b (stack or heap); NULL with an exception pending when key is null or
+ * memory runs out, in which case there is nothing to release. */
+static char* copy_key(JNIEnv* env, jbyteArray key, buffer* b, size_t* ksiz) {
+  if (key == NULL) {
+    throw_java(env, "java/lang/NullPointerException", "key");
+    return NULL;
+  }
+  jsize n = (*env)->GetArrayLength(env, key);
+  char* p = buffer_reserve(env, b, (size_t)n);
+  if (p != NULL) {
+    (*env)->GetByteArrayRegion(env, key, 0, n, (jbyte*)p);
+    *ksiz = (size_t)n;
+  }
+  return p;
+}
+
 /* A new Java byte[] holding a copy of n bytes at p, or NULL with an exception pending. */
 static jbyteArray new_bytes(JNIEnv* env, const char* p, size_t n) {
   if (n > INT32_MAX) {
@@ -223,18 +239,13 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_set(JNIEnv* env
 JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_get(JNIEnv* env, jclass cls, jlong h,
     jbyteArray key) {
   (void)cls;
-  if (key == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "key");
-    return NULL;
-  }
   KCDB* db = DB(h);
-  jsize ksiz = (*env)->GetArrayLength(env, key);
   buffer b;
-  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  size_t ksiz;
+  char* p = copy_key(env, key, &b, &ksiz);
   if (p == NULL) {
     return NULL;
   }
-  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
   size_t vsiz;
   char* v = kcdbget(db, p, (size_t)ksiz, &vsiz);
   if (v == NULL) {
@@ -254,18 +265,13 @@ JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_get(JNIEn
 JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_remove(JNIEnv* env, jclass cls, jlong h,
     jbyteArray key) {
   (void)cls;
-  if (key == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "key");
-    return JNI_FALSE;
-  }
   KCDB* db = DB(h);
-  jsize ksiz = (*env)->GetArrayLength(env, key);
   buffer b;
-  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  size_t ksiz;
+  char* p = copy_key(env, key, &b, &ksiz);
   if (p == NULL) {
     return JNI_FALSE;
   }
-  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
   jboolean removed = JNI_TRUE;
   if (!kcdbremove(db, p, (size_t)ksiz)) {
     int32_t code = kcdbecode(db);
@@ -403,18 +409,13 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_cursor(JNIEnv*
 JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_jump(JNIEnv* env, jclass cls, jlong c,
     jbyteArray key) {
   (void)cls;
-  if (key == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "key");
-    return JNI_FALSE;
-  }
   KCCUR* cur = CUR(c);
-  jsize ksiz = (*env)->GetArrayLength(env, key);
   buffer b;
-  char* p = buffer_reserve(env, &b, (size_t)ksiz);
+  size_t ksiz;
+  char* p = copy_key(env, key, &b, &ksiz);
   if (p == NULL) {
     return JNI_FALSE;
   }
-  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
   jboolean found = JNI_TRUE;
   if (!(ksiz == 0 ? kccurjump(cur) : kccurjumpkey(cur, p, (size_t)ksiz))) {
     int32_t code = kccurecode(cur);
