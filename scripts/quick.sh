@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m analysis.suite --quick "$@"
+# Quick (scaled-down counts) is the suite's default; --full passes through for the published counts.
+exec .venv/bin/python -m analysis.suite "$@"
