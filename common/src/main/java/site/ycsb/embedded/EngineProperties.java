@@ -35,6 +35,7 @@ public final class EngineProperties {
   private final Properties props;
   private final String engine;
   private final List<String> effective = new ArrayList<>();
+  private final java.util.Set<String> read = new java.util.HashSet<>();
 
   public EngineProperties(Properties props, String engine) {
     this.props = props;
@@ -129,6 +130,20 @@ public final class EngineProperties {
     return props.getProperty(prefixed(name)) != null || props.getProperty(name) != null;
   }
 
+  /**
+   * The engine-prefixed properties that are set but were never read: most likely typos
+   * ({@code leveldb.cachsize}), which would otherwise be ignored without a word.
+   */
+  public java.util.SortedSet<String> unread() {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String name : props.stringPropertyNames()) {
+      if (name.startsWith(engine + ".") && !read.contains(name)) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
   /** The effective configuration, one "name = value (origin)" line per value read. */
   public String describe() {
     StringBuilder sb = new StringBuilder();
@@ -174,6 +189,7 @@ public final class EngineProperties {
       origin = "default";
     }
     effective.add(key + " = " + v + " (" + origin + ")");
+    read.add(key);
     return new Found(key, name, v, origin);
   }
 

@@ -136,6 +136,7 @@ public abstract class KeyValueDB<H> extends DB {
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
       codec = chooseCodec(props);
       EngineOpener<H> opener = configure(props, dir);
+      java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
@@ -150,6 +151,10 @@ public abstract class KeyValueDB<H> extends DB {
         System.err.printf("[%s] engine: %s%n[%s] opened %s in %.1f ms; effective configuration:%n%s",
             engineName(), opener.describe(h), engineName(), dir.toAbsolutePath(),
             (System.nanoTime() - t0) / 1e6, props.describe());
+        for (String name : unread) {
+          System.err.printf("[%s] WARNING: unknown property %s is ignored (a typo? %s-binding/README.md lists"
+              + " every property)%n", engineName(), name, engineName());
+        }
         return h;
       }, h -> {
         long t0 = System.nanoTime();

@@ -401,6 +401,23 @@ public abstract class KeyValueDbContract {
   }
 
   @Test
+  void aMistypedEnginePropertyIsNamedAtStart() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty(engine() + ".cachesise", "64m");
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      open(p);
+    } finally {
+      System.setErr(saved);
+    }
+    String printed = err.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("WARNING: unknown property " + engine() + ".cachesise"), printed);
+    assertFalse(printed.contains("unknown property " + engine() + ".path"), "a property it reads is not unknown");
+  }
+
+  @Test
   void anUnwritableDirectoryIsRefusedClearly() throws IOException {
     Path file = Files.writeString(tmp.resolve("plainfile"), "not a directory");
     Properties p = properties(file.resolve("db"));

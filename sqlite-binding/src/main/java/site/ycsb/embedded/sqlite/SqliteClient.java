@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.Vector;
 
 import site.ycsb.ByteArrayByteIterator;
@@ -91,12 +90,6 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** The neutral writebuffersize has no SQLite counterpart: ignored, and refused when addressed to SQLite. */
   static final String WRITE_BUFFER_SIZE = "sqlite." + EngineProperties.WRITE_BUFFER_SIZE;
 
-  /** Every sqlite.* name this binding reads (the neutral knobs with the prefix included). */
-  private static final Set<String> KNOWN = Set.of(FILE, PAGE_SIZE, JOURNAL_MODE, SYNCHRONOUS, LOCKING_MODE,
-      SHARED_CACHE, BUSY_TIMEOUT, MMAP_SIZE, WAL_AUTOCHECKPOINT, PROCESS_LOCK, SCHEMA, WITHOUT_ROWID, KEY_TYPE,
-      COUNTER_FIELD, "sqlite.path", "sqlite.destroy", "sqlite.batchsize", "sqlite.sync", "sqlite.compression",
-      "sqlite.cachesize", "sqlite." + RECORD_LAYOUT, "sqlite.fieldcount");
-
   private int batchSize;
   private Schema schema;
 
@@ -139,11 +132,6 @@ public class SqliteClient extends KeyValueDB<Session> {
     if (raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE) != null) {
       notes.add("NOTE: writebuffersize = " + raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE)
           + " is ignored: SQLite has no write buffer");
-    }
-    for (String name : new TreeSet<>(raw.stringPropertyNames())) {
-      if (name.startsWith("sqlite.") && !KNOWN.contains(name) && !name.equals(WRITE_BUFFER_SIZE)) {
-        notes.add("WARNING: unknown property " + name + " is ignored (see sqlite-binding/README.md)");
-      }
     }
     schema = schema(props, raw);
 
