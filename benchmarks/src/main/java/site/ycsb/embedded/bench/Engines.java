@@ -63,6 +63,17 @@ final class Engines {
         }
 
         @Override
+        public long scanAll() throws Exception {
+          long n = 0;
+          try (org.iq80.leveldb.DBIterator it = db.iterator(ro)) {
+            for (it.seekToFirst(); it.hasNext(); n++) {
+              BindingOverhead.touch(it.next().getValue());
+            }
+          }
+          return n;
+        }
+
+        @Override
         public void close() throws Exception {
           db.close();
         }
@@ -100,6 +111,17 @@ final class Engines {
         @Override
         public byte[] get(byte[] key) throws Exception {
           return db.get(ro, key);
+        }
+
+        @Override
+        public long scanAll() {
+          long n = 0;
+          try (org.rocksdb.RocksIterator it = db.newIterator(ro)) {
+            for (it.seekToFirst(); it.isValid(); it.next(), n++) {
+              BindingOverhead.touch(it.value());
+            }
+          }
+          return n;
         }
 
         @Override
@@ -143,6 +165,7 @@ final class Engines {
       }
       PreparedStatement put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
       PreparedStatement get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
+      PreparedStatement all = c.prepareStatement("SELECT value FROM usertable ORDER BY key");
       return new BindingOverhead.Direct() {
         @Override
         public void put(byte[] key, byte[] value) throws Exception {
@@ -160,9 +183,21 @@ final class Engines {
         }
 
         @Override
+        public long scanAll() throws Exception {
+          long n = 0;
+          try (ResultSet rs = all.executeQuery()) {
+            for (; rs.next(); n++) {
+              BindingOverhead.touch(rs.getBytes(1));
+            }
+          }
+          return n;
+        }
+
+        @Override
         public void close() throws Exception {
           put.close();
           get.close();
+          all.close();
           c.close();
         }
       };

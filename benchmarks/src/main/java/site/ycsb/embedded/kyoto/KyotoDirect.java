@@ -37,6 +37,22 @@ public final class KyotoDirect implements BindingOverhead.Direct {
   }
 
   @Override
+  public long scanAll() throws Exception {
+    long cursor = KyotoNative.cursor(db);
+    try {
+      long n = 0;
+      if (KyotoNative.jump(cursor, new byte[0])) {
+        for (byte[] v; (v = KyotoNative.next(cursor)) != null; n++) {
+          BindingOverhead.touch(v);
+        }
+      }
+      return n;
+    } finally {
+      KyotoNative.destroy(cursor);
+    }
+  }
+
+  @Override
   public void close() throws Exception {
     KyotoNative.close(db);
   }
