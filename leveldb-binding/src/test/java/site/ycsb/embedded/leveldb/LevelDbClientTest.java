@@ -113,6 +113,15 @@ class LevelDbClientTest extends KeyValueDbContract {
   }
 
   @Test
+  void createIfMissingFalseRefusesAnEmptyDirectory() {
+    java.util.Properties p = properties(tmp.resolve("empty"));
+    p.setProperty(LevelDbClient.CREATE_IF_MISSING, "false");
+    site.ycsb.DBException e = org.junit.jupiter.api.Assertions.assertThrows(site.ycsb.DBException.class, () -> open(p));
+    assertTrue(e.getMessage().contains("no LevelDB database in") && e.getMessage().contains("createifmissing=false"),
+        e.getMessage());
+  }
+
+  @Test
   void statsNameTheLevels() throws Exception {
     DB db = open();
     db.insert("usertable", "a", record("f", "1"));
