@@ -136,6 +136,23 @@ class EmbeddedWorkloadTest {
   }
 
   @Test
+  void loadSeedChoosesTheRandomOrderAndRepeatsIt() throws Exception {
+    String[] common = {"keyformat", "decimal", "loadorder", "random", "recordcount", "1000"};
+    List<String> a = load(workload(with(common, "loadseed", "1")), 1000).inserted;
+    List<String> again = load(workload(with(common, "loadseed", "1")), 1000).inserted;
+    List<String> b = load(workload(with(common, "loadseed", "2")), 1000).inserted;
+    assertTrue(a.equals(again), "the same seed gives the same order");
+    assertTrue(!a.equals(b), "another seed gives another order");
+    assertTrue(new HashSet<>(a).equals(new HashSet<>(b)), "of the same keys");
+  }
+
+  private static String[] with(String[] kv, String... more) {
+    String[] out = Arrays.copyOf(kv, kv.length + more.length);
+    System.arraycopy(more, 0, out, kv.length, more.length);
+    return out;
+  }
+
+  @Test
   void permutationCoversAwkwardSizes() {
     for (long n : new long[] {1, 2, 3, 5, 17, 1000, 65537}) {
       Permutation p = new Permutation(n, 99);
