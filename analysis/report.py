@@ -17,7 +17,7 @@ from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .results import RunData, figures_frame, load_run
-from .scenarios import REPORT_TABLES, ReportTable
+from .report_tables import REPORT_TABLES, ReportTable
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"

@@ -26,7 +26,8 @@ from .formatting import (
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .results import CloseStats, Figure
-from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Column, ReportTable
+from .report_tables import Column, ReportTable
+from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID
 
 DISPLAY_ORDER = ("leveldb", "kyoto", "sqlite", "rocksdb", "fastdb")   # the 2011 page's order first
 TODAY = "today, this host"

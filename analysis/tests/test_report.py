@@ -13,7 +13,8 @@ from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
 from analysis.report import build_report
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
-from analysis.scenarios import REPORT_TABLES, SCENARIOS_BY_ID
+from analysis.report_tables import REPORT_TABLES
+from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.tables import build_table
 
 TABLES = {t.id: t for t in REPORT_TABLES}

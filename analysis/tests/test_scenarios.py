@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from analysis.reference import load_published
+from analysis.report_tables import REPORT_TABLES
 from analysis.scenarios import (
     ENGINES,
-    REPORT_TABLES,
     SCENARIOS,
     SCENARIOS_BY_ID,
     select_engines,
