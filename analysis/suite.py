@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_report:
         print(out)
     else:
-        from .report import write_report   # matplotlib loads only when a report is drawn
+        from .report import write_report   # pandas loads only when a report is written
         print(write_report(out).markdown)
     return 1 if failed else 0
 
