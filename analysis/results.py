@@ -7,8 +7,7 @@ import json
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .parse import (
     EngineStats,
@@ -21,6 +20,9 @@ from .parse import (
     slowest_interval,
 )
 from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario
+
+if TYPE_CHECKING:   # pandas loads when a run is loaded: the figures and the tables do without it
+    import pandas as pd
 
 # The engine's statistics at close, on the OVERALL row of a step (empty for engines that print none).
 CLOSE_COLUMNS = [
@@ -245,6 +247,8 @@ def load_run(directory: Path) -> RunData:
                     version = parse_engine_banner(_read_text(directory / step["stderr"]), cell["engine"]).version
                     if version:
                         versions[cell["engine"]] = version
+    import pandas as pd
+
     tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
     return RunData(directory, _read_json(directory / "suite.json"), _read_json(directory / "machine.json"),
                    cells, tidy, figures_of(cells, rows), versions)
@@ -300,4 +304,6 @@ def figure_record(figure: Figure) -> dict:
 
 
 def figures_frame(figures: list[Figure]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([figure_record(f) for f in figures])
