@@ -1,6 +1,6 @@
 """Compares two results directories (before/after a change, or two machines) as ratios B / A.
 
-    python -m analysis.compare results/before results/after [--out compare.md]
+    python -m analysis compare results/before results/after [--out compare.md]
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     ]
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m analysis.compare", description=__doc__,
+def main(argv: list[str]) -> int:
+    """`python -m analysis compare`."""
+    p = argparse.ArgumentParser(prog="python -m analysis compare", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir_a", type=Path)
     p.add_argument("dir_b", type=Path)
@@ -99,6 +100,3 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown, end="")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

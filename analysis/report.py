@@ -1,7 +1,7 @@
 """Renders the report of a results directory: report.md, report.html, charts/*.png, tidy.csv,
 figures.csv. Prints the Markdown report's path.
 
-    python -m analysis.report results/20261122-014500-quick
+    python -m analysis report results/20261122-014500-quick
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def counts_blocks(run: RunData) -> list[Block]:
 
 
 def how_blocks(run: RunData) -> list[Block]:
-    command = " ".join(run.suite.get("command", ["python", "-m", "analysis.suite"]))
+    command = " ".join(run.suite.get("command", ["python", "-m", "analysis", "run"]))
     return [
         Heading(2, "How this was run"),
         BulletList([
@@ -213,8 +213,9 @@ def write_report(results_dir: Path) -> ReportPaths:
     return paths
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m analysis.report", description=__doc__,
+def main(argv: list[str]) -> int:
+    """`python -m analysis report`."""
+    p = argparse.ArgumentParser(prog="python -m analysis report", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", type=Path)
     args = p.parse_args(argv)
@@ -224,6 +225,3 @@ def main(argv: list[str] | None = None) -> int:
     print(write_report(args.results_dir).markdown)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

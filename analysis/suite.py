@@ -1,9 +1,9 @@
 """Runs engines x scenarios, then renders the report; prints the report's path last.
 
-    python -m analysis.suite --quick                       every scenario on every engine, scaled down
-    python -m analysis.suite --full --engines leveldb      the published counts
-    python -m analysis.suite --quick --scenarios baseline --repeat 3 --out results/base
-    python -m analysis.suite --list                        the catalogue
+    python -m analysis run --quick                       every scenario on every engine, scaled down
+    python -m analysis run --full --engines leveldb      the published counts
+    python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
+    python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
 from __future__ import annotations
@@ -31,15 +31,17 @@ def split_names(values: list[str] | None) -> list[str] | None:
     return [name for value in values for name in value.split(",") if name]
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m analysis.suite", description=__doc__,
+SCENARIOS_HELP = "scenario ids, section ids (2B), groups (" + ", ".join(SCENARIO_GROUPS) + ") or patterns"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m analysis run", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="scaled-down counts (the default)")
     mode.add_argument("--full", action="store_true", help="the workload files' own (published) counts")
     p.add_argument("--engines", nargs="+", metavar="ENGINE", help=f"engines to run (default: {' '.join(ENGINES)})")
-    p.add_argument("--scenarios", nargs="+", metavar="NAME",
-                   help="scenario ids, section ids (2B), groups (" + ", ".join(SCENARIO_GROUPS) + ") or patterns")
+    p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="run every cell N times; report medians")
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
     p.add_argument("--data-dir", type=Path, help="where cells keep their databases (default: <out>/data)")
@@ -50,8 +52,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--exporter", choices=("json", "text"), default="json",
                    help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only")
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
-    p.add_argument("--no-report", action="store_true", help="run only; render later with analysis.report")
-    p.add_argument("--list", action="store_true", help="print the scenario catalogue and exit")
+    p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
@@ -113,17 +114,30 @@ def engine_versions(summary: list[dict]) -> dict[str, str]:
     return versions
 
 
-def main(argv: list[str] | None = None) -> int:
+def list_main(argv: list[str]) -> int:
+    """`python -m analysis list`: the catalogue, or the scenarios that --scenarios selects."""
+    p = argparse.ArgumentParser(prog="python -m analysis list", description="Prints the scenario catalogue: "
+                                "scenario, section, engines, steps.")
+    p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
+    args = p.parse_args(argv)
+    try:
+        scenarios = select_scenarios(split_names(args.scenarios))
+    except ValueError as e:
+        print(f"list: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(catalogue_lines(scenarios)))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """`python -m analysis run`."""
     args = parse_args(argv)
     try:
         scenarios = select_scenarios(split_names(args.scenarios))
         engines = select_engines(split_names(args.engines))
     except ValueError as e:
-        print(f"suite: {e}", file=sys.stderr)
+        print(f"run: {e}", file=sys.stderr)
         return 2
-    if args.list:
-        print("\n".join(catalogue_lines(scenarios)))
-        return 0
     quick = not args.full
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
@@ -134,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
                          step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None))
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
-        print(f"suite: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
+        print(f"run: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
 
     suite = {"mode": mode, "repeat": args.repeat, "cap": args.cap, "exporter": args.exporter, "engines": engines,
-             "scenarios": [s.id for s in scenarios], "command": ["python", "-m", "analysis.suite", *sys.argv[1:]],
+             "scenarios": [s.id for s in scenarios], "command": ["python", "-m", "analysis", "run", *argv],
              "revision": git_revision(REPO), "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
     machine = collect_machine_info(data, out)
@@ -154,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         _remove_empty_dirs(data)
 
     failed = [c for c in summary if c["status"] != "ok"]
-    print(f"suite: {len(summary) - len(failed)} of {len(summary)} cells ok in "
+    print(f"run: {len(summary) - len(failed)} of {len(summary)} cells ok in "
           f"{format_duration(time.monotonic() - start)}; raw outputs in {out}", file=sys.stderr)
     if args.no_report:
         print(out)
@@ -173,6 +187,3 @@ def _remove_empty_dirs(root: Path) -> None:
     if not any(root.iterdir()):
         root.rmdir()
 
-
-if __name__ == "__main__":
-    sys.exit(main())

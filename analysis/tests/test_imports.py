@@ -45,6 +45,11 @@ def test_importing_does_not_load_pandas(module: str) -> None:
     assert not loaded_after(f"import {module}", "pandas"), f"importing {module} loads pandas"
 
 
+def test_listing_the_catalogue_loads_neither() -> None:
+    code = "from analysis.__main__ import main\nmain(['list'])"
+    assert not loaded_after(code, "matplotlib") and not loaded_after(code, "pandas")
+
+
 def test_drawing_a_chart_loads_matplotlib(tmp_path) -> None:
     # The same check sees matplotlib once a chart is drawn, so the ones above can fail.
     png = tmp_path / "chart.png"

@@ -99,7 +99,7 @@ def constructed_run(tmp_path: Path) -> RunData:
     machine = {"cpu": "Test CPU 3000", "cores": 2, "memory_bytes": 8 * 2**30, "kernel": "Linux 6.1",
                "os": "Debian", "filesystem": "ext4", "device": "/dev/vda", "disk": "vda", "fsync_per_sec": 500.0,
                "jdk": "openjdk 17", "data_dir": "/data"}
-    suite = {"mode": "quick", "repeat": 1, "command": ["python", "-m", "analysis.suite", "--quick"]}
+    suite = {"mode": "quick", "repeat": 1, "command": ["python", "-m", "analysis", "run", "--quick"]}
     return RunData(tmp_path, suite, machine, cells, pd.DataFrame(columns=TIDY_COLUMNS), BASELINE_AND_BATCH,
                    {"leveldb": "LevelDB 1.13 (test)", "kyoto": "Kyoto Cabinet 1.2.79 (test)"})
 
