@@ -49,7 +49,7 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
     width, height = max(10.0, 5.2 * len(panels) + 1.5), max(2.6, 1.4 + 0.3 * rows + 0.25 * legend_rows)
     fig, axes = plt.subplots(1, len(panels), figsize=(width, height), squeeze=False, layout="constrained")
     log = _use_log_scale(panels)
-    for ax, panel in zip(axes[0], panels):
+    for ax, panel in zip(axes[0], panels, strict=True):
         n = max(len(panel.series), 1)
         height = 0.8 / n
         today_i = published_i = 0
@@ -72,8 +72,8 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
             ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
         ax.margins(x=0.18)
         left = ax.get_xlim()[0]
-        for bars, values in drawn:
-            for bar, value in zip(bars, values):
+        for bars, figures in drawn:
+            for bar, value in zip(bars, figures, strict=True):
                 # A missing figure gets a word where its bar would start.
                 x = bar.get_width() if value else left
                 text = format_number(value) if value is not None else "no figure"

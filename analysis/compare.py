@@ -49,7 +49,7 @@ def compare_figures(a: list[Figure], b: list[Figure]) -> list[Comparison]:
     out = []
     for key in keys:
         fa, fb = index_a.get(key), index_b.get(key)
-        unit = (fa or fb).unit
+        unit = fa.unit if fa else index_b[key].unit
         out.append(Comparison(*key, unit, fa.value if fa else None, fb.value if fb else None))
     return out
 

@@ -86,7 +86,7 @@ def java_version(java: str = "java") -> str:
         done = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown (no java)"
-    lines = [l.strip() for l in done.stderr.splitlines() if l.strip()]
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
     return "; ".join(lines[:2]) if lines else "unknown"
 
 

@@ -133,8 +133,9 @@ def latency_blocks(run: RunData) -> list[Block]:
         return []
     grouped = rows.groupby(["scenario", "engine", "operation"], sort=False)[
         ["avg_latency_us", "p95_latency_us", "p99_latency_us"]].median().reset_index()
-    table_rows = [[r.scenario, engine_label(r.engine), r.operation, format_number(r.avg_latency_us),
-                   format_number(r.p95_latency_us), format_number(r.p99_latency_us)] for r in grouped.itertuples()]
+    table_rows = [[r["scenario"], engine_label(r["engine"]), r["operation"], format_number(r["avg_latency_us"]),
+                   format_number(r["p95_latency_us"]), format_number(r["p99_latency_us"])]
+                  for r in grouped.to_dict("records")]
     return [Heading(3, "Latencies of the core mixes"),
             Table(["Workload", "Engine", "Operation", "average (us)", "p95 (us)", "p99 (us)"], table_rows,
                   align_right_from=3)]

@@ -227,11 +227,11 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     files = [options.workloads / f for f in resolved.step.workloads]
     command = ycsb_command(options.launcher, engine, files, resolved, data_dir,
                            export if options.exporter == "json" else None)
+    stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(resolved.step.name, resolved.step.phase, resolved.step.variant, resolved.step.measured,
                         list(resolved.step.workloads), command, resolved.recordcount, resolved.operationcount,
                         resolved.expectation.operations, sorted(resolved.expectation.allowed_returns),
-                        resolved.expectation.readseq_entries,
-                        *(str(p.relative_to(options.out)) for p in (stdout, stderr, export)))
+                        resolved.expectation.readseq_entries, stdout_name, stderr_name, json_name)
     start = time.monotonic()
     try:
         code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)

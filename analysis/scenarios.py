@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Mapping
+from typing import Any, Mapping
 
 ENGINES: tuple[str, ...] = ("leveldb", "rocksdb", "sqlite", "kyoto")
 ENGINE_LABELS: Mapping[str, str] = {
@@ -91,11 +91,11 @@ class Scenario:
         return tuple(seen)
 
 
-def _load(*workloads: str, **kw) -> Step:
+def _load(*workloads: str, **kw: Any) -> Step:
     return Step("load", tuple(workloads), **kw)
 
 
-def _run(*workloads: str, **kw) -> Step:
+def _run(*workloads: str, **kw: Any) -> Step:
     return Step("run", tuple(workloads), **kw)
 
 

@@ -15,6 +15,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TextIO
 
 from .machine import collect_machine_info
 from .progress import ProgressBar, format_duration
@@ -80,14 +81,14 @@ def git_revision(repo: Path) -> str:
 
 
 def run_matrix(options: RunOptions, engines: list[str], scenarios: list[Scenario],
-               progress_stream=sys.stderr) -> list[dict]:
+               progress_stream: TextIO = sys.stderr) -> list[dict]:
     """Every applicable (scenario, engine) cell in turn; a failure is recorded and the rest goes on."""
     cells = [(e, s) for s in scenarios for e in engines if e in s.engines]
     weights = [cell_weight(options, e, s) for e, s in cells]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
     finished_weight = 0.0
     summary = []
-    for n, ((engine, scenario), weight) in enumerate(zip(cells, weights)):
+    for n, ((engine, scenario), weight) in enumerate(zip(cells, weights, strict=True)):
         name = f"{engine}/{scenario.id}"
         bar.update(n, finished_weight, name)
 

@@ -123,7 +123,7 @@ def published_engines(definition: ReportTable, published: Mapping[Key, Published
 
 def published_label(definition: ReportTable, published: Mapping[Key, Published]) -> str | None:
     for column in definition.columns:
-        for (s, v, e), entry in published.items():
+        for (s, v, _engine), entry in published.items():
             if (s, v) == (column.scenario, column.variant):
                 return entry.label
     return None

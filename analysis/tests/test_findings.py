@@ -169,7 +169,8 @@ FULL = FIXTURES / "close-stats"   # real outputs of the published 1,000,000-reco
 
 def full_scale_figures() -> list:
     """Figures of both engines from the real 1,000,000-record fills, as the suite builds them."""
-    rows, cells = [], []
+    rows: list[dict] = []
+    cells: list[dict] = []
     for engine in ("leveldb", "rocksdb"):
         output = parse_ycsb_output((FULL / f"{engine}-kv1000-full.txt").read_text())
         step = [{"engine": engine, "scenario": "kv1000", "variant": "", "repeat": 1, "measured": True,

@@ -94,7 +94,7 @@ def test_variant_table_for_sqlite_notes():
 
 
 def constructed_run(tmp_path: Path) -> RunData:
-    cells = [{"engine": f.engine, "scenario": f.scenario, "status": f.status if f.status != "not run" else "ok",
+    cells: list[dict] = [{"engine": f.engine, "scenario": f.scenario, "status": f.status if f.status != "not run" else "ok",
               "error": "INSERT: 3 ERROR" if f.status == "failed" else None, "repeats": []} for f in BASELINE_AND_BATCH]
     machine = {"cpu": "Test CPU 3000", "cores": 2, "memory_bytes": 8 * 2**30, "kernel": "Linux 6.1",
                "os": "Debian", "filesystem": "ext4", "device": "/dev/vda", "disk": "vda", "fsync_per_sec": 500.0,

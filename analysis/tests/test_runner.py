@@ -26,7 +26,8 @@ from analysis.suite import run_matrix
 from .conftest import REPO
 
 FAKE_YCSB = r'''#!{python}
-"""bin/ycsb stand-in: YCSB-shaped output; FAKE_YCSB_FAIL=<workload> makes steps of that file fail like a bad property."""
+"""bin/ycsb stand-in: YCSB-shaped output; FAKE_YCSB_FAIL=<workload> makes steps of that file fail like a bad
+property."""
 import json, os, sys
 args = sys.argv[1:]
 phase, engine = args[0], args[1]
