@@ -100,3 +100,6 @@ def main(argv: list[str]) -> int:
         print(markdown, end="")
     return 0
 
+
+if __name__ == "__main__":  # the old entry point: say where the command went rather than do nothing
+    sys.exit(f"python -m analysis.compare is now: python -m analysis compare {' '.join(sys.argv[1:])}".rstrip())

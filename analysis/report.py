@@ -226,3 +226,6 @@ def main(argv: list[str]) -> int:
     print(write_report(args.results_dir).markdown)
     return 0
 
+
+if __name__ == "__main__":  # the old entry point: say where the command went rather than do nothing
+    sys.exit(f"python -m analysis.report is now: python -m analysis report {' '.join(sys.argv[1:])}".rstrip())

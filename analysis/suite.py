@@ -188,3 +188,6 @@ def _remove_empty_dirs(root: Path) -> None:
     if not any(root.iterdir()):
         root.rmdir()
 
+
+if __name__ == "__main__":  # the old entry point: say where the command went rather than do nothing
+    sys.exit(f"python -m analysis.suite is now: python -m analysis run {' '.join(sys.argv[1:])}".rstrip())

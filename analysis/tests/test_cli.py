@@ -61,3 +61,11 @@ def test_report_and_compare_refuse_a_directory_without_results(tmp_path) -> None
     assert report.returncode == 2 and "holds no suite results" in report.stderr
     compare = analysis("compare", str(tmp_path), str(tmp_path))
     assert compare.returncode == 2 and "holds no suite results" in compare.stderr
+
+
+def test_the_old_module_entry_points_name_the_new_command() -> None:
+    for module, command in (("suite", "run"), ("report", "report"), ("compare", "compare")):
+        done = subprocess.run([sys.executable, "-m", f"analysis.{module}", "--quick"], cwd=REPO, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 1 and not done.stdout
+        assert f"is now: python -m analysis {command} --quick" in done.stderr

@@ -1,4 +1,4 @@
-"""Only drawing a chart loads matplotlib (about 0.5 s and 30 MB) and only loading a run loads pandas
+"""Only drawing a chart loads matplotlib (about 0.4 s and 30 MB) and only loading a run loads pandas
 (about 0.2 s and 60 MB): the parser, the tables, the report module and the command line stay light
 until they need them. Each check runs in a fresh interpreter."""
 
