@@ -15,7 +15,7 @@ from .formatting import format_number
 @dataclass(frozen=True)
 class Series:
     name: str
-    values: list[float | None]   # one per category
+    values: list[float | None]  # one per category
     published: bool = False
 
 
@@ -62,9 +62,17 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
                 colour, hatch = TODAY_COLOURS[today_i % len(TODAY_COLOURS)], None
                 today_i += 1
             positions = [i + (k - (n - 1) / 2) * height for i in range(len(panel.categories))]
-            values = [v if v is not None else 0 for v in series.values]   # no bar for a missing figure
-            bars = ax.barh(positions, values, height=height * 0.95, color=colour, hatch=hatch,
-                           edgecolor="#555555" if series.published else colour, linewidth=0.5, label=series.name)
+            values = [v if v is not None else 0 for v in series.values]  # no bar for a missing figure
+            bars = ax.barh(
+                positions,
+                values,
+                height=height * 0.95,
+                color=colour,
+                hatch=hatch,
+                edgecolor="#555555" if series.published else colour,
+                linewidth=0.5,
+                label=series.name,
+            )
             drawn.append((bars, series.values))
         if log:
             ax.set_xscale("log")
@@ -77,20 +85,27 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
                 # A missing figure gets a word where its bar would start.
                 x = bar.get_width() if value else left
                 text = format_number(value) if value is not None else "no figure"
-                ax.annotate(text, (x, bar.get_y() + bar.get_height() / 2),
-                            xytext=(3, 0), textcoords="offset points", va="center", fontsize=7,
-                            color="#222222" if value is not None else "#888888")
+                ax.annotate(
+                    text,
+                    (x, bar.get_y() + bar.get_height() / 2),
+                    xytext=(3, 0),
+                    textcoords="offset points",
+                    va="center",
+                    fontsize=7,
+                    color="#222222" if value is not None else "#888888",
+                )
         ax.set_yticks(range(len(panel.categories)))
         ax.set_yticklabels(panel.categories, fontsize=8)
-        ax.invert_yaxis()   # first category on top, as in a table
+        ax.invert_yaxis()  # first category on top, as in a table
         if len(panels) > 1:
             ax.set_title(panel.title, fontsize=10)
         ax.set_xlabel(unit + (" (log scale)" if log else ""), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), legend_columns), fontsize=8,
-               frameon=False)
+    fig.legend(
+        handles, labels, loc="outside lower center", ncol=min(len(labels), legend_columns), fontsize=8, frameon=False
+    )
     fig.suptitle(title, fontsize=11)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)

@@ -96,7 +96,7 @@ def collect_machine_info(data_dir: Path, results_dir: Path | None = None, java: 
     mounts = _read(Path("/proc/mounts"))
     device, point, fstype = mount_of(data_dir, mounts)
     results_device, _, results_fstype = mount_of(results_dir or data_dir, mounts)
-    java = java or os.environ.get("JAVA", "java")   # the JVM bin/ycsb runs
+    java = java or os.environ.get("JAVA", "java")  # the JVM bin/ycsb runs
     return {
         "hostname": platform.node(),
         "cpu": cpu_model(_read(Path("/proc/cpuinfo"))),

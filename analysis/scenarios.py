@@ -12,9 +12,10 @@ Workload files live in workloads/; a file missing there makes a failed cell, not
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any, Mapping
+from typing import Any
 
 ENGINES: tuple[str, ...] = ("leveldb", "rocksdb", "sqlite", "kyoto")
 ENGINE_LABELS: Mapping[str, str] = {
@@ -29,10 +30,10 @@ OK_RETURNS: frozenset[str] = frozenset({"OK", "BATCHED_OK"})
 
 # What a scenario's figure is, and its unit.
 METRIC_UNITS: Mapping[str, str] = {
-    "ops": "ops/sec",          # YCSB's [OVERALL] throughput of the measured step
+    "ops": "ops/sec",  # YCSB's [OVERALL] throughput of the measured step
     "entries": "entries/sec",  # [READSEQ] entries/sec: a full ordered pass counts its entries
-    "batch": "entries/sec",    # [OVERALL] throughput of a batched load: one operation = one entry
-    "elapsed_ms": "ms",        # [OVERALL] run time of the measured step
+    "batch": "entries/sec",  # [OVERALL] throughput of a batched load: one operation = one entry
+    "elapsed_ms": "ms",  # [OVERALL] run time of the measured step
 }
 
 
@@ -40,16 +41,16 @@ METRIC_UNITS: Mapping[str, str] = {
 class Step:
     """One `bin/ycsb` call of a cell."""
 
-    phase: str                               # "load" or "run"
-    workloads: tuple[str, ...]               # files in workloads/, stacked with -P in this order
-    measured: bool = True                    # this step gives the scenario's figure
-    variant: str = ""                        # what this measured step varies ("" for a plain scenario)
+    phase: str  # "load" or "run"
+    workloads: tuple[str, ...]  # files in workloads/, stacked with -P in this order
+    measured: bool = True  # this step gives the scenario's figure
+    variant: str = ""  # what this measured step varies ("" for a plain scenario)
     props: tuple[tuple[str, str], ...] = ()  # extra -p name=value; "{recordcount}" is replaced
-    records: int | None = None               # fixed recordcount in both modes (a variant's size)
-    quick_records: int | None = None         # recordcount in --quick (default: the scenario's)
-    quick_operations: int | None = None      # operationcount in --quick (default: the scenario's)
-    operation_scale: int = 1                 # operationcount is per thread: multiply by this
-    in_quick: bool = True                    # False: only with --full (too long for a quick run)
+    records: int | None = None  # fixed recordcount in both modes (a variant's size)
+    quick_records: int | None = None  # recordcount in --quick (default: the scenario's)
+    quick_operations: int | None = None  # operationcount in --quick (default: the scenario's)
+    operation_scale: int = 1  # operationcount is per thread: multiply by this
+    in_quick: bool = True  # False: only with --full (too long for a quick run)
     allowed_returns: frozenset[str] = OK_RETURNS
 
     @property
@@ -62,15 +63,15 @@ class Step:
 @dataclass(frozen=True)
 class Scenario:
     id: str
-    section: str                 # report section id ("1", "2A", ..., "rocksdb", "sqlite", "fastdb", "ycsb")
+    section: str  # report section id ("1", "2A", ..., "rocksdb", "sqlite", "fastdb", "ycsb")
     title: str
-    what: str                    # what one measured operation is
+    what: str  # what one measured operation is
     engines: tuple[str, ...]
     steps: tuple[Step, ...]
-    metric: str = "ops"          # a key of METRIC_UNITS
-    order: str = ""              # "sequential" or "random" where the published table splits so
+    metric: str = "ops"  # a key of METRIC_UNITS
+    order: str = ""  # "sequential" or "random" where the published table splits so
     baseline: str | None = None  # scenario whose same-engine figure is "1.00x baseline"
-    quick_records: int | None = None     # None: the workload file's recordcount
+    quick_records: int | None = None  # None: the workload file's recordcount
     quick_operations: int | None = None  # None: the workload file's operationcount
     bytes_per_operation: int | None = None  # key + value bytes, for MB/s
     engine_notes: Mapping[str, str] = field(default_factory=dict)
@@ -101,32 +102,71 @@ def _run(*workloads: str, **kw: Any) -> Step:
 
 # --- S1: LevelDB benchmarks, July 2011 -----------------------------------------------------
 
-QUICK_ENTRIES = 100_000     # the 2011 runs used 1,000,000
-QUICK_READSEQ_PASSES = 5    # one pass over 100k entries in a cold JVM mostly measures the JIT
+QUICK_ENTRIES = 100_000  # the 2011 runs used 1,000,000
+QUICK_READSEQ_PASSES = 5  # one pass over 100k entries in a cold JVM mostly measures the JIT
 
 TREEDB_BATCH_NOTE = "TreeDB through transactions of 1,000 (the 2011 page had no TreeDB batch row)"
 
 
-def _write(id_: str, section: str, title: str, files: tuple[str, ...], order: str,
-           baseline: str | None, metric: str = "ops", quick: int = QUICK_ENTRIES,
-           notes: Mapping[str, str] | None = None) -> Scenario:
+def _write(
+    id_: str,
+    section: str,
+    title: str,
+    files: tuple[str, ...],
+    order: str,
+    baseline: str | None,
+    metric: str = "ops",
+    quick: int = QUICK_ENTRIES,
+    notes: Mapping[str, str] | None = None,
+) -> Scenario:
     what = "one entry written" if metric != "batch" else "one entry, 1,000 per atomic batch"
-    return Scenario(id_, section, title, what, ENGINES, (_load(*files),), metric=metric, order=order,
-                    baseline=baseline, quick_records=quick, engine_notes=notes or {})
+    return Scenario(
+        id_,
+        section,
+        title,
+        what,
+        ENGINES,
+        (_load(*files),),
+        metric=metric,
+        order=order,
+        baseline=baseline,
+        quick_records=quick,
+        engine_notes=notes or {},
+    )
 
 
-def _read(id_: str, section: str, title: str, read_file: str, options: tuple[str, ...], order: str,
-          baseline: str | None) -> Scenario:
+def _read(
+    id_: str, section: str, title: str, read_file: str, options: tuple[str, ...], order: str, baseline: str | None
+) -> Scenario:
     # Fill with the random-order write file (db_bench read after fillrandom), then read.
     fill = _load("randwrite", *options, measured=False)
     if read_file == "seqread":
         read = _run("seqread", *options, quick_operations=QUICK_READSEQ_PASSES)
-        return Scenario(id_, section, title, "one entry of a full ordered pass", ENGINES, (fill, read),
-                        metric="entries", order=order, baseline=baseline, quick_records=QUICK_ENTRIES)
+        return Scenario(
+            id_,
+            section,
+            title,
+            "one entry of a full ordered pass",
+            ENGINES,
+            (fill, read),
+            metric="entries",
+            order=order,
+            baseline=baseline,
+            quick_records=QUICK_ENTRIES,
+        )
     read = _run(read_file, *options)
-    return Scenario(id_, section, title, "one point read of an existing key", ENGINES, (fill, read),
-                    order=order, baseline=baseline, quick_records=QUICK_ENTRIES,
-                    quick_operations=QUICK_ENTRIES)
+    return Scenario(
+        id_,
+        section,
+        title,
+        "one point read of an existing key",
+        ENGINES,
+        (fill, read),
+        order=order,
+        baseline=baseline,
+        quick_records=QUICK_ENTRIES,
+        quick_operations=QUICK_ENTRIES,
+    )
 
 
 LEVELDB_2011: tuple[Scenario, ...] = (
@@ -135,109 +175,260 @@ LEVELDB_2011: tuple[Scenario, ...] = (
     _read("seqread", "1", "Sequential Reads", "seqread", (), "sequential", "seqread"),
     _read("randread", "1", "Random Reads", "randread", (), "random", "randread"),
     # The page gives no ratio for large values: a different value size is not a variation of the baseline.
-    _write("largevalue-seqwrite", "2A", "Large Values, Sequential Writes", ("largevalue-seqwrite",),
-           "sequential", None, quick=300),
-    _write("largevalue-randwrite", "2A", "Large Values, Random Writes", ("largevalue-randwrite",),
-           "random", None, quick=300),
-    _write("batch-seqwrite", "2B", "Batch Writes, Sequential", ("batch-seqwrite",), "sequential",
-           "seqwrite", metric="batch", notes={"kyoto": TREEDB_BATCH_NOTE}),
-    _write("batch-randwrite", "2B", "Batch Writes, Random", ("batch-randwrite",), "random",
-           "randwrite", metric="batch", notes={"kyoto": TREEDB_BATCH_NOTE}),
-    _write("sync-seqwrite", "2C", "Synchronous Writes, Sequential", ("sync-seqwrite",), "sequential",
-           "seqwrite", quick=300),
-    _write("sync-randwrite", "2C", "Synchronous Writes, Random", ("sync-randwrite",), "random",
-           "randwrite", quick=300),
-    _write("nocomp-seqwrite", "2D", "No Compression, Sequential Writes", ("seqwrite", "nocompression"),
-           "sequential", "seqwrite"),
-    _write("nocomp-randwrite", "2D", "No Compression, Random Writes", ("randwrite", "nocompression"),
-           "random", "randwrite"),
-    _write("bigwrite-seqwrite", "2E", "More Memory, Sequential Writes", ("seqwrite", "bigwrite-memory"),
-           "sequential", "seqwrite"),
-    _write("bigwrite-randwrite", "2E", "More Memory, Random Writes", ("randwrite", "bigwrite-memory"),
-           "random", "randwrite"),
-    _read("bigread-seqread", "3A", "Larger Cache, Sequential Reads", "seqread", ("bigread-memory",),
-          "sequential", "seqread"),
-    _read("bigread-randread", "3A", "Larger Cache, Random Reads", "randread", ("bigread-memory",),
-          "random", "randread"),
-    _read("nocomp-seqread", "3B", "No Compression, Sequential Reads", "seqread", ("nocompression",),
-          "sequential", "seqread"),
-    _read("nocomp-randread", "3B", "No Compression, Random Reads", "randread", ("nocompression",),
-          "random", "randread"),
+    _write(
+        "largevalue-seqwrite",
+        "2A",
+        "Large Values, Sequential Writes",
+        ("largevalue-seqwrite",),
+        "sequential",
+        None,
+        quick=300,
+    ),
+    _write(
+        "largevalue-randwrite",
+        "2A",
+        "Large Values, Random Writes",
+        ("largevalue-randwrite",),
+        "random",
+        None,
+        quick=300,
+    ),
+    _write(
+        "batch-seqwrite",
+        "2B",
+        "Batch Writes, Sequential",
+        ("batch-seqwrite",),
+        "sequential",
+        "seqwrite",
+        metric="batch",
+        notes={"kyoto": TREEDB_BATCH_NOTE},
+    ),
+    _write(
+        "batch-randwrite",
+        "2B",
+        "Batch Writes, Random",
+        ("batch-randwrite",),
+        "random",
+        "randwrite",
+        metric="batch",
+        notes={"kyoto": TREEDB_BATCH_NOTE},
+    ),
+    _write(
+        "sync-seqwrite", "2C", "Synchronous Writes, Sequential", ("sync-seqwrite",), "sequential", "seqwrite", quick=300
+    ),
+    _write("sync-randwrite", "2C", "Synchronous Writes, Random", ("sync-randwrite",), "random", "randwrite", quick=300),
+    _write(
+        "nocomp-seqwrite",
+        "2D",
+        "No Compression, Sequential Writes",
+        ("seqwrite", "nocompression"),
+        "sequential",
+        "seqwrite",
+    ),
+    _write(
+        "nocomp-randwrite", "2D", "No Compression, Random Writes", ("randwrite", "nocompression"), "random", "randwrite"
+    ),
+    _write(
+        "bigwrite-seqwrite",
+        "2E",
+        "More Memory, Sequential Writes",
+        ("seqwrite", "bigwrite-memory"),
+        "sequential",
+        "seqwrite",
+    ),
+    _write(
+        "bigwrite-randwrite",
+        "2E",
+        "More Memory, Random Writes",
+        ("randwrite", "bigwrite-memory"),
+        "random",
+        "randwrite",
+    ),
+    _read(
+        "bigread-seqread",
+        "3A",
+        "Larger Cache, Sequential Reads",
+        "seqread",
+        ("bigread-memory",),
+        "sequential",
+        "seqread",
+    ),
+    _read(
+        "bigread-randread", "3A", "Larger Cache, Random Reads", "randread", ("bigread-memory",), "random", "randread"
+    ),
+    _read(
+        "nocomp-seqread",
+        "3B",
+        "No Compression, Sequential Reads",
+        "seqread",
+        ("nocompression",),
+        "sequential",
+        "seqread",
+    ),
+    _read(
+        "nocomp-randread", "3B", "No Compression, Random Reads", "randread", ("nocompression",), "random", "randread"
+    ),
 )
 
 # --- S2: RocksDB vs LevelDB write throughput -------------------------------------------------
 
 ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
-    Scenario("tinykeys", "rocksdb", "8-byte keys, empty values", "one write of an 8-byte key, empty value",
-             ("leveldb", "rocksdb"), (_load("tinykeys"),), quick_records=200_000, bytes_per_operation=8),
-    Scenario("kv1000", "rocksdb", "8-byte keys, 1,000-byte values", "one write of an 8-byte key, 1,000-byte value",
-             ("leveldb", "rocksdb"), (_load("kv1000"),), quick_records=200_000, bytes_per_operation=1008),
+    Scenario(
+        "tinykeys",
+        "rocksdb",
+        "8-byte keys, empty values",
+        "one write of an 8-byte key, empty value",
+        ("leveldb", "rocksdb"),
+        (_load("tinykeys"),),
+        quick_records=200_000,
+        bytes_per_operation=8,
+    ),
+    Scenario(
+        "kv1000",
+        "rocksdb",
+        "8-byte keys, 1,000-byte values",
+        "one write of an 8-byte key, 1,000-byte value",
+        ("leveldb", "rocksdb"),
+        (_load("kv1000"),),
+        quick_records=200_000,
+        bytes_per_operation=1008,
+    ),
 )
 
 # --- S3: SQLite performance notes --------------------------------------------------------------
 # The variants set YCSB's threadcount and the binding's properties; the workload files hold the rest.
 
 PK_QUERY_THREADS = (1, 2, 4, 8, 16)
-PK_QUERY_SHARED_THREADS = (1, 2, 4)   # the published shared-cache figures stop at 4 threads
+PK_QUERY_SHARED_THREADS = (1, 2, 4)  # the published shared-cache figures stop at 4 threads
 
 
 def _pk_query_steps() -> tuple[Step, ...]:
-    runs = [_run("pk-query-threads", variant=f"{cache}-{n}t", operation_scale=n,
-                 props=(("threadcount", str(n)), ("sqlite.sharedcache", str(cache == "shared").lower())))
-            for cache, threads in (("private", PK_QUERY_THREADS), ("shared", PK_QUERY_SHARED_THREADS))
-            for n in threads]
+    runs = [
+        _run(
+            "pk-query-threads",
+            variant=f"{cache}-{n}t",
+            operation_scale=n,
+            props=(("threadcount", str(n)), ("sqlite.sharedcache", str(cache == "shared").lower())),
+        )
+        for cache, threads in (("private", PK_QUERY_THREADS), ("shared", PK_QUERY_SHARED_THREADS))
+        for n in threads
+    ]
     return (_load("pk-query-threads", measured=False), *runs)
 
 
 SQLITE_NOTES: tuple[Scenario, ...] = (
-    Scenario("pk-query-threads", "sqlite", "Primary-key queries from 1-16 threads, private vs shared cache",
-             "one primary-key lookup (operations are per thread)", ("sqlite",), _pk_query_steps(),
-             quick_records=10_000, quick_operations=5_000),
-    Scenario("bulk-import", "sqlite", "Bulk import: rows per transaction", "one row inserted", ("sqlite",), (
-        _load("bulk-import", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_records=500),
-        _load("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
-    ), quick_records=20_000),
-    Scenario("pk-update", "sqlite", "Primary-key updates: rows per transaction", "one row updated", ("sqlite",), (
-        _load("pk-update", measured=False),
-        _run("pk-update", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_operations=500),
-        _run("pk-update", variant="1000-rows-per-txn", props=(("batchsize", "1000"),)),
-        _run("pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),)),
-    ), quick_records=10_000, quick_operations=2_000),
+    Scenario(
+        "pk-query-threads",
+        "sqlite",
+        "Primary-key queries from 1-16 threads, private vs shared cache",
+        "one primary-key lookup (operations are per thread)",
+        ("sqlite",),
+        _pk_query_steps(),
+        quick_records=10_000,
+        quick_operations=5_000,
+    ),
+    Scenario(
+        "bulk-import",
+        "sqlite",
+        "Bulk import: rows per transaction",
+        "one row inserted",
+        ("sqlite",),
+        (
+            _load("bulk-import", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_records=500),
+            _load("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
+        ),
+        quick_records=20_000,
+    ),
+    Scenario(
+        "pk-update",
+        "sqlite",
+        "Primary-key updates: rows per transaction",
+        "one row updated",
+        ("sqlite",),
+        (
+            _load("pk-update", measured=False),
+            _run("pk-update", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_operations=500),
+            _run("pk-update", variant="1000-rows-per-txn", props=(("batchsize", "1000"),)),
+            _run("pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),)),
+        ),
+        quick_records=10_000,
+        quick_operations=2_000,
+    ),
 )
 
 # --- S4: FastDB vs SQLite: elapsed times at the published sizes -------------------------------
 
-FASTDB_ENGINES = ENGINES   # FastDB itself is not packaged; the shape runs on every engine
+FASTDB_ENGINES = ENGINES  # FastDB itself is not packaged; the shape runs on every engine
 
 FASTDB: tuple[Scenario, ...] = (
-    Scenario("fastdb-insert", "fastdb", "Inserts: one transaction, and one transaction per row",
-             "one row inserted", FASTDB_ENGINES, (
-                 _load("fastdb-insert-one-txn", variant="one-txn-10k", records=10_000,
-                       props=(("batchsize", "{recordcount}"),)),
-                 _load("fastdb-insert-one-txn", variant="one-txn-100k", records=100_000,
-                       props=(("batchsize", "{recordcount}"),)),
-                 _load("fastdb-insert-one-txn", variant="one-txn-1m", records=1_000_000, in_quick=False,
-                       props=(("batchsize", "{recordcount}"),)),
-                 _load("fastdb-insert-txn-per-row", variant="txn-per-row-10k", records=10_000,
-                       props=(("batchsize", "1"),)),
-             ), metric="elapsed_ms"),
-    Scenario("fastdb-index-search", "fastdb", "Index search after inserts", "one point lookup",
-             FASTDB_ENGINES, (_load("fastdb-index-search", measured=False),
-                              _run("fastdb-index-search", variant="index-search")),
-             metric="elapsed_ms", quick_records=100_000, quick_operations=100_000),
-    Scenario("fastdb-delete", "fastdb", "Deletes one by one", "one row deleted", FASTDB_ENGINES, (
-        _load("fastdb-delete-one-by-one", measured=False),
-        # The file deletes keys in sequence, each once: a NOT_FOUND would be a lost record.
-        _run("fastdb-delete-one-by-one", variant="delete-one-by-one"),
-    ), metric="elapsed_ms", quick_records=100_000, quick_operations=100_000),
+    Scenario(
+        "fastdb-insert",
+        "fastdb",
+        "Inserts: one transaction, and one transaction per row",
+        "one row inserted",
+        FASTDB_ENGINES,
+        (
+            _load(
+                "fastdb-insert-one-txn", variant="one-txn-10k", records=10_000, props=(("batchsize", "{recordcount}"),)
+            ),
+            _load(
+                "fastdb-insert-one-txn",
+                variant="one-txn-100k",
+                records=100_000,
+                props=(("batchsize", "{recordcount}"),),
+            ),
+            _load(
+                "fastdb-insert-one-txn",
+                variant="one-txn-1m",
+                records=1_000_000,
+                in_quick=False,
+                props=(("batchsize", "{recordcount}"),),
+            ),
+            _load("fastdb-insert-txn-per-row", variant="txn-per-row-10k", records=10_000, props=(("batchsize", "1"),)),
+        ),
+        metric="elapsed_ms",
+    ),
+    Scenario(
+        "fastdb-index-search",
+        "fastdb",
+        "Index search after inserts",
+        "one point lookup",
+        FASTDB_ENGINES,
+        (_load("fastdb-index-search", measured=False), _run("fastdb-index-search", variant="index-search")),
+        metric="elapsed_ms",
+        quick_records=100_000,
+        quick_operations=100_000,
+    ),
+    Scenario(
+        "fastdb-delete",
+        "fastdb",
+        "Deletes one by one",
+        "one row deleted",
+        FASTDB_ENGINES,
+        (
+            _load("fastdb-delete-one-by-one", measured=False),
+            # The file deletes keys in sequence, each once: a NOT_FOUND would be a lost record.
+            _run("fastdb-delete-one-by-one", variant="delete-one-by-one"),
+        ),
+        metric="elapsed_ms",
+        quick_records=100_000,
+        quick_operations=100_000,
+    ),
 )
 
 # --- S5: upstream YCSB's core workloads ------------------------------------------------------
 
 YCSB_CORE: tuple[Scenario, ...] = tuple(
-    Scenario(f"workload{letter}", "ycsb", f"YCSB workload {letter.upper()}", "one YCSB request", ENGINES,
-             (_load(f"workload{letter}", measured=False), _run(f"workload{letter}")),
-             quick_records=10_000, quick_operations=10_000)
+    Scenario(
+        f"workload{letter}",
+        "ycsb",
+        f"YCSB workload {letter.upper()}",
+        "one YCSB request",
+        ENGINES,
+        (_load(f"workload{letter}", measured=False), _run(f"workload{letter}")),
+        quick_records=10_000,
+        quick_operations=10_000,
+    )
     for letter in "abcdef"
 )
 
@@ -266,8 +457,10 @@ def select_scenarios(patterns: list[str] | None) -> list[Scenario]:
         matched |= {s.id for s in SCENARIOS if s.section.lower() == pattern.lower()}
         matched |= {s.id for s in SCENARIOS if fnmatchcase(s.id, pattern)}
         if not matched:
-            raise ValueError(f"no scenario matches {pattern!r}; known: {', '.join(SCENARIOS_BY_ID)}; "
-                             f"groups: {', '.join(SCENARIO_GROUPS)}")
+            raise ValueError(
+                f"no scenario matches {pattern!r}; known: {', '.join(SCENARIOS_BY_ID)}; "
+                f"groups: {', '.join(SCENARIO_GROUPS)}"
+            )
         wanted |= matched
     return [s for s in SCENARIOS if s.id in wanted]
 

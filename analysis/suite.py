@@ -1,9 +1,9 @@
 """Runs engines x scenarios, then renders the report; prints the report's path last.
 
-    python -m analysis run --quick                       every scenario on every engine, scaled down
-    python -m analysis run --full --engines leveldb      the published counts
-    python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
-    python -m analysis list [--scenarios NAME ...]       the catalogue
+python -m analysis run --quick                       every scenario on every engine, scaled down
+python -m analysis run --full --engines leveldb      the published counts
+python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
+python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -36,8 +36,9 @@ SCENARIOS_HELP = "scenario ids, section ids (2B), groups (" + ", ".join(SCENARIO
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m analysis run", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m analysis run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="scaled-down counts (the default)")
     mode.add_argument("--full", action="store_true", help="the workload files' own (published) counts")
@@ -48,10 +49,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--data-dir", type=Path, help="where cells keep their databases (default: <out>/data)")
     p.add_argument("--workloads", type=Path, default=REPO / "workloads", help="workload files directory")
     p.add_argument("--cap", type=int, metavar="N", help="no record or operation count above N (smoke tests)")
-    p.add_argument("--step-timeout", type=float, metavar="SECONDS",
-                   help="kill a step running longer (default: 600 with --quick, none with --full)")
-    p.add_argument("--exporter", choices=("json", "text"), default="json",
-                   help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only")
+    p.add_argument(
+        "--step-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="kill a step running longer (default: 600 with --quick, none with --full)",
+    )
+    p.add_argument(
+        "--exporter",
+        choices=("json", "text"),
+        default="json",
+        help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only",
+    )
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
@@ -63,25 +72,33 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
     lines = []
     for s in scenarios:
-        steps = " ; ".join(f"{st.phase} {'+'.join(st.workloads)}{' [' + st.variant + ']' if st.variant else ''}"
-                           for st in s.steps)
+        steps = " ; ".join(
+            f"{st.phase} {'+'.join(st.workloads)}{' [' + st.variant + ']' if st.variant else ''}" for st in s.steps
+        )
         lines.append(f"{s.id:22} {s.section:7} {','.join(s.engines):28} {steps}")
     return lines
 
 
 def git_revision(repo: Path) -> str:
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return (head or "unknown") + (" (modified)" if dirty else "")
 
 
-def run_matrix(options: RunOptions, engines: list[str], scenarios: list[Scenario],
-               progress_stream: TextIO = sys.stderr) -> list[dict]:
+def run_matrix(
+    options: RunOptions, engines: list[str], scenarios: list[Scenario], progress_stream: TextIO = sys.stderr
+) -> list[dict]:
     """Every applicable (scenario, engine) cell in turn; a failure is recorded and the rest goes on."""
     cells = [(e, s) for s in scenarios for e in engines if e in s.engines]
     weights = [cell_weight(options, e, s) for e, s in cells]
@@ -92,16 +109,25 @@ def run_matrix(options: RunOptions, engines: list[str], scenarios: list[Scenario
         name = f"{engine}/{scenario.id}"
         bar.update(n, finished_weight, name)
 
-        def on_progress(step: str, done: float, name: str = name, n: int = n, base: float = finished_weight,
-                        weight: float = weight) -> None:
+        def on_progress(
+            step: str, done: float, name: str = name, n: int = n, base: float = finished_weight, weight: float = weight
+        ) -> None:
             bar.update(n, base + min(done, weight), name, step)
 
         cell = run_cell(options, engine, scenario, on_progress)
         finished_weight += weight
         if cell.status != "ok":
             bar.message(f"FAILED {name}: {cell.error}")
-        summary.append({"engine": engine, "scenario": scenario.id, "status": cell.status, "error": cell.error,
-                        "seconds": cell.seconds, "engine_version": cell.engine_version})
+        summary.append(
+            {
+                "engine": engine,
+                "scenario": scenario.id,
+                "status": cell.status,
+                "error": cell.error,
+                "seconds": cell.seconds,
+                "engine_version": cell.engine_version,
+            }
+        )
         bar.update(n + 1, finished_weight, name)
     bar.finish(len(cells))
     return summary
@@ -117,8 +143,9 @@ def engine_versions(summary: list[dict]) -> dict[str, str]:
 
 def list_main(argv: list[str]) -> int:
     """`python -m analysis list`: the catalogue, or the scenarios that --scenarios selects."""
-    p = argparse.ArgumentParser(prog="python -m analysis list", description="Prints the scenario catalogue: "
-                                "scenario, section, engines, steps.")
+    p = argparse.ArgumentParser(
+        prog="python -m analysis list", description="Prints the scenario catalogue: scenario, section, engines, steps."
+    )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
     args = p.parse_args(argv)
     try:
@@ -144,16 +171,33 @@ def main(argv: list[str]) -> int:
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
     out.mkdir(parents=True, exist_ok=True)
     data = (args.data_dir or out / "data").resolve()
-    options = RunOptions(repo=REPO, out=out, workloads=args.workloads.resolve(), data=data, quick=quick,
-                         repeat=args.repeat, cap=args.cap, keep_data=args.keep_data, exporter=args.exporter,
-                         step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None))
+    options = RunOptions(
+        repo=REPO,
+        out=out,
+        workloads=args.workloads.resolve(),
+        data=data,
+        quick=quick,
+        repeat=args.repeat,
+        cap=args.cap,
+        keep_data=args.keep_data,
+        exporter=args.exporter,
+        step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None),
+    )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
         print(f"run: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
 
-    suite = {"mode": mode, "repeat": args.repeat, "cap": args.cap, "exporter": args.exporter, "engines": engines,
-             "scenarios": [s.id for s in scenarios], "command": ["python", "-m", "analysis", "run", *argv],
-             "revision": git_revision(REPO), "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    suite = {
+        "mode": mode,
+        "repeat": args.repeat,
+        "cap": args.cap,
+        "exporter": args.exporter,
+        "engines": engines,
+        "scenarios": [s.id for s in scenarios],
+        "command": ["python", "-m", "analysis", "run", *argv],
+        "revision": git_revision(REPO),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
     machine = collect_machine_info(data, out)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
@@ -162,19 +206,26 @@ def main(argv: list[str]) -> int:
     summary = run_matrix(options, engines, scenarios)
     machine["engines"] = engine_versions(summary)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
-    suite.update(finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 seconds=round(time.monotonic() - start, 1), cells=summary)
+    suite.update(
+        finished=datetime.now(UTC).isoformat(timespec="seconds"),
+        seconds=round(time.monotonic() - start, 1),
+        cells=summary,
+    )
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
     if not args.keep_data:
         _remove_empty_dirs(data)
 
     failed = [c for c in summary if c["status"] != "ok"]
-    print(f"run: {len(summary) - len(failed)} of {len(summary)} cells ok in "
-          f"{format_duration(time.monotonic() - start)}; raw outputs in {out}", file=sys.stderr)
+    print(
+        f"run: {len(summary) - len(failed)} of {len(summary)} cells ok in "
+        f"{format_duration(time.monotonic() - start)}; raw outputs in {out}",
+        file=sys.stderr,
+    )
     if args.no_report:
         print(out)
     else:
-        from .report import write_report   # pandas loads only when a report is written
+        from .report import write_report  # pandas loads only when a report is written
+
         print(write_report(out).markdown)
     return 1 if failed else 0
 

@@ -11,8 +11,9 @@ from .conftest import REPO
 
 
 def analysis(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "analysis", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_list_prints_the_selected_scenarios_with_their_steps() -> None:
@@ -65,7 +66,12 @@ def test_report_and_compare_refuse_a_directory_without_results(tmp_path) -> None
 
 def test_the_old_module_entry_points_name_the_new_command() -> None:
     for module, command in (("suite", "run"), ("report", "report"), ("compare", "compare")):
-        done = subprocess.run([sys.executable, "-m", f"analysis.{module}", "--quick"], cwd=REPO, capture_output=True,
-                              text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", f"analysis.{module}", "--quick"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 1 and not done.stdout
         assert f"is now: python -m analysis {command} --quick" in done.stderr

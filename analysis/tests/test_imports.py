@@ -29,8 +29,13 @@ LIGHT_MODULES = (
 
 
 def loaded_after(code: str, library: str) -> bool:
-    done = subprocess.run([sys.executable, "-c", f"{code}\nimport sys; print({library!r} in sys.modules)"],
-                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print({library!r} in sys.modules)"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip().splitlines()[-1] == "True"
 
@@ -53,9 +58,11 @@ def test_listing_the_catalogue_loads_neither() -> None:
 def test_drawing_a_chart_loads_matplotlib(tmp_path) -> None:
     # The same check sees matplotlib once a chart is drawn, so the ones above can fail.
     png = tmp_path / "chart.png"
-    code = ("from pathlib import Path\n"
-            "from analysis.charts import Panel, Series, bar_chart\n"
-            f"bar_chart('t', 'ops/sec', [Panel('p', ['a', 'b'], [Series('s', [1.0, None])])], Path({str(png)!r}))")
+    code = (
+        "from pathlib import Path\n"
+        "from analysis.charts import Panel, Series, bar_chart\n"
+        f"bar_chart('t', 'ops/sec', [Panel('p', ['a', 'b'], [Series('s', [1.0, None])])], Path({str(png)!r}))"
+    )
     assert loaded_after(code, "matplotlib")
     assert png.stat().st_size > 0 and png.with_suffix(".svg").is_file()
 

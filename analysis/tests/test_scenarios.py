@@ -36,7 +36,7 @@ def test_every_table_column_is_a_measured_variant():
 def test_every_published_figure_has_a_scenario_and_variant():
     for scenario, variant, _engine in load_published():
         if variant == "delete-all-one-statement":
-            continue   # published, but YCSB cannot express it (finding F15 says so)
+            continue  # published, but YCSB cannot express it (finding F15 says so)
         assert variant in SCENARIOS_BY_ID[scenario].variants, (scenario, variant)
 
 
