@@ -9,8 +9,8 @@ and not measured when one holds and the other could not be measured.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
 from .reference import PublishedFinding
@@ -21,7 +21,7 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_MEASURED = "not measured"
 
-Values = Mapping[tuple[str, str, str], float]   # (engine, scenario, variant) -> figure
+Values = Mapping[tuple[str, str, str], float]  # (engine, scenario, variant) -> figure
 Figures = Mapping[tuple[str, str, str], Figure]  # the same keys -> the whole Figure (statistics at close)
 
 
@@ -86,34 +86,47 @@ def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], un
     holds = all(mine > v for v in others.values())
     rival_text = ", ".join(f"{label(r)} {format_number(v)}" for r, v in others.items())
     relation = ">" if holds else "is not above all of"
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   f"{scenario}: {label(engine)} {format_number(mine)} {relation} {rival_text} {unit}")
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        f"{scenario}: {label(engine)} {format_number(mine)} {relation} {rival_text} {unit}",
+    )
 
 
 def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
-    tables = {s: {e: n.get(e, s) for e in ("leveldb", "kyoto", "sqlite")}
-              for s in ("largevalue-seqwrite", "largevalue-randwrite")}
+    tables = {
+        s: {e: n.get(e, s) for e in ("leveldb", "kyoto", "sqlite")}
+        for s in ("largevalue-seqwrite", "largevalue-randwrite")
+    }
     n.check()
     parts, holds = [], True
     for scenario, figures in tables.items():
         lowest = min(figures, key=figures.__getitem__)
         holds &= lowest == "leveldb"
-        parts.append(f"{scenario}: " + ", ".join(f"{label(e)} {format_number(v)}" for e, v in figures.items())
-                     + f" ops/sec (lowest: {label(lowest)})")
+        parts.append(
+            f"{scenario}: "
+            + ", ".join(f"{label(e)} {format_number(v)}" for e, v in figures.items())
+            + f" ops/sec (lowest: {label(lowest)})"
+        )
     return Verdict(REPRODUCED if holds else NOT_REPRODUCED, "; ".join(parts))
 
 
 def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
-    gains = {order: (n.ratio("sqlite", batch, plain), n.ratio("leveldb", batch, plain))
-             for order, batch, plain in (("sequential", "batch-seqwrite", "seqwrite"),
-                                         ("random", "batch-randwrite", "randwrite"))}
+    gains = {
+        order: (n.ratio("sqlite", batch, plain), n.ratio("leveldb", batch, plain))
+        for order, batch, plain in (
+            ("sequential", "batch-seqwrite", "seqwrite"),
+            ("random", "batch-randwrite", "randwrite"),
+        )
+    }
     n.check()
     parts, holds = [], True
     for order, (sqlite, leveldb) in gains.items():
         holds &= sqlite > leveldb
         parts.append(f"{order}: SQLite3 {format_ratio(sqlite)}, LevelDB {format_ratio(leveldb)} of unbatched")
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)")
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)",
+    )
 
 
 SYNC_ENGINES = ("leveldb", "kyoto", "sqlite")
@@ -121,45 +134,60 @@ SYNC_ENGINES = ("leveldb", "kyoto", "sqlite")
 
 def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
     fsync = n.machine.get("fsync_per_sec")
-    figures = {(e, s): (n.get(e, s), n.ratio(e, s, plain)) for e in SYNC_ENGINES
-               for s, plain in (("sync-seqwrite", "seqwrite"), ("sync-randwrite", "randwrite"))}
+    figures = {
+        (e, s): (n.get(e, s), n.ratio(e, s, plain))
+        for e in SYNC_ENGINES
+        for s, plain in (("sync-seqwrite", "seqwrite"), ("sync-randwrite", "randwrite"))
+    }
     n.check()
     parts, holds = [], True
     for (engine, scenario), (value, ratio) in figures.items():
         holds &= ratio <= 0.1 and (fsync is None or value <= 2 * fsync)
         parts.append(f"{label(engine)} {scenario} {format_number(value)} ops/sec ({format_ratio(ratio)} baseline)")
     disk = f"this disk flushes {format_number(fsync)} times/sec" if fsync else "flush rate not measured"
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   "; ".join(parts) + f"; {disk} (criterion: every engine at most 0.1x its asynchronous figure"
-                   + (" and at most 2x the flush rate)" if fsync else ")"))
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        "; ".join(parts)
+        + f"; {disk} (criterion: every engine at most 0.1x its asynchronous figure"
+        + (" and at most 2x the flush rate)" if fsync else ")"),
+    )
 
 
 def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
-    ratios = {s: (n.ratio("leveldb", s, plain), n.ratio("kyoto", s, plain))
-              for s, plain in (("nocomp-seqwrite", "seqwrite"), ("nocomp-randwrite", "randwrite"))}
+    ratios = {
+        s: (n.ratio("leveldb", s, plain), n.ratio("kyoto", s, plain))
+        for s, plain in (("nocomp-seqwrite", "seqwrite"), ("nocomp-randwrite", "randwrite"))
+    }
     n.check()
     parts, holds = [], True
     for scenario, (leveldb, kyoto) in ratios.items():
         holds &= leveldb < 1 < kyoto
         parts.append(f"{scenario}: LevelDB {format_ratio(leveldb)}, Kyoto TreeDB {format_ratio(kyoto)} baseline")
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   "; ".join(parts) + " (criterion: LevelDB below 1x and TreeDB above 1x without compression)")
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        "; ".join(parts) + " (criterion: LevelDB below 1x and TreeDB above 1x without compression)",
+    )
 
 
 def _more_write_memory(n: Numbers) -> Verdict:
     ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in ("leveldb", "kyoto", "sqlite")}
     n.check()
     holds = ratios["leveldb"] >= 2 and ratios["kyoto"] >= 2 and 0.8 <= ratios["sqlite"] <= 1.25
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   "bigwrite-randwrite / randwrite: " + ", ".join(f"{label(e)} {format_ratio(r)}" for e, r in ratios.items())
-                   + " (criterion: LevelDB and TreeDB at least 2x, SQLite within 0.8-1.25x)")
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        "bigwrite-randwrite / randwrite: "
+        + ", ".join(f"{label(e)} {format_ratio(r)}" for e, r in ratios.items())
+        + " (criterion: LevelDB and TreeDB at least 2x, SQLite within 0.8-1.25x)",
+    )
 
 
 def _bigger_cache_triples_treedb(n: Numbers) -> Verdict:
     ratio = n.ratio("kyoto", "bigread-randread", "randread")
     n.check()
-    return Verdict(REPRODUCED if ratio >= 3 else NOT_REPRODUCED,
-                   f"bigread-randread / randread for Kyoto TreeDB: {format_ratio(ratio)} (criterion: at least 3x)")
+    return Verdict(
+        REPRODUCED if ratio >= 3 else NOT_REPRODUCED,
+        f"bigread-randread / randread for Kyoto TreeDB: {format_ratio(ratio)} (criterion: at least 3x)",
+    )
 
 
 def _level_one_overgrows(close: CloseStats | None, engine: str) -> Verdict:
@@ -171,9 +199,12 @@ def _level_one_overgrows(close: CloseStats | None, engine: str) -> Verdict:
     stalls = ""
     if close.stall_stops is not None:
         stalls = f"; {format_count(close.stall_stops)} write stops" + (
-            f", {format_number(close.stall_seconds)} s stalled" if close.stall_seconds is not None else "")
+            f", {format_number(close.stall_seconds)} s stalled" if close.stall_seconds is not None else ""
+        )
     level_one = format_level_one(close.l1_bytes, close.l1_target_bytes, close.l1_estimated)
-    evidence = f"{label(engine)} at close: {level_one}{judged} (files {format_level_shape(close.files_per_level)}{stalls})"
+    evidence = (
+        f"{label(engine)} at close: {level_one}{judged} (files {format_level_shape(close.files_per_level)}{stalls})"
+    )
     if ratio is None:
         return Verdict(NOT_MEASURED, evidence)
     return Verdict(REPRODUCED if ratio > 1 else NOT_REPRODUCED, evidence)
@@ -182,8 +213,7 @@ def _level_one_overgrows(close: CloseStats | None, engine: str) -> Verdict:
 def _both(first: Verdict, second: Verdict, criterion: str) -> Verdict:
     """Two claims of one finding: either failing decides it; otherwise an unmeasured one does."""
     statuses = {first.status, second.status}
-    status = NOT_REPRODUCED if NOT_REPRODUCED in statuses else NOT_MEASURED if NOT_MEASURED in statuses \
-        else REPRODUCED
+    status = NOT_REPRODUCED if NOT_REPRODUCED in statuses else NOT_MEASURED if NOT_MEASURED in statuses else REPRODUCED
     return Verdict(status, f"{first.evidence}; {second.evidence} (criterion: {criterion})")
 
 
@@ -191,25 +221,31 @@ def _leveldb_beats_rocksdb_and_l1_overgrows(n: Numbers) -> Verdict:
     faster = _fastest(n, "kv1000", "leveldb", ("rocksdb",), "ops/sec")
     overgrown = _level_one_overgrows(n.close("rocksdb", "kv1000"), "rocksdb")
     leveldb = n.close("leveldb", "kv1000")
-    if leveldb is not None and leveldb.l1_bytes is not None:   # for comparison, not judged
-        context = (f"; LevelDB at close: {format_level_one(leveldb.l1_bytes, leveldb.l1_target_bytes, leveldb.l1_estimated)} "
-                   f"(files {format_level_shape(leveldb.files_per_level)})")
+    if leveldb is not None and leveldb.l1_bytes is not None:  # for comparison, not judged
+        context = (
+            f"; LevelDB at close: {format_level_one(leveldb.l1_bytes, leveldb.l1_target_bytes, leveldb.l1_estimated)} "
+            f"(files {format_level_shape(leveldb.files_per_level)})"
+        )
         overgrown = Verdict(overgrown.status, overgrown.evidence + context)
     return _both(faster, overgrown, "LevelDB faster, and RocksDB's L1 above its target")
 
 
 def _shared_cache_collapses(n: Numbers) -> Verdict:
     one = n.get("sqlite", "pk-query-threads", "shared-1t")
-    pairs = {t: (n.get("sqlite", "pk-query-threads", f"shared-{t}t"), n.get("sqlite", "pk-query-threads", f"private-{t}t"))
-             for t in (2, 4)}
+    pairs = {
+        t: (n.get("sqlite", "pk-query-threads", f"shared-{t}t"), n.get("sqlite", "pk-query-threads", f"private-{t}t"))
+        for t in (2, 4)
+    }
     n.check()
     parts, holds = [], True
     for threads, (shared, private) in pairs.items():
         holds &= shared < private and shared <= one
         parts.append(f"{threads} threads: shared {format_number(shared)}, private {format_number(private)} queries/sec")
-    return Verdict(REPRODUCED if holds else NOT_REPRODUCED,
-                   "; ".join(parts) + f"; shared with 1 thread {format_number(one)} (criterion: shared below private "
-                   "and no higher than its 1-thread figure at 2 and 4 threads)")
+    return Verdict(
+        REPRODUCED if holds else NOT_REPRODUCED,
+        "; ".join(parts) + f"; shared with 1 thread {format_number(one)} (criterion: shared below private "
+        "and no higher than its 1-thread figure at 2 and 4 threads)",
+    )
 
 
 def _transaction_per_row_slow(n: Numbers) -> Verdict:
@@ -217,17 +253,21 @@ def _transaction_per_row_slow(n: Numbers) -> Verdict:
     all_ = n.get("sqlite", "bulk-import", "all-rows-one-txn")
     n.check()
     factor = all_ / one
-    return Verdict(REPRODUCED if factor >= 30 else NOT_REPRODUCED,
-                   f"one transaction per row {format_number(one)} rows/sec, all rows in one "
-                   f"{format_number(all_)} rows/sec: {format_ratio(factor)} (criterion: at least 30x, published about 140x)")
+    return Verdict(
+        REPRODUCED if factor >= 30 else NOT_REPRODUCED,
+        f"one transaction per row {format_number(one)} rows/sec, all rows in one "
+        f"{format_number(all_)} rows/sec: {format_ratio(factor)} (criterion: at least 30x, published about 140x)",
+    )
 
 
 def _delete_all_statement(n: Numbers) -> Verdict:
     all_ = n.get("sqlite", "fastdb-delete", "delete-all-one-statement")
     one = n.get("sqlite", "fastdb-delete", "delete-one-by-one")
     n.check()
-    return Verdict(REPRODUCED if one / all_ >= 100 else NOT_REPRODUCED,
-                   f"delete one by one {format_number(one)} ms, all in one statement {format_number(all_)} ms")
+    return Verdict(
+        REPRODUCED if one / all_ >= 100 else NOT_REPRODUCED,
+        f"delete one by one {format_number(one)} ms, all in one statement {format_number(all_)} ms",
+    )
 
 
 CHECKS: Mapping[str, Callable[[Numbers], Verdict]] = {
@@ -254,8 +294,9 @@ UNMEASURABLE: Mapping[str, str] = {
 }
 
 
-def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping | None = None,
-                     figures: Figures | None = None) -> FindingResult:
+def evaluate_finding(
+    finding: PublishedFinding, values: Values, machine: Mapping | None = None, figures: Figures | None = None
+) -> FindingResult:
     check = CHECKS.get(finding.id)
     if check is None:
         return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
@@ -270,6 +311,7 @@ def evaluate_finding(finding: PublishedFinding, values: Values, machine: Mapping
     return FindingResult(finding.id, finding.source, finding.finding, verdict.status, verdict.evidence)
 
 
-def evaluate_findings(findings: list[PublishedFinding], values: Values, machine: Mapping | None = None,
-                      figures: Figures | None = None) -> list[FindingResult]:
+def evaluate_findings(
+    findings: list[PublishedFinding], values: Values, machine: Mapping | None = None, figures: Figures | None = None
+) -> list[FindingResult]:
     return [evaluate_finding(f, values, machine, figures) for f in findings]

@@ -40,7 +40,7 @@ def format_count(value: float | None) -> str:
     return f"{int(value):,}" if value == int(value) else f"{value:,.1f}"
 
 
-MB = 2**20   # level and file sizes in MB as the engines count them (a "10m" target is 10 MB)
+MB = 2**20  # level and file sizes in MB as the engines count them (a "10m" target is 10 MB)
 
 
 def format_mb(n_bytes: float | None) -> str:

@@ -86,7 +86,7 @@ def java_version(java: str = "java") -> str:
         done = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown (no java)"
-    lines = [l.strip() for l in done.stderr.splitlines() if l.strip()]
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
     return "; ".join(lines[:2]) if lines else "unknown"
 
 
@@ -96,7 +96,7 @@ def collect_machine_info(data_dir: Path, results_dir: Path | None = None, java: 
     mounts = _read(Path("/proc/mounts"))
     device, point, fstype = mount_of(data_dir, mounts)
     results_device, _, results_fstype = mount_of(results_dir or data_dir, mounts)
-    java = java or os.environ.get("JAVA", "java")   # the JVM bin/ycsb runs
+    java = java or os.environ.get("JAVA", "java")  # the JVM bin/ycsb runs
     return {
         "hostname": platform.node(),
         "cpu": cpu_model(_read(Path("/proc/cpuinfo"))),

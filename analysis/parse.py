@@ -124,8 +124,7 @@ def measurements_to_output(measurements: list[Measurement]) -> YcsbOutput:
         else:
             _apply(out.operations.setdefault(m.metric, OperationStats(m.metric)), m)
     if "Entries" in readseq:
-        out.readseq = ReadSeq(int(readseq.get("Passes", 0)), int(readseq["Entries"]),
-                              readseq.get("Entries/sec", 0.0))
+        out.readseq = ReadSeq(int(readseq.get("Passes", 0)), int(readseq["Entries"]), readseq.get("Entries/sec", 0.0))
     return out
 
 
@@ -139,7 +138,7 @@ def _apply(stats: OperationStats, m: Measurement) -> None:
     elif m.measurement == "MaxLatency(us)":
         stats.max_us = m.value
     elif m.measurement.startswith("Return="):
-        stats.returns[m.measurement[len("Return="):]] = int(m.value)
+        stats.returns[m.measurement[len("Return=") :]] = int(m.value)
     else:
         key = _percentile_key(m.measurement)
         if key in ("p95_us", "p99_us"):
@@ -160,6 +159,7 @@ def parse_ycsb_output(stdout: str, json_export: str | None = None) -> YcsbOutput
 
 # --- `-s` status lines --------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class StatusLine:
     seconds: float
@@ -169,7 +169,8 @@ class StatusLine:
 
 
 _STATUS_LINE = re.compile(
-    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d+ (\d+) sec: (\d+) operations;(?: ([0-9.]+) current ops/sec;)?(.*)$")
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d+ (\d+) sec: (\d+) operations;(?: ([0-9.]+) current ops/sec;)?(.*)$"
+)
 _STATUS_OPERATION = re.compile(r"\[([A-Z0-9_-]+): ([^\]]*)\]")
 
 
@@ -206,10 +207,11 @@ def slowest_interval(status: list[StatusLine]) -> float | None:
 
 # --- the binding's start-up and close lines ----------------------------------------------------
 
+
 @dataclass
 class EngineBanner:
     engine: str
-    version: str | None = None        # "[engine] engine: <name and version>"
+    version: str | None = None  # "[engine] engine: <name and version>"
     open_ms: float | None = None
     close_ms: float | None = None
     configuration: dict[str, str] = field(default_factory=dict)
@@ -221,7 +223,7 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
     banner = EngineBanner(engine)
     prefix = f"[{engine}] "
     in_configuration = False
-    engine_line = False   # outputs older than the "engine:" line: the first other line is the version
+    engine_line = False  # outputs older than the "engine:" line: the first other line is the version
     for line in stderr.splitlines():
         if in_configuration:
             m = re.match(r"^\s+(\S+) = (.*?)(?: \(([^()]*)\))?$", line)
@@ -231,18 +233,23 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
             in_configuration = False
         if not line.startswith(prefix):
             continue
-        rest = line[len(prefix):]
+        rest = line[len(prefix) :]
         opened = re.match(r"opened .* in ([0-9.]+) ms", rest)
         closed = re.match(r"closed .* in ([0-9.]+) ms", rest)
-        if rest.startswith("engine: "):   # the binding's own version line (KeyValueDB prints it)
-            banner.version = rest[len("engine: "):].strip()
+        if rest.startswith("engine: "):  # the binding's own version line (KeyValueDB prints it)
+            banner.version = rest[len("engine: ") :].strip()
             engine_line = True
         elif opened:
             banner.open_ms = float(opened.group(1))
             in_configuration = rest.rstrip().endswith("configuration:")
         elif closed:
             banner.close_ms = float(closed.group(1))
-        elif not engine_line and banner.version is None and banner.open_ms is None and not re.search(r"\bfailed\b|\berror\b", rest, re.I):
+        elif (
+            not engine_line
+            and banner.version is None
+            and banner.open_ms is None
+            and not re.search(r"\bfailed\b|\berror\b", rest, re.I)
+        ):
             banner.version = rest.strip()
     return banner
 
@@ -267,17 +274,17 @@ class EngineStats:
     """What an engine printed about its background work when it closed (None: it does not say)."""
 
     files_per_level: tuple[int, ...] = ()
-    level_bytes: tuple[int, ...] = ()          # LevelDB's Size(MB) per level; RocksDB's stats line has none
-    stall_stops: int | None = None             # RocksDB only: LevelDB keeps no stall counter
+    level_bytes: tuple[int, ...] = ()  # LevelDB's Size(MB) per level; RocksDB's stats line has none
+    stall_stops: int | None = None  # RocksDB only: LevelDB keeps no stall counter
     stall_slowdowns: int | None = None
     stall_seconds: float | None = None
-    flush_bytes: int | None = None             # RocksDB; LevelDB counts its flushes with its compactions
+    flush_bytes: int | None = None  # RocksDB; LevelDB counts its flushes with its compactions
     compaction_read_bytes: int | None = None
     compaction_write_bytes: int | None = None  # LevelDB: the Write(MB) of every level, flushes included
-    user_bytes: int | None = None              # what the clients wrote (RocksDB's bytes_written)
+    user_bytes: int | None = None  # what the clients wrote (RocksDB's bytes_written)
 
 
-LEVELDB_LEVELS = 7   # config::kNumLevels
+LEVELDB_LEVELS = 7  # config::kNumLevels
 
 
 def _int_field(fields: dict[str, str], name: str) -> int | None:
@@ -291,7 +298,7 @@ def parse_rocksdb_stats(stderr: str) -> EngineStats | None:
     lines = [line for line in stderr.splitlines() if line.startswith("[rocksdb] stats: ")]
     if not lines:
         return None
-    fields = dict(part.partition("=")[::2] for part in lines[-1][len("[rocksdb] stats: "):].split())
+    fields = dict(part.partition("=")[::2] for part in lines[-1][len("[rocksdb] stats: ") :].split())
     files = tuple(int(f) for f in fields.get("files_per_level", "").split(",") if f.strip().isdigit())
     tickers = parse_engine_banner(stderr, "rocksdb").configuration.get("rocksdb.stats", "true") != "false"
     micros = _int_field(fields, "stall_micros")
@@ -319,18 +326,22 @@ def parse_leveldb_stats(stderr: str) -> EngineStats | None:
         return None
     files, sizes = [0] * LEVELDB_LEVELS, [0] * LEVELDB_LEVELS
     read_mb = write_mb = 0.0
-    for line in lines[starts[-1] + 1:]:
+    for line in lines[starts[-1] + 1 :]:
         if line.startswith("["):
-            break      # the binding's next line ("[leveldb] closed ...")
+            break  # the binding's next line ("[leveldb] closed ...")
         m = _LEVELDB_STATS_ROW.match(line)
         if not m or int(m.group(1)) >= LEVELDB_LEVELS:
-            continue   # the headings, the dashes, a `-s` status line printed in between
+            continue  # the headings, the dashes, a `-s` status line printed in between
         level = int(m.group(1))
         files[level], sizes[level] = int(m.group(2)), round(float(m.group(3)) * 2**20)
         read_mb += float(m.group(5))
         write_mb += float(m.group(6))
-    return EngineStats(files_per_level=tuple(files), level_bytes=tuple(sizes),
-                       compaction_read_bytes=round(read_mb * 2**20), compaction_write_bytes=round(write_mb * 2**20))
+    return EngineStats(
+        files_per_level=tuple(files),
+        level_bytes=tuple(sizes),
+        compaction_read_bytes=round(read_mb * 2**20),
+        compaction_write_bytes=round(write_mb * 2**20),
+    )
 
 
 def parse_engine_stats(stderr: str, engine: str) -> EngineStats | None:
@@ -346,7 +357,8 @@ def parse_engine_stats(stderr: str, engine: str) -> EngineStats | None:
 # --- failures --------------------------------------------------------------------------------
 
 _ERROR_LINE = re.compile(
-    r"(Exception|Error\b|^Unable to |No such file|not allowed|failed:|cannot |is not built|unknown engine)")
+    r"(Exception|Error\b|^Unable to |No such file|not allowed|failed:|cannot |is not built|unknown engine)"
+)
 
 
 # A binding's advice at start-up ("[kyoto] NOTE: kctreemgr cannot name a compressor ..."), not a failure.
@@ -359,11 +371,16 @@ def find_error_lines(stdout: str, stderr: str) -> list[str]:
     found = []
     for line in (stdout + "\n" + stderr).splitlines():
         text = line.strip()
-        if not text or text.startswith("at ") or text.startswith("...") or text.startswith("Caused by: java.lang.Thread"):
+        if (
+            not text
+            or text.startswith("at ")
+            or text.startswith("...")
+            or text.startswith("Caused by: java.lang.Thread")
+        ):
             continue
         if text.startswith("DBWrapper: report latency") or _NOTE_LINE.match(text):
             continue
-        if _ERROR_LINE.search(text) and text not in found:   # YCSB prints some exceptions twice
+        if _ERROR_LINE.search(text) and text not in found:  # YCSB prints some exceptions twice
             found.append(text)
     return found
 
@@ -372,9 +389,9 @@ def find_error_lines(stdout: str, stderr: str) -> list[str]:
 class Expectation:
     """What a successful step does."""
 
-    operations: int                       # YCSB operations it must complete
+    operations: int  # YCSB operations it must complete
     allowed_returns: frozenset[str] = OK_RETURN_CODES
-    readseq_entries: int | None = None    # entries a full-scan run must see in all passes
+    readseq_entries: int | None = None  # entries a full-scan run must see in all passes
 
 
 def step_problems(output: YcsbOutput, exit_code: int, error_lines: list[str], expected: Expectation) -> list[str]:

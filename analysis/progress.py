@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 
 def format_duration(seconds: float | None) -> str:
@@ -23,20 +24,28 @@ def estimate_remaining(fraction: float, elapsed: float) -> float | None:
     return elapsed * (1 - min(fraction, 1.0)) / fraction
 
 
-def format_progress(fraction: float, cells_done: int, cells_total: int, label: str, elapsed: float,
-                    width: int = 24) -> str:
+def format_progress(
+    fraction: float, cells_done: int, cells_total: int, label: str, elapsed: float, width: int = 24
+) -> str:
     filled = int(round(width * min(max(fraction, 0.0), 1.0)))
     bar = "#" * filled + "." * (width - filled)
     eta = estimate_remaining(fraction, elapsed)
-    return (f"[{bar}] {fraction * 100:3.0f}% {cells_done}/{cells_total} cells | "
-            f"elapsed {format_duration(elapsed)} | ETA {format_duration(eta)} | {label}")
+    return (
+        f"[{bar}] {fraction * 100:3.0f}% {cells_done}/{cells_total} cells | "
+        f"elapsed {format_duration(elapsed)} | ETA {format_duration(eta)} | {label}"
+    )
 
 
 class ProgressBar:
     """Redraws one line on a terminal; prints a line per change of cell elsewhere (logs, CI)."""
 
-    def __init__(self, total_weight: float, cells_total: int, stream: TextIO = sys.stderr,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        total_weight: float,
+        cells_total: int,
+        stream: TextIO = sys.stderr,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.total_weight = max(total_weight, 1e-9)
         self.cells_total = cells_total
         self.stream = stream
@@ -48,8 +57,9 @@ class ProgressBar:
 
     def update(self, cells_done: int, weight_done: float, cell: str, step: str = "") -> None:
         fraction = weight_done / self.total_weight
-        line = format_progress(fraction, cells_done, self.cells_total, f"{cell} {step}".strip(),
-                               self.clock() - self.start)
+        line = format_progress(
+            fraction, cells_done, self.cells_total, f"{cell} {step}".strip(), self.clock() - self.start
+        )
         if self.tty:
             self.stream.write("\r" + line.ljust(self._last_width))
             self._last_width = len(line)

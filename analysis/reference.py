@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 
@@ -74,13 +74,13 @@ SQLITE_VARIANTS: Mapping[tuple[str, str], str] = {
 class Published:
     value: float
     unit: str
-    label: str                       # the column heading of its source
+    label: str  # the column heading of its source
     x_baseline: float | None = None  # as published, or computed from the same source's baseline
     mb_per_sec: float | None = None
     note: str = ""
 
 
-Key = tuple[str, str, str]   # (scenario, variant, engine)
+Key = tuple[str, str, str]  # (scenario, variant, engine)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -96,8 +96,10 @@ def leveldb_2011(rows: list[dict[str, str]]) -> dict[Key, Published]:
         key = (scenario, "", ENGINE_NAMES[row["engine"]])
         figures[key] = float(row["ops_per_sec"])
         given[key] = float(row["x_baseline"]) if row["x_baseline"] else None
-    baseline_of = {"write": {"sequential": "seqwrite", "random": "randwrite"},
-                   "read": {"sequential": "seqread", "random": "randread"}}
+    baseline_of = {
+        "write": {"sequential": "seqwrite", "random": "randwrite"},
+        "read": {"sequential": "seqread", "random": "randread"},
+    }
     out = {}
     for row in rows:
         scenario = LEVELDB_2011_SCENARIOS[(row["section"], row["operation"], row["order"])]
@@ -107,8 +109,11 @@ def leveldb_2011(rows: list[dict[str, str]]) -> dict[Key, Published]:
         if ratio is None and row["section"] not in ("1", "2A"):
             base = figures.get((baseline_of[row["operation"]][row["order"]], "", engine))
             ratio = figures[key] / base if base else None
-        unit = "entries/sec" if row["section"] == "2B" or (row["operation"], row["order"]) == ("read", "sequential") \
+        unit = (
+            "entries/sec"
+            if row["section"] == "2B" or (row["operation"], row["order"]) == ("read", "sequential")
             else row["unit"]
+        )
         out[key] = Published(figures[key], unit, LEVELDB_2011_LABEL, ratio)
     return out
 
@@ -119,9 +124,10 @@ def rocksdb_vs_leveldb(rows: list[dict[str, str]]) -> dict[Key, Published]:
     for row in rows:
         key = (scenario_names[row["scenario"]], "", ENGINE_NAMES[row["engine"]])
         if key in out:
-            continue   # the first row is the like-for-like one (flush and compaction share a thread)
-        out[key] = Published(float(row["ops_per_sec"]), "ops/sec", ROCKSDB_LABEL,
-                             mb_per_sec=float(row["MB_per_sec"]), note=row["notes"])
+            continue  # the first row is the like-for-like one (flush and compaction share a thread)
+        out[key] = Published(
+            float(row["ops_per_sec"]), "ops/sec", ROCKSDB_LABEL, mb_per_sec=float(row["MB_per_sec"]), note=row["notes"]
+        )
     return out
 
 
@@ -135,8 +141,9 @@ def sqlite_notes(rows: list[dict[str, str]]) -> dict[Key, Published]:
             if not variant:
                 continue
         unit = "queries/sec" if row["metric"] == "qps" else "rows/sec"
-        out[(row["scenario"], variant, "sqlite")] = Published(float(row["value"]), unit, SQLITE_LABEL,
-                                                               note=row["notes"])
+        out[(row["scenario"], variant, "sqlite")] = Published(
+            float(row["value"]), unit, SQLITE_LABEL, note=row["notes"]
+        )
     return out
 
 
@@ -171,5 +178,7 @@ class PublishedFinding:
 
 
 def load_findings(directory: Path = REFERENCE_DIR) -> list[PublishedFinding]:
-    return [PublishedFinding(r["id"], r["source"], r["finding"], r["how_to_check"])
-            for r in _rows(directory / "findings.csv")]
+    return [
+        PublishedFinding(r["id"], r["source"], r["finding"], r["how_to_check"])
+        for r in _rows(directory / "findings.csv")
+    ]

@@ -21,8 +21,8 @@ class Paragraph:
 class Table:
     headers: list[str]
     rows: list[list[str]]
-    align_right_from: int = 1      # columns from this index on hold numbers
-    text_columns: frozenset[int] = frozenset()   # ... except these, which hold text (notes)
+    align_right_from: int = 1  # columns from this index on hold numbers
+    text_columns: frozenset[int] = frozenset()  # ... except these, which hold text (notes)
 
     def numeric(self, column: int) -> bool:
         return column >= self.align_right_from and column not in self.text_columns
@@ -30,7 +30,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Image:
-    path: str                      # relative to the report
+    path: str  # relative to the report
     alt: str
 
 
@@ -98,12 +98,14 @@ def _inline_html(text: str) -> str:
 
 
 def _html_cell(text: str, numeric: bool) -> str:
-    return f"<td class=\"num\">{_inline_html(text)}</td>" if numeric else f"<td>{_inline_html(text)}</td>"
+    return f'<td class="num">{_inline_html(text)}</td>' if numeric else f"<td>{_inline_html(text)}</td>"
 
 
 def to_html(blocks: list[Block], title: str) -> str:
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-             f"<style>{_CSS}</style></head><body>"]
+    parts = [
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body>"
+    ]
     for block in blocks:
         if isinstance(block, Heading):
             parts.append(f"<h{block.level}>{_inline_html(block.text)}</h{block.level}>")
@@ -115,8 +117,10 @@ def to_html(blocks: list[Block], title: str) -> str:
             parts.append(f'<p><img src="{html.escape(block.path)}" alt="{html.escape(block.alt)}"></p>')
         elif isinstance(block, Table):
             head = "".join(f"<th>{_inline_html(h)}</th>" for h in block.headers)
-            rows = "".join("<tr>" + "".join(_html_cell(c, block.numeric(i)) for i, c in enumerate(row))
-                           + "</tr>" for row in block.rows)
+            rows = "".join(
+                "<tr>" + "".join(_html_cell(c, block.numeric(i)) for i, c in enumerate(row)) + "</tr>"
+                for row in block.rows
+            )
             parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
     parts.append("</body></html>\n")
     return "\n".join(parts)

@@ -1,7 +1,7 @@
 """Renders the report of a results directory: report.md, report.html, charts/*.png, tidy.csv,
 figures.csv. Prints the Markdown report's path.
 
-    python -m analysis.report results/20261122-014500-quick
+    python -m analysis report results/20261122-014500-quick
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, FindingResult, e
 from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_run
-from .scenarios import REPORT_TABLES, ReportTable
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -39,10 +39,16 @@ def machine_blocks(run: RunData) -> list[Block]:
         ["CPU", f"{m.get('cpu', 'unknown')} ({m.get('cores', '?')} cores)"],
         ["Memory", f"{memory / 2**30:.1f} GiB" if memory else "unknown"],
         ["OS, kernel", f"{m.get('os', 'unknown')}, {m.get('kernel', 'unknown')}"],
-        ["Data directory", f"`{m.get('data_dir', '?')}`: {m.get('filesystem', '?')} on {m.get('device', '?')}, "
-                           f"disk {m.get('disk', 'unknown')}"],
-        *([["Results directory", f"`{m['results_dir']}`: {m.get('results_filesystem', '?')}"]]
-          if m.get("results_dir") and not m.get("data_dir", "").startswith(m["results_dir"]) else []),
+        [
+            "Data directory",
+            f"`{m.get('data_dir', '?')}`: {m.get('filesystem', '?')} on {m.get('device', '?')}, "
+            f"disk {m.get('disk', 'unknown')}",
+        ],
+        *(
+            [["Results directory", f"`{m['results_dir']}`: {m.get('results_filesystem', '?')}"]]
+            if m.get("results_dir") and not m.get("data_dir", "").startswith(m["results_dir"])
+            else []
+        ),
         ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
         ["JDK", m.get("jdk", "unknown")],
     ]
@@ -58,10 +64,12 @@ def run_summary(run: RunData) -> str:
     repeats = f"median of {repeat} runs per figure" if repeat > 1 else "one run per figure"
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
-    return (f"Run `{run.directory.name}` ({suite.get('started', '?')}, revision {suite.get('revision', '?')}): "
-            f"{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
-            f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
-            f"engine's baseline on the same machine.")
+    return (
+        f"Run `{run.directory.name}` ({suite.get('started', '?')}, revision {suite.get('revision', '?')}): "
+        f"{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
+        f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
+        f"engine's baseline on the same machine."
+    )
 
 
 def measured_counts(cells: list[dict], scenario: str, variant: str) -> str | None:
@@ -106,8 +114,10 @@ def findings_blocks(results: list[FindingResult]) -> list[Block]:
     rows = [[r.id, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
     return [
         Heading(2, "Findings"),
-        Paragraph(f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
-                  f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_MEASURED]} not measured."),
+        Paragraph(
+            f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
+            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_MEASURED]} not measured."
+        ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]
 
@@ -118,8 +128,10 @@ def failed_blocks(run: RunData) -> list[Block]:
     if not failed:
         return blocks + [Paragraph("None: every cell ran without errors, misses or missing operations.")]
     rows = [[engine_label(c["engine"]), c["scenario"], c.get("error") or "?"] for c in failed]
-    return blocks + [Table(["Engine", "Scenario", "Error"], rows, align_right_from=3),
-                     Paragraph("Raw outputs of every step: `<engine>/<scenario>/r<repeat>/` in the results directory.")]
+    return blocks + [
+        Table(["Engine", "Scenario", "Error"], rows, align_right_from=3),
+        Paragraph("Raw outputs of every step: `<engine>/<scenario>/r<repeat>/` in the results directory."),
+    ]
 
 
 def latency_blocks(run: RunData) -> list[Block]:
@@ -127,17 +139,38 @@ def latency_blocks(run: RunData) -> list[Block]:
     tidy = run.tidy
     if tidy.empty:
         return []
-    rows = tidy[(tidy["measured"]) & (tidy["step_ok"]) & tidy["scenario"].str.startswith("workload")
-                & ~tidy["operation"].isin(["OVERALL", "READSEQ"])]
+    rows = tidy[
+        (tidy["measured"])
+        & (tidy["step_ok"])
+        & tidy["scenario"].str.startswith("workload")
+        & ~tidy["operation"].isin(["OVERALL", "READSEQ"])
+    ]
     if rows.empty:
         return []
-    grouped = rows.groupby(["scenario", "engine", "operation"], sort=False)[
-        ["avg_latency_us", "p95_latency_us", "p99_latency_us"]].median().reset_index()
-    table_rows = [[r.scenario, engine_label(r.engine), r.operation, format_number(r.avg_latency_us),
-                   format_number(r.p95_latency_us), format_number(r.p99_latency_us)] for r in grouped.itertuples()]
-    return [Heading(3, "Latencies of the core mixes"),
-            Table(["Workload", "Engine", "Operation", "average (us)", "p95 (us)", "p99 (us)"], table_rows,
-                  align_right_from=3)]
+    grouped = (
+        rows.groupby(["scenario", "engine", "operation"], sort=False)[
+            ["avg_latency_us", "p95_latency_us", "p99_latency_us"]
+        ]
+        .median()
+        .reset_index()
+    )
+    table_rows = [
+        [
+            r["scenario"],
+            engine_label(r["engine"]),
+            r["operation"],
+            format_number(r["avg_latency_us"]),
+            format_number(r["p95_latency_us"]),
+            format_number(r["p99_latency_us"]),
+        ]
+        for r in grouped.to_dict("records")
+    ]
+    return [
+        Heading(3, "Latencies of the core mixes"),
+        Table(
+            ["Workload", "Engine", "Operation", "average (us)", "p95 (us)", "p99 (us)"], table_rows, align_right_from=3
+        ),
+    ]
 
 
 def counts_blocks(run: RunData) -> list[Block]:
@@ -152,29 +185,33 @@ def counts_blocks(run: RunData) -> list[Block]:
     rows = [[scenario, step, text] for (scenario, step), text in seen.items()]
     if not rows:
         return []
-    return [Paragraph("Counts each step ran with (YCSB's recordcount / operationcount):"),
-            Table(["Scenario", "Step", "Counts"], rows, align_right_from=3)]
+    return [
+        Paragraph("Counts each step ran with (YCSB's recordcount / operationcount):"),
+        Table(["Scenario", "Step", "Counts"], rows, align_right_from=3),
+    ]
 
 
 def how_blocks(run: RunData) -> list[Block]:
-    command = " ".join(run.suite.get("command", ["python", "-m", "analysis.suite"]))
+    command = " ".join(run.suite.get("command", ["python", "-m", "analysis", "run"]))
     return [
         Heading(2, "How this was run"),
-        BulletList([
-            f"Command: `{command}`.",
-            "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
-            "with `-s` status lines (one a second) and "
-            + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
-            + ". YCSB's run time includes opening and closing the database.",
-            "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
-            "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
-            "latencies put a whole batch on its last entry).",
-            "Quick mode scales counts down so the whole matrix runs in minutes; databases that fit in cache "
-            "make some ratios (more memory, larger cache) differ from the published ones. `--full` runs the "
-            "published counts.",
-            "Files: `tidy.csv` (one row per operation of every step), `figures.csv` (the figures in the tables), "
-            "`machine.json`, `suite.json`, and every raw output under `<engine>/<scenario>/`.",
-        ]),
+        BulletList(
+            [
+                f"Command: `{command}`.",
+                "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
+                "with `-s` status lines (one a second) and "
+                + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
+                + ". YCSB's run time includes opening and closing the database.",
+                "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
+                "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
+                "latencies put a whole batch on its last entry).",
+                "Quick mode scales counts down so the whole matrix runs in minutes; databases that fit in cache "
+                "make some ratios (more memory, larger cache) differ from the published ones. `--full` runs the "
+                "published counts.",
+                "Files: `tidy.csv` (one row per operation of every step), `figures.csv` (the figures in the tables), "
+                "`machine.json`, `suite.json`, and every raw output under `<engine>/<scenario>/`.",
+            ]
+        ),
         *counts_blocks(run),
     ]
 
@@ -204,8 +241,9 @@ def write_report(results_dir: Path) -> ReportPaths:
     results_dir = Path(results_dir).resolve()
     run = load_run(results_dir)
     blocks = build_report(run, results_dir)
-    paths = ReportPaths(results_dir / "report.md", results_dir / "report.html", results_dir / "tidy.csv",
-                        results_dir / "figures.csv")
+    paths = ReportPaths(
+        results_dir / "report.md", results_dir / "report.html", results_dir / "tidy.csv", results_dir / "figures.csv"
+    )
     paths.markdown.write_text(to_markdown(blocks))
     paths.html.write_text(to_html(blocks, TITLE))
     run.tidy.to_csv(paths.tidy_csv, index=False)
@@ -213,9 +251,11 @@ def write_report(results_dir: Path) -> ReportPaths:
     return paths
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m analysis.report", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str]) -> int:
+    """`python -m analysis report`."""
+    p = argparse.ArgumentParser(
+        prog="python -m analysis report", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("results_dir", type=Path)
     args = p.parse_args(argv)
     if not (args.results_dir / "suite.json").is_file() and not any(args.results_dir.glob("*/*/cell.json")):
@@ -225,5 +265,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the old entry point: say where the command went rather than do nothing
+    sys.exit(f"python -m analysis.report is now: python -m analysis report {' '.join(sys.argv[1:])}".rstrip())

@@ -7,8 +7,7 @@ import json
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .parse import (
     EngineStats,
@@ -22,47 +21,96 @@ from .parse import (
 )
 from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario
 
+if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
+    import pandas as pd
+
 # The engine's statistics at close, on the OVERALL row of a step (empty for engines that print none).
 CLOSE_COLUMNS = [
-    "stall_stops", "stall_slowdowns", "stall_seconds", "flush_bytes", "compaction_write_bytes", "files_per_level",
-    "l1_bytes", "l1_target_bytes", "l1_estimated",
+    "stall_stops",
+    "stall_slowdowns",
+    "stall_seconds",
+    "flush_bytes",
+    "compaction_write_bytes",
+    "files_per_level",
+    "l1_bytes",
+    "l1_target_bytes",
+    "l1_estimated",
 ]
 TIDY_COLUMNS = [
-    "engine", "scenario", "variant", "repeat", "step", "phase", "measured", "workloads", "operation",
-    "count", "throughput_ops_per_sec", "entries", "entries_per_sec", "avg_latency_us", "p95_latency_us",
-    "p99_latency_us", "ok", "not_found", "errors", "runtime_ms", "slowest_interval_ops_per_sec", "step_ok",
+    "engine",
+    "scenario",
+    "variant",
+    "repeat",
+    "step",
+    "phase",
+    "measured",
+    "workloads",
+    "operation",
+    "count",
+    "throughput_ops_per_sec",
+    "entries",
+    "entries_per_sec",
+    "avg_latency_us",
+    "p95_latency_us",
+    "p99_latency_us",
+    "ok",
+    "not_found",
+    "errors",
+    "runtime_ms",
+    "slowest_interval_ops_per_sec",
+    "step_ok",
     *CLOSE_COLUMNS,
 ]
 
-LEVELDB_L1_TARGET_BYTES = 10 * 2**20   # LevelDB's fixed level-1 size (MaxBytesForLevel, db/version_set.cc)
+LEVELDB_L1_TARGET_BYTES = 10 * 2**20  # LevelDB's fixed level-1 size (MaxBytesForLevel, db/version_set.cc)
 
 
 def output_rows(output: YcsbOutput, slowest: float | None) -> list[dict]:
     """Tidy rows of one step's output: OVERALL, each operation, and READSEQ (pure)."""
     runtime_s = output.runtime_ms / 1000.0 if output.runtime_ms else None
-    rows = [{
-        "operation": "OVERALL", "count": output.operations_done, "throughput_ops_per_sec": output.throughput,
-        "entries": output.operations_done, "entries_per_sec": output.throughput,
-        "ok": sum(s.ok for s in output.operations.values()),
-        "not_found": sum(s.not_found for s in output.operations.values()),
-        "errors": sum(s.errors for s in output.operations.values()),
-        "runtime_ms": output.runtime_ms, "slowest_interval_ops_per_sec": slowest,
-    }]
+    rows = [
+        {
+            "operation": "OVERALL",
+            "count": output.operations_done,
+            "throughput_ops_per_sec": output.throughput,
+            "entries": output.operations_done,
+            "entries_per_sec": output.throughput,
+            "ok": sum(s.ok for s in output.operations.values()),
+            "not_found": sum(s.not_found for s in output.operations.values()),
+            "errors": sum(s.errors for s in output.operations.values()),
+            "runtime_ms": output.runtime_ms,
+            "slowest_interval_ops_per_sec": slowest,
+        }
+    ]
     for stats in output.operations.values():
         per_sec = stats.count / runtime_s if stats.count is not None and runtime_s else None
-        rows.append({
-            "operation": stats.operation, "count": stats.count, "throughput_ops_per_sec": per_sec,
-            # A batched insert is still one entry; YCSB counts it when it is queued.
-            "entries": stats.count if stats.operation == "INSERT" else None,
-            "entries_per_sec": per_sec if stats.operation == "INSERT" else None,
-            "avg_latency_us": stats.avg_us, "p95_latency_us": stats.p95_us, "p99_latency_us": stats.p99_us,
-            "ok": stats.ok, "not_found": stats.not_found, "errors": stats.errors, "runtime_ms": output.runtime_ms,
-        })
+        rows.append(
+            {
+                "operation": stats.operation,
+                "count": stats.count,
+                "throughput_ops_per_sec": per_sec,
+                # A batched insert is still one entry; YCSB counts it when it is queued.
+                "entries": stats.count if stats.operation == "INSERT" else None,
+                "entries_per_sec": per_sec if stats.operation == "INSERT" else None,
+                "avg_latency_us": stats.avg_us,
+                "p95_latency_us": stats.p95_us,
+                "p99_latency_us": stats.p99_us,
+                "ok": stats.ok,
+                "not_found": stats.not_found,
+                "errors": stats.errors,
+                "runtime_ms": output.runtime_ms,
+            }
+        )
     if output.readseq:
-        rows.append({
-            "operation": "READSEQ", "count": output.readseq.passes, "entries": output.readseq.entries,
-            "entries_per_sec": output.readseq.entries_per_sec, "runtime_ms": output.runtime_ms,
-        })
+        rows.append(
+            {
+                "operation": "READSEQ",
+                "count": output.readseq.passes,
+                "entries": output.readseq.entries,
+                "entries_per_sec": output.readseq.entries_per_sec,
+                "runtime_ms": output.runtime_ms,
+            }
+        )
     return rows
 
 
@@ -71,8 +119,8 @@ class LevelOne:
     """Level 1 at close beside the size the engine compacts it down to."""
 
     bytes: int
-    target_bytes: int | None   # None: no fixed target (RocksDB's dynamic level sizes)
-    estimated: bool            # files x target file size: RocksDB's stats line gives no sizes
+    target_bytes: int | None  # None: no fixed target (RocksDB's dynamic level sizes)
+    estimated: bool  # files x target file size: RocksDB's stats line gives no sizes
 
 
 def level_one(engine: str, stats: EngineStats, configuration: dict[str, str]) -> LevelOne | None:
@@ -97,11 +145,14 @@ def close_columns(engine: str, stderr: str) -> dict:
         return {}
     l1 = level_one(engine, stats, parse_engine_banner(stderr, engine).configuration)
     return {
-        "stall_stops": stats.stall_stops, "stall_slowdowns": stats.stall_slowdowns,
-        "stall_seconds": stats.stall_seconds, "flush_bytes": stats.flush_bytes,
+        "stall_stops": stats.stall_stops,
+        "stall_slowdowns": stats.stall_slowdowns,
+        "stall_seconds": stats.stall_seconds,
+        "flush_bytes": stats.flush_bytes,
         "compaction_write_bytes": stats.compaction_write_bytes,
         "files_per_level": ",".join(str(n) for n in stats.files_per_level),
-        "l1_bytes": l1.bytes if l1 else None, "l1_target_bytes": l1.target_bytes if l1 else None,
+        "l1_bytes": l1.bytes if l1 else None,
+        "l1_target_bytes": l1.target_bytes if l1 else None,
         "l1_estimated": l1.estimated if l1 else None,
     }
 
@@ -139,7 +190,7 @@ class CloseStats:
 
 
 def _median(values: list) -> float | None:
-    present = [v for v in values if v is not None and v == v]   # v == v: not NaN
+    present = [v for v in values if v is not None and v == v]  # v == v: not NaN
     return statistics.median(present) if present else None
 
 
@@ -152,9 +203,18 @@ def close_stats_of(overall_rows: list[dict]) -> CloseStats | None:
     shapes = [[int(n) for n in str(r["files_per_level"]).split(",")] for r in rows]
     depth = max(len(s) for s in shapes)
     files = [statistics.median_low([s[i] if i < len(s) else 0 for s in shapes]) for i in range(depth)]
-    numeric = {name: _median([r.get(name) for r in rows]) for name in (
-        "stall_stops", "stall_slowdowns", "stall_seconds", "flush_bytes", "compaction_write_bytes", "l1_bytes",
-        "l1_target_bytes")}
+    numeric = {
+        name: _median([r.get(name) for r in rows])
+        for name in (
+            "stall_stops",
+            "stall_slowdowns",
+            "stall_seconds",
+            "flush_bytes",
+            "compaction_write_bytes",
+            "l1_bytes",
+            "l1_target_bytes",
+        )
+    }
     return CloseStats(**numeric, files_per_level=files, l1_estimated=any(r.get("l1_estimated") for r in rows))
 
 
@@ -166,14 +226,14 @@ class Figure:
     section: str
     metric: str
     unit: str
-    value: float | None = None          # median over the repeats whose measured step worked
+    value: float | None = None  # median over the repeats whose measured step worked
     repeats: int = 0
     values: list[float] = field(default_factory=list)
     mb_per_sec: float | None = None
     slowest_interval_ops_per_sec: float | None = None
-    status: str = "not run"             # "ok", "failed" or "not run"
+    status: str = "not run"  # "ok", "failed" or "not run"
     error: str | None = None
-    close: CloseStats | None = None     # the engine's statistics at close (LevelDB, RocksDB)
+    close: CloseStats | None = None  # the engine's statistics at close (LevelDB, RocksDB)
 
 
 @dataclass
@@ -224,11 +284,19 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
         output = parse_ycsb_output(stdout, json_text)
     except ValueError:
         output = parse_ycsb_output(stdout)
-    context = {"engine": cell["engine"], "scenario": cell["scenario"], "variant": step["variant"],
-               "repeat": repeat, "step": step["name"], "phase": step["phase"], "measured": step["measured"],
-               "workloads": "+".join(step["workloads"]), "step_ok": not step["problems"]}
+    context = {
+        "engine": cell["engine"],
+        "scenario": cell["scenario"],
+        "variant": step["variant"],
+        "repeat": repeat,
+        "step": step["name"],
+        "phase": step["phase"],
+        "measured": step["measured"],
+        "workloads": "+".join(step["workloads"]),
+        "step_ok": not step["problems"],
+    }
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
-    rows[0].update(close_columns(cell["engine"], stderr))   # the OVERALL row
+    rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
     return rows
 
 
@@ -245,9 +313,18 @@ def load_run(directory: Path) -> RunData:
                     version = parse_engine_banner(_read_text(directory / step["stderr"]), cell["engine"]).version
                     if version:
                         versions[cell["engine"]] = version
+    import pandas as pd
+
     tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
-    return RunData(directory, _read_json(directory / "suite.json"), _read_json(directory / "machine.json"),
-                   cells, tidy, figures_of(cells, rows), versions)
+    return RunData(
+        directory,
+        _read_json(directory / "suite.json"),
+        _read_json(directory / "machine.json"),
+        cells,
+        tidy,
+        figures_of(cells, rows),
+        versions,
+    )
 
 
 def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
@@ -259,8 +336,15 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
             continue
         for variant in scenario.variants:
             figure = Figure(cell["engine"], scenario.id, variant, scenario.section, scenario.metric, scenario.unit)
-            mine = [r for r in rows if r["engine"] == cell["engine"] and r["scenario"] == scenario.id
-                    and r["variant"] == variant and r["measured"] and r["step_ok"]]
+            mine = [
+                r
+                for r in rows
+                if r["engine"] == cell["engine"]
+                and r["scenario"] == scenario.id
+                and r["variant"] == variant
+                and r["measured"]
+                and r["step_ok"]
+            ]
             values, slowest, overalls = [], [], []
             for repeat in sorted({r["repeat"] for r in mine}):
                 step_rows_ = [r for r in mine if r["repeat"] == repeat]
@@ -300,4 +384,6 @@ def figure_record(figure: Figure) -> dict:
 
 
 def figures_frame(figures: list[Figure]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame([figure_record(f) for f in figures])

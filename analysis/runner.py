@@ -17,9 +17,9 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .scenarios import Scenario, Step
@@ -68,11 +68,11 @@ class RunOptions:
     data: Path
     quick: bool = True
     repeat: int = 1
-    cap: int | None = None            # smoke tests: no count above this
+    cap: int | None = None  # smoke tests: no count above this
     step_timeout: float | None = None
     keep_data: bool = False
-    exporter: str = "json"            # "json": measurements in <step>.json; "text": on stdout
-    ycsb: Path | None = None          # the launcher; default <repo>/bin/ycsb
+    exporter: str = "json"  # "json": measurements in <step>.json; "text": on stdout
+    ycsb: Path | None = None  # the launcher; default <repo>/bin/ycsb
 
     @property
     def launcher(self) -> Path:
@@ -99,8 +99,9 @@ def _count(value: str | None, what: str, files: list[str]) -> int:
     return int(float(value))
 
 
-def resolve_step(step: Step, index: int, scenario: Scenario, file_props: dict[str, str], quick: bool,
-                 cap: int | None) -> ResolvedStep:
+def resolve_step(
+    step: Step, index: int, scenario: Scenario, file_props: dict[str, str], quick: bool, cap: int | None
+) -> ResolvedStep:
     """The counts and -p properties of one step in this mode (pure)."""
     files = list(step.workloads)
     records = step.records
@@ -121,12 +122,17 @@ def resolve_step(step: Step, index: int, scenario: Scenario, file_props: dict[st
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = records * operations
-    return ResolvedStep(step, index, records, operations, props,
-                        Expectation(expected, step.allowed_returns, readseq))
+    return ResolvedStep(step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq))
 
 
-def ycsb_command(launcher: Path, engine: str, workload_files: list[Path], resolved: ResolvedStep,
-                 data_dir: Path, export_file: Path | None) -> list[str]:
+def ycsb_command(
+    launcher: Path,
+    engine: str,
+    workload_files: list[Path],
+    resolved: ResolvedStep,
+    data_dir: Path,
+    export_file: Path | None,
+) -> list[str]:
     """The bin/ycsb call of a step; export_file None keeps YCSB's text output on stdout."""
     command = [str(launcher), resolved.step.phase, engine]
     for f in workload_files:
@@ -169,7 +175,7 @@ class StepRecord:
 class CellRecord:
     engine: str
     scenario: str
-    status: str = "ok"             # "ok" or "failed"
+    status: str = "ok"  # "ok" or "failed"
     error: str | None = None
     seconds: float = 0.0
     repeats: list[list[StepRecord]] = field(default_factory=list)
@@ -211,7 +217,7 @@ def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeo
         try:
             return proc.wait(timeout=timeout), False
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)   # its own session: the JVM and nothing else
+            os.killpg(proc.pid, signal.SIGKILL)  # its own session: the JVM and nothing else
             return proc.wait(), True
         except BaseException:
             # Ctrl-C reaches only us (the JVM has its own session): do not leave it running.
@@ -220,22 +226,34 @@ def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeo
             raise
 
 
-def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path,
-             data_dir: Path) -> StepRecord:
+def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
     files = [options.workloads / f for f in resolved.step.workloads]
-    command = ycsb_command(options.launcher, engine, files, resolved, data_dir,
-                           export if options.exporter == "json" else None)
-    record = StepRecord(resolved.step.name, resolved.step.phase, resolved.step.variant, resolved.step.measured,
-                        list(resolved.step.workloads), command, resolved.recordcount, resolved.operationcount,
-                        resolved.expectation.operations, sorted(resolved.expectation.allowed_returns),
-                        resolved.expectation.readseq_entries,
-                        *(str(p.relative_to(options.out)) for p in (stdout, stderr, export)))
+    command = ycsb_command(
+        options.launcher, engine, files, resolved, data_dir, export if options.exporter == "json" else None
+    )
+    stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
+    record = StepRecord(
+        resolved.step.name,
+        resolved.step.phase,
+        resolved.step.variant,
+        resolved.step.measured,
+        list(resolved.step.workloads),
+        command,
+        resolved.recordcount,
+        resolved.operationcount,
+        resolved.expectation.operations,
+        sorted(resolved.expectation.allowed_returns),
+        resolved.expectation.readseq_entries,
+        stdout_name,
+        stderr_name,
+        json_name,
+    )
     start = time.monotonic()
     try:
         code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
-    except OSError as e:   # no launcher, not executable: this cell fails, the matrix goes on
+    except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
         return record
     record.seconds = round(time.monotonic() - start, 3)
@@ -244,7 +262,7 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     json_text = export.read_text(errors="replace") if export.exists() else None
     try:
         output = parse_ycsb_output(out_text, json_text)
-    except ValueError as e:   # a JSON file cut short by a killed JVM
+    except ValueError as e:  # a JSON file cut short by a killed JVM
         output = parse_ycsb_output(out_text)
         record.problems.append(f"unreadable JSON export: {e}")
     record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
@@ -253,8 +271,12 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     return record
 
 
-def run_cell(options: RunOptions, engine: str, scenario: Scenario,
-             on_progress: Callable[[str, float], None] = lambda label, done: None) -> CellRecord:
+def run_cell(
+    options: RunOptions,
+    engine: str,
+    scenario: Scenario,
+    on_progress: Callable[[str, float], None] = lambda label, done: None,
+) -> CellRecord:
     """Runs one cell (all repeats) and writes its cell.json; never raises for a failing engine.
 
     on_progress(label, done) tells what is running and how much of the cell's weight is done.
@@ -284,19 +306,24 @@ def run_cell(options: RunOptions, engine: str, scenario: Scenario,
         records = []
         for resolved in steps:
             step = resolved.step
-            on_progress(f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"
-                        f"{f' (repeat {repeat})' if options.repeat > 1 else ''}", done)
+            on_progress(
+                f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"
+                f"{f' (repeat {repeat})' if options.repeat > 1 else ''}",
+                done,
+            )
             record = run_step(options, engine, resolved, repeat_dir, data_dir)
             records.append(record)
             done += step_weight(resolved)
             if record.problems:
                 cell.status = "failed"
-                cell.error = f"{record.name}{f' (repeat {repeat})' if options.repeat > 1 else ''}: " \
-                             f"{'; '.join(record.problems)}"
+                cell.error = (
+                    f"{record.name}{f' (repeat {repeat})' if options.repeat > 1 else ''}: {'; '.join(record.problems)}"
+                )
                 break
             if cell.engine_version is None:
                 cell.engine_version = parse_engine_banner(
-                    (options.out / record.stderr).read_text(errors="replace"), engine).version
+                    (options.out / record.stderr).read_text(errors="replace"), engine
+                ).version
         cell.repeats.append(records)
         if not options.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)

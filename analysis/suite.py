@@ -1,9 +1,9 @@
 """Runs engines x scenarios, then renders the report; prints the report's path last.
 
-    python -m analysis.suite --quick                       every scenario on every engine, scaled down
-    python -m analysis.suite --full --engines leveldb      the published counts
-    python -m analysis.suite --quick --scenarios baseline --repeat 3 --out results/base
-    python -m analysis.suite --list                        the catalogue
+python -m analysis run --quick                       every scenario on every engine, scaled down
+python -m analysis run --full --engines leveldb      the published counts
+python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
+python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import json
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TextIO
 
 from .machine import collect_machine_info
 from .progress import ProgressBar, format_duration
@@ -31,27 +32,37 @@ def split_names(values: list[str] | None) -> list[str] | None:
     return [name for value in values for name in value.split(",") if name]
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m analysis.suite", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+SCENARIOS_HELP = "scenario ids, section ids (2B), groups (" + ", ".join(SCENARIO_GROUPS) + ") or patterns"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m analysis run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="scaled-down counts (the default)")
     mode.add_argument("--full", action="store_true", help="the workload files' own (published) counts")
     p.add_argument("--engines", nargs="+", metavar="ENGINE", help=f"engines to run (default: {' '.join(ENGINES)})")
-    p.add_argument("--scenarios", nargs="+", metavar="NAME",
-                   help="scenario ids, section ids (2B), groups (" + ", ".join(SCENARIO_GROUPS) + ") or patterns")
+    p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="run every cell N times; report medians")
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
     p.add_argument("--data-dir", type=Path, help="where cells keep their databases (default: <out>/data)")
     p.add_argument("--workloads", type=Path, default=REPO / "workloads", help="workload files directory")
     p.add_argument("--cap", type=int, metavar="N", help="no record or operation count above N (smoke tests)")
-    p.add_argument("--step-timeout", type=float, metavar="SECONDS",
-                   help="kill a step running longer (default: 600 with --quick, none with --full)")
-    p.add_argument("--exporter", choices=("json", "text"), default="json",
-                   help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only")
+    p.add_argument(
+        "--step-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="kill a step running longer (default: 600 with --quick, none with --full)",
+    )
+    p.add_argument(
+        "--exporter",
+        choices=("json", "text"),
+        default="json",
+        help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only",
+    )
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
-    p.add_argument("--no-report", action="store_true", help="run only; render later with analysis.report")
-    p.add_argument("--list", action="store_true", help="print the scenario catalogue and exit")
+    p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
@@ -61,45 +72,62 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
     lines = []
     for s in scenarios:
-        steps = " ; ".join(f"{st.phase} {'+'.join(st.workloads)}{' [' + st.variant + ']' if st.variant else ''}"
-                           for st in s.steps)
+        steps = " ; ".join(
+            f"{st.phase} {'+'.join(st.workloads)}{' [' + st.variant + ']' if st.variant else ''}" for st in s.steps
+        )
         lines.append(f"{s.id:22} {s.section:7} {','.join(s.engines):28} {steps}")
     return lines
 
 
 def git_revision(repo: Path) -> str:
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return (head or "unknown") + (" (modified)" if dirty else "")
 
 
-def run_matrix(options: RunOptions, engines: list[str], scenarios: list[Scenario],
-               progress_stream=sys.stderr) -> list[dict]:
+def run_matrix(
+    options: RunOptions, engines: list[str], scenarios: list[Scenario], progress_stream: TextIO = sys.stderr
+) -> list[dict]:
     """Every applicable (scenario, engine) cell in turn; a failure is recorded and the rest goes on."""
     cells = [(e, s) for s in scenarios for e in engines if e in s.engines]
     weights = [cell_weight(options, e, s) for e, s in cells]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
     finished_weight = 0.0
     summary = []
-    for n, ((engine, scenario), weight) in enumerate(zip(cells, weights)):
+    for n, ((engine, scenario), weight) in enumerate(zip(cells, weights, strict=True)):
         name = f"{engine}/{scenario.id}"
         bar.update(n, finished_weight, name)
 
-        def on_progress(step: str, done: float, name: str = name, n: int = n, base: float = finished_weight,
-                        weight: float = weight) -> None:
+        def on_progress(
+            step: str, done: float, name: str = name, n: int = n, base: float = finished_weight, weight: float = weight
+        ) -> None:
             bar.update(n, base + min(done, weight), name, step)
 
         cell = run_cell(options, engine, scenario, on_progress)
         finished_weight += weight
         if cell.status != "ok":
             bar.message(f"FAILED {name}: {cell.error}")
-        summary.append({"engine": engine, "scenario": scenario.id, "status": cell.status, "error": cell.error,
-                        "seconds": cell.seconds, "engine_version": cell.engine_version})
+        summary.append(
+            {
+                "engine": engine,
+                "scenario": scenario.id,
+                "status": cell.status,
+                "error": cell.error,
+                "seconds": cell.seconds,
+                "engine_version": cell.engine_version,
+            }
+        )
         bar.update(n + 1, finished_weight, name)
     bar.finish(len(cells))
     return summary
@@ -113,32 +141,63 @@ def engine_versions(summary: list[dict]) -> dict[str, str]:
     return versions
 
 
-def main(argv: list[str] | None = None) -> int:
+def list_main(argv: list[str]) -> int:
+    """`python -m analysis list`: the catalogue, or the scenarios that --scenarios selects."""
+    p = argparse.ArgumentParser(
+        prog="python -m analysis list", description="Prints the scenario catalogue: scenario, section, engines, steps."
+    )
+    p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
+    args = p.parse_args(argv)
+    try:
+        scenarios = select_scenarios(split_names(args.scenarios))
+    except ValueError as e:
+        print(f"list: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(catalogue_lines(scenarios)))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """`python -m analysis run`."""
     args = parse_args(argv)
     try:
         scenarios = select_scenarios(split_names(args.scenarios))
         engines = select_engines(split_names(args.engines))
     except ValueError as e:
-        print(f"suite: {e}", file=sys.stderr)
+        print(f"run: {e}", file=sys.stderr)
         return 2
-    if args.list:
-        print("\n".join(catalogue_lines(scenarios)))
-        return 0
     quick = not args.full
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
     out.mkdir(parents=True, exist_ok=True)
     data = (args.data_dir or out / "data").resolve()
-    options = RunOptions(repo=REPO, out=out, workloads=args.workloads.resolve(), data=data, quick=quick,
-                         repeat=args.repeat, cap=args.cap, keep_data=args.keep_data, exporter=args.exporter,
-                         step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None))
+    options = RunOptions(
+        repo=REPO,
+        out=out,
+        workloads=args.workloads.resolve(),
+        data=data,
+        quick=quick,
+        repeat=args.repeat,
+        cap=args.cap,
+        keep_data=args.keep_data,
+        exporter=args.exporter,
+        step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None),
+    )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
-        print(f"suite: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
+        print(f"run: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
 
-    suite = {"mode": mode, "repeat": args.repeat, "cap": args.cap, "exporter": args.exporter, "engines": engines,
-             "scenarios": [s.id for s in scenarios], "command": ["python", "-m", "analysis.suite", *sys.argv[1:]],
-             "revision": git_revision(REPO), "started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    suite = {
+        "mode": mode,
+        "repeat": args.repeat,
+        "cap": args.cap,
+        "exporter": args.exporter,
+        "engines": engines,
+        "scenarios": [s.id for s in scenarios],
+        "command": ["python", "-m", "analysis", "run", *argv],
+        "revision": git_revision(REPO),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
     machine = collect_machine_info(data, out)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
@@ -147,19 +206,26 @@ def main(argv: list[str] | None = None) -> int:
     summary = run_matrix(options, engines, scenarios)
     machine["engines"] = engine_versions(summary)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
-    suite.update(finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 seconds=round(time.monotonic() - start, 1), cells=summary)
+    suite.update(
+        finished=datetime.now(UTC).isoformat(timespec="seconds"),
+        seconds=round(time.monotonic() - start, 1),
+        cells=summary,
+    )
     (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
     if not args.keep_data:
         _remove_empty_dirs(data)
 
     failed = [c for c in summary if c["status"] != "ok"]
-    print(f"suite: {len(summary) - len(failed)} of {len(summary)} cells ok in "
-          f"{format_duration(time.monotonic() - start)}; raw outputs in {out}", file=sys.stderr)
+    print(
+        f"run: {len(summary) - len(failed)} of {len(summary)} cells ok in "
+        f"{format_duration(time.monotonic() - start)}; raw outputs in {out}",
+        file=sys.stderr,
+    )
     if args.no_report:
         print(out)
     else:
-        from .report import write_report   # matplotlib loads only when a report is drawn
+        from .report import write_report  # pandas loads only when a report is written
+
         print(write_report(out).markdown)
     return 1 if failed else 0
 
@@ -174,5 +240,5 @@ def _remove_empty_dirs(root: Path) -> None:
         root.rmdir()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # the old entry point: say where the command went rather than do nothing
+    sys.exit(f"python -m analysis.suite is now: python -m analysis run {' '.join(sys.argv[1:])}".rstrip())

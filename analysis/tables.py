@@ -10,8 +10,8 @@ Every figure carries its "x baseline" ratio where the table defines a baseline.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .charts import Panel, Series
 from .formatting import (
@@ -25,13 +25,14 @@ from .formatting import (
 )
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
+from .report_tables import Column, ReportTable
 from .results import CloseStats, Figure
-from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Column, ReportTable
+from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID
 
-DISPLAY_ORDER = ("leveldb", "kyoto", "sqlite", "rocksdb", "fastdb")   # the 2011 page's order first
+DISPLAY_ORDER = ("leveldb", "kyoto", "sqlite", "rocksdb", "fastdb")  # the 2011 page's order first
 TODAY = "today, this host"
 
-FigureMap = Mapping[tuple[str, str, str], Figure]   # (engine, scenario, variant) -> Figure
+FigureMap = Mapping[tuple[str, str, str], Figure]  # (engine, scenario, variant) -> Figure
 
 
 def engine_label(engine: str) -> str:
@@ -117,12 +118,14 @@ def table_engines(definition: ReportTable, figures: FigureMap) -> list[str]:
 
 
 def published_engines(definition: ReportTable, published: Mapping[Key, Published]) -> list[str]:
-    return _ordered({e for (s, v, e) in published if any((c.scenario, c.variant) == (s, v) for c in definition.columns)})
+    return _ordered(
+        {e for (s, v, e) in published if any((c.scenario, c.variant) == (s, v) for c in definition.columns)}
+    )
 
 
 def published_label(definition: ReportTable, published: Mapping[Key, Published]) -> str | None:
     for column in definition.columns:
-        for (s, v, e), entry in published.items():
+        for (s, v, _engine), entry in published.items():
             if (s, v) == (column.scenario, column.variant):
                 return entry.label
     return None
@@ -147,13 +150,21 @@ def engine_notes(definition: ReportTable, engines: list[str]) -> list[str]:
     return list(notes.values())
 
 
-def engine_panels(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published],
-                  engines: list[str], label: str | None) -> list[Panel]:
+def engine_panels(
+    definition: ReportTable,
+    figures: FigureMap,
+    published: Mapping[Key, Published],
+    engines: list[str],
+    label: str | None,
+) -> list[Panel]:
     """Sequential / random side by side, engines down each (the 2011 page's charts); a table of
     many columns (the YCSB mixes) becomes one panel of columns with a bar per engine."""
     if len(definition.columns) > 2:
-        series = [Series(engine_label(e), [_value(figures, e, c) for c in definition.columns])
-                  for e in engines if e in ENGINE_LABELS]
+        series = [
+            Series(engine_label(e), [_value(figures, e, c) for c in definition.columns])
+            for e in engines
+            if e in ENGINE_LABELS
+        ]
         return [Panel(definition.title, [c.label for c in definition.columns], series)]
     panels = []
     for column in definition.columns:
@@ -191,15 +202,25 @@ def build_variant_table(definition: ReportTable, figures: FigureMap, published: 
     run = table_engines(definition, figures)
     shown = _ordered(set(run))
     from_source = published_engines(definition, published)
-    headers = ["Test"] + [f"{engine_label(e)}: {TODAY}" for e in shown] \
-        + [f"{engine_label(e)}: {label}" for e in from_source]
+    headers = (
+        ["Test"] + [f"{engine_label(e)}: {TODAY}" for e in shown] + [f"{engine_label(e)}: {label}" for e in from_source]
+    )
     rows = []
     for column in definition.columns:
-        rows.append([column.label] + [today_text(figures, e, column) for e in shown]
-                    + [published_text(published, e, column) for e in from_source])
+        rows.append(
+            [column.label]
+            + [today_text(figures, e, column) for e in shown]
+            + [published_text(published, e, column) for e in from_source]
+        )
     series = [Series(f"{engine_label(e)}, {TODAY}", [_value(figures, e, c) for c in definition.columns]) for e in shown]
-    series += [Series(f"{engine_label(e)}, {label}", [_published_value(published, e, c) for c in definition.columns],
-                      published=True) for e in from_source]
+    series += [
+        Series(
+            f"{engine_label(e)}, {label}",
+            [_published_value(published, e, c) for c in definition.columns],
+            published=True,
+        )
+        for e in from_source
+    ]
     panels = [Panel(definition.title, [c.label for c in definition.columns], series)]
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
     return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
@@ -212,7 +233,8 @@ TESTS_LAYOUT_NOTE = (
     "Level shape: table files per level when the database closed, and level 1 against its target: for RocksDB "
     "its files x rocksdb.targetfilesize (~) against rocksdb.maxbytesforlevelbase, for LevelDB its size in "
     "leveldb.stats against LevelDB's fixed 10 MB. Background writes: what flushes and compactions wrote "
-    "(leveldb.stats counts flushes with compactions). Medians over repeats.")
+    "(leveldb.stats counts flushes with compactions). Medians over repeats."
+)
 
 
 def stalls_text(close: CloseStats | None) -> str:
@@ -261,18 +283,28 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
         for engine in engines:
             figure = figures.get((engine, column.scenario, column.variant))
             close = figure.close if figure else None
-            row = [column.label, engine_label(engine),
-                   today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a",
-                   stalls_text(close), level_shape_text(close), background_writes_text(close)]
+            row = [
+                column.label,
+                engine_label(engine),
+                today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a",
+                stalls_text(close),
+                level_shape_text(close),
+                background_writes_text(close),
+            ]
             if label:
                 entry = published.get((column.scenario, column.variant, engine))
                 row += [published_text(published, engine, column), entry.note if entry and entry.note else "—"]
             rows.append(row)
-    text_columns = frozenset({4, 7} if label else {4})   # the level shape and the published notes
+    text_columns = frozenset({4, 7} if label else {4})  # the level shape and the published notes
     panels = engine_panels(definition, figures, published, engines, label)
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
-    return BuiltTable(definition, Table(headers, rows, align_right_from=2, text_columns=text_columns), panels, unit,
-                      engine_notes(definition, run) + [TESTS_LAYOUT_NOTE])
+    return BuiltTable(
+        definition,
+        Table(headers, rows, align_right_from=2, text_columns=text_columns),
+        panels,
+        unit,
+        engine_notes(definition, run) + [TESTS_LAYOUT_NOTE],
+    )
 
 
 def build_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable | None:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run the quick reproduction of every published scenario on
-# every engine (analysis/suite.py); the last line printed is the path of the report.
+# every engine (python -m analysis run); the last line printed is the path of the report.
 # Options pass through: bash scripts/quick.sh --engines leveldb --scenarios baseline --repeat 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Quick (scaled-down counts) is the suite's default; --full passes through for the published counts.
-exec .venv/bin/python -m analysis.suite "$@"
+exec .venv/bin/python -m analysis run "$@"

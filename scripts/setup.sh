@@ -24,11 +24,12 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
   apt-get install -y -qq "${apt_packages[@]}" >/dev/null
 fi
 
-# The analysis (Python) lives in its own virtual environment.
+# The analysis (Python) lives in its own virtual environment; pyproject.toml pins its dependencies
+# (runtime and the test extra: pytest, ruff, mypy). Editable, because the package runs from this tree.
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -r analysis/requirements.txt
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 
 # The Java modules; tests run from scripts/test.sh.
 mvn -q -B -DskipTests install

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test: the Java modules against the real engines, then the analysis.
+# Runs every test: the analysis' lint and type checks (quick, so first), the Java modules against the
+# real engines, then the analysis' tests. Any finding fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# ruff and mypy read their configuration from pyproject.toml.
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy
 mvn -B -ntp verify
 .venv/bin/python -m pytest -q analysis/tests distribution/tests

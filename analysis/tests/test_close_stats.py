@@ -21,7 +21,7 @@ def test_sizes_as_the_bindings_print_them():
 
 def test_only_leveldb_and_rocksdb_print_statistics_at_close(captured):
     stats = parse_engine_stats(captured.stderr("load"), captured.engine)
-    assert parse_engine_stats(captured.stderr("failed-badprop"), captured.engine) is None   # never opened
+    assert parse_engine_stats(captured.stderr("failed-badprop"), captured.engine) is None  # never opened
     if captured.engine not in ("leveldb", "rocksdb"):
         assert stats is None
         return
@@ -31,8 +31,15 @@ def test_only_leveldb_and_rocksdb_print_statistics_at_close(captured):
 def test_rocksdb_stats_line_of_a_kv1000_fill():
     stderr = Captured("rocksdb").stderr("load-kv1000")
     assert parse_engine_stats(stderr, "rocksdb") == EngineStats(
-        files_per_level=(4, 7, 16, 0, 0, 0, 0), stall_stops=23, stall_slowdowns=0, stall_seconds=1.778532,
-        flush_bytes=56853362, compaction_read_bytes=76824789, compaction_write_bytes=76711291, user_bytes=102400000)
+        files_per_level=(4, 7, 16, 0, 0, 0, 0),
+        stall_stops=23,
+        stall_slowdowns=0,
+        stall_seconds=1.778532,
+        flush_bytes=56853362,
+        compaction_read_bytes=76824789,
+        compaction_write_bytes=76711291,
+        user_bytes=102400000,
+    )
     # L1's 7 files x rocksdb.targetfilesize = 2m, against rocksdb.maxbytesforlevelbase = 10m.
     columns = close_columns("rocksdb", stderr)
     assert (columns["l1_bytes"], columns["l1_target_bytes"], columns["l1_estimated"]) == (14 * MB, 10 * MB, True)
@@ -52,37 +59,41 @@ def test_leveldb_stats_table_of_a_kv1000_fill():
     assert stats.files_per_level == (7, 10, 13, 0, 0, 0, 0)
     assert stats.level_bytes == (11 * MB, 19 * MB, 24 * MB, 0, 0, 0, 0)
     assert stats.compaction_read_bytes == (0 + 60 + 36) * MB
-    assert stats.compaction_write_bytes == (51 + 61 + 38) * MB   # flushes (level 0's row) included
-    assert stats.stall_stops is None and stats.flush_bytes is None   # LevelDB counts neither
+    assert stats.compaction_write_bytes == (51 + 61 + 38) * MB  # flushes (level 0's row) included
+    assert stats.stall_stops is None and stats.flush_bytes is None  # LevelDB counts neither
     columns = close_columns("leveldb", stderr)
     assert (columns["l1_bytes"], columns["l1_target_bytes"], columns["l1_estimated"]) == (19 * MB, 10 * MB, False)
 
 
 def test_leveldb_stats_with_nothing_flushed_yet():
-    stats = parse_engine_stats(Captured("leveldb").stderr("load"), "leveldb")   # 2,000 records: all in the memtable
+    stats = parse_engine_stats(Captured("leveldb").stderr("load"), "leveldb")  # 2,000 records: all in the memtable
     assert stats.files_per_level == (0,) * 7 and stats.compaction_write_bytes == 0
 
 
 def test_leveldb_stats_survive_a_status_line_printed_in_between():
-    stderr = ("[leveldb] leveldb.stats at close:\n"
-              "                               Compactions\n"
-              "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)\n"
-              "--------------------------------------------------\n"
-              "  0        6        9         0        0        24\n"
-              "2026-11-22 02:23:02:364 1 sec: 50000 operations; 50000 current ops/sec; [INSERT: Count=50000]\n"
-              "  2       10       18         0       18        20\n"
-              "[leveldb] closed /d in 167.9 ms\n"
-              "  5        1        1         0        0         0\n")   # after the table: not its row
+    stderr = (
+        "[leveldb] leveldb.stats at close:\n"
+        "                               Compactions\n"
+        "Level  Files Size(MB) Time(sec) Read(MB) Write(MB)\n"
+        "--------------------------------------------------\n"
+        "  0        6        9         0        0        24\n"
+        "2026-11-22 02:23:02:364 1 sec: 50000 operations; 50000 current ops/sec; [INSERT: Count=50000]\n"
+        "  2       10       18         0       18        20\n"
+        "[leveldb] closed /d in 167.9 ms\n"
+        "  5        1        1         0        0         0\n"
+    )  # after the table: not its row
     stats = parse_engine_stats(stderr, "leveldb")
     assert stats.files_per_level == (6, 0, 10, 0, 0, 0, 0)
     assert stats.compaction_write_bytes == 44 * MB
 
 
 def test_rocksdb_without_its_statistics_object_reports_counts_but_no_bytes():
-    stderr = ("[rocksdb] opened /d in 1.0 ms; effective configuration:\n"
-              "  rocksdb.stats = false (set)\n"
-              "[rocksdb] stats: stall_stops=3 stall_slowdowns=1 stall_micros=0 flush_bytes=0 compaction_read_bytes=0"
-              " compaction_write_bytes=0 bytes_written=0 files_per_level=2,1,0,0,0,0,0\n")
+    stderr = (
+        "[rocksdb] opened /d in 1.0 ms; effective configuration:\n"
+        "  rocksdb.stats = false (set)\n"
+        "[rocksdb] stats: stall_stops=3 stall_slowdowns=1 stall_micros=0 flush_bytes=0 compaction_read_bytes=0"
+        " compaction_write_bytes=0 bytes_written=0 files_per_level=2,1,0,0,0,0,0\n"
+    )
     stats = parse_engine_stats(stderr, "rocksdb")
     assert (stats.stall_stops, stats.stall_slowdowns, stats.files_per_level) == (3, 1, (2, 1, 0, 0, 0, 0, 0))
     assert stats.stall_seconds is None and stats.flush_bytes is None and stats.compaction_write_bytes is None

@@ -18,8 +18,9 @@ SCENARIOS = ("seqwrite", "randread")
 
 
 def built_engines() -> list[str]:
-    assert engine_is_built(REPO, "leveldb"), \
+    assert engine_is_built(REPO, "leveldb"), (
         "the LevelDB binding is not built: run `mvn -q -B package -DskipTests` (scripts/setup.sh does)"
+    )
     others = [e for e in ENGINES if e != "leveldb" and engine_is_built(REPO, e)]
     return ["leveldb"] + others[:1]
 
@@ -29,9 +30,26 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     out = tmp_path / "results"
     start = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "analysis.suite", "--quick", "--engines", *engines, "--scenarios", *SCENARIOS,
-         "--cap", "2000", "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, timeout=240)
+        [
+            sys.executable,
+            "-m",
+            "analysis",
+            "run",
+            "--quick",
+            "--engines",
+            *engines,
+            "--scenarios",
+            *SCENARIOS,
+            "--cap",
+            "2000",
+            "--out",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     seconds = time.monotonic() - start
     assert done.returncode == 0, done.stderr
     assert seconds < 90, f"took {seconds:.0f} s"
@@ -75,17 +93,43 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
 def test_report_command_rerenders_a_text_output_run(tmp_path):
     built_engines()
     out = tmp_path / "results"
-    subprocess.run([sys.executable, "-m", "analysis.suite", "--engines", "leveldb", "--scenarios", "seqwrite",
-                    "--cap", "1000", "--out", str(out), "--no-report", "--exporter", "text"], cwd=REPO, check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analysis",
+            "run",
+            "--engines",
+            "leveldb",
+            "--scenarios",
+            "seqwrite",
+            "--cap",
+            "1000",
+            "--out",
+            str(out),
+            "--no-report",
+            "--exporter",
+            "text",
+        ],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     assert not (out / "report.md").exists()
     assert "[INSERT], Operations, 1000" in (out / "leveldb" / "seqwrite" / "r1" / "01-load-seqwrite.txt").read_text()
-    done = subprocess.run([sys.executable, "-m", "analysis.report", str(out)], cwd=REPO, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "analysis", "report", str(out)], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(out / "report.md")
-    compared = subprocess.run([sys.executable, "-m", "analysis.compare", str(out), str(out)], cwd=REPO,
-                              capture_output=True, text=True, timeout=120)
+    compared = subprocess.run(
+        [sys.executable, "-m", "analysis", "compare", str(out), str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert compared.returncode == 0, compared.stderr
     assert "| LevelDB | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
     assert "ops/sec" in (out / "report.md").read_text()

@@ -39,7 +39,7 @@ def test_load_counts_every_insert(captured):
     assert output.runtime_ms > 0 and output.throughput > 0
     assert 0 < insert.p95_us <= insert.p99_us
     assert insert.avg_us > 0
-    assert "CLEANUP" not in output.operations   # closing the DB is not an operation
+    assert "CLEANUP" not in output.operations  # closing the DB is not an operation
     assert problems_of(captured, "load", Expectation(2000)) == []
 
 
@@ -66,7 +66,7 @@ def test_json_exporter_gives_the_same_shape_as_the_text(captured):
 def test_status_lines_from_dash_s(captured):
     status = parse_status_lines(captured.stderr("run-status"))
     assert len(status) >= 3
-    assert status[0].seconds == 0   # the first line comes at 0 s (possibly after a few operations)
+    assert status[0].seconds == 0  # the first line comes at 0 s (possibly after a few operations)
     assert status[-1].operations == 600000
     assert [s.operations for s in status] == sorted(s.operations for s in status)
     assert any("READ" in s.per_operation and s.per_operation["READ"]["Count"] > 0 for s in status)
@@ -81,7 +81,7 @@ def test_readseq_reports_entries_per_second(captured):
         assert output.readseq.passes == 1
         assert output.readseq.entries == 2000
         assert output.readseq.entries_per_sec > 0
-        assert output.operations["SCAN"].count == 1   # YCSB sees one operation per pass
+        assert output.operations["SCAN"].count == 1  # YCSB sees one operation per pass
         expected = Expectation(1, readseq_entries=2000)
         assert problems_of(captured, case, expected, with_json) == []
     wrong = problems_of(captured, "run-readseq", Expectation(1, readseq_entries=4000))
@@ -149,29 +149,35 @@ def test_tidy_rows_of_a_run(captured):
     assert read["count"] == 2000 and read["ok"] == 2000 and read["errors"] == 0
     assert abs(read["throughput_ops_per_sec"] - 2000 / (output.runtime_ms / 1000)) < 1e-6
     assert read["p95_latency_us"] is not None and read["p99_latency_us"] is not None
-    assert read["entries"] is None   # a point read covers one entry: no entries/s figure of its own
+    assert read["entries"] is None  # a point read covers one entry: no entries/s figure of its own
 
 
 def test_text_parser_ignores_everything_but_measurement_lines():
     text = "YCSB Client 0.17.0\n[OVERALL], RunTime(ms), 10\nnoise, 1, 2\n[READ], Return=OK, 3\n"
     assert [(m.metric, m.measurement, m.value) for m in parse_measurement_lines(text)] == [
-        ("OVERALL", "RunTime(ms)", 10.0), ("READ", "Return=OK", 3.0)]
+        ("OVERALL", "RunTime(ms)", 10.0),
+        ("READ", "Return=OK", 3.0),
+    ]
 
 
 def test_a_bindings_start_up_note_is_not_an_error():
-    stderr = ("[kyoto] NOTE: kctreemgr cannot name a compressor (it fails with 'invalid module checksum');"
-              " inspect this file with: kcpolymgr inform -st 'x.kct#zcomp=lzo'\n"
-              "[kyoto] insert of key 'k' failed: KyotoException: broken\n")
+    stderr = (
+        "[kyoto] NOTE: kctreemgr cannot name a compressor (it fails with 'invalid module checksum');"
+        " inspect this file with: kcpolymgr inform -st 'x.kct#zcomp=lzo'\n"
+        "[kyoto] insert of key 'k' failed: KyotoException: broken\n"
+    )
     assert find_error_lines("", stderr) == ["[kyoto] insert of key 'k' failed: KyotoException: broken"]
 
 
 def test_engine_line_names_the_version_whatever_notes_come_first():
-    stderr = ("[sqlite] NOTE: writebuffersize = 2m is ignored: SQLite has no write buffer\n"
-              "[sqlite] table: CREATE TABLE t (k BLOB)\n"
-              "[sqlite] engine: SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)\n"
-              "[sqlite] opened /d in 3.5 ms; effective configuration:\n"
-              "  sqlite.path = /d (from path)\n"
-              "[sqlite] closed /d in 1.0 ms\n")
+    stderr = (
+        "[sqlite] NOTE: writebuffersize = 2m is ignored: SQLite has no write buffer\n"
+        "[sqlite] table: CREATE TABLE t (k BLOB)\n"
+        "[sqlite] engine: SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)\n"
+        "[sqlite] opened /d in 3.5 ms; effective configuration:\n"
+        "  sqlite.path = /d (from path)\n"
+        "[sqlite] closed /d in 1.0 ms\n"
+    )
     banner = parse_engine_banner(stderr, "sqlite")
     assert banner.version == "SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)"
     assert banner.open_ms == 3.5 and banner.close_ms == 1.0

@@ -12,8 +12,9 @@ from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
 from analysis.report import build_report
+from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
-from analysis.scenarios import REPORT_TABLES, SCENARIOS_BY_ID
+from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.tables import build_table
 
 TABLES = {t.id: t for t in REPORT_TABLES}
@@ -21,18 +22,33 @@ TABLES = {t.id: t for t in REPORT_TABLES}
 
 def figure(engine: str, scenario: str, value: float | None, variant: str = "", status: str = "ok") -> Figure:
     s = SCENARIOS_BY_ID[scenario]
-    return Figure(engine, scenario, variant, s.section, s.metric, s.unit, value=value,
-                  repeats=1 if value is not None else 0, values=[value] if value is not None else [],
-                  status=status if value is not None or status != "ok" else "not run")
+    return Figure(
+        engine,
+        scenario,
+        variant,
+        s.section,
+        s.metric,
+        s.unit,
+        value=value,
+        repeats=1 if value is not None else 0,
+        values=[value] if value is not None else [],
+        status=status if value is not None or status != "ok" else "not run",
+    )
 
 
 BASELINE_AND_BATCH = [
-    figure("leveldb", "seqwrite", 500_000.0), figure("leveldb", "randwrite", 200_000.0),
-    figure("leveldb", "batch-seqwrite", 600_000.0), figure("leveldb", "batch-randwrite", 250_000.0),
-    figure("kyoto", "seqwrite", 300_000.0), figure("kyoto", "randwrite", 100_000.0),
-    figure("kyoto", "batch-seqwrite", 450_000.0), figure("kyoto", "batch-randwrite", None, status="failed"),
-    figure("sqlite", "seqwrite", 40_000.0), figure("sqlite", "randwrite", 9_000.0),
-    figure("leveldb", "randread", 150_000.0), figure("kyoto", "randread", 90_000.0),
+    figure("leveldb", "seqwrite", 500_000.0),
+    figure("leveldb", "randwrite", 200_000.0),
+    figure("leveldb", "batch-seqwrite", 600_000.0),
+    figure("leveldb", "batch-randwrite", 250_000.0),
+    figure("kyoto", "seqwrite", 300_000.0),
+    figure("kyoto", "randwrite", 100_000.0),
+    figure("kyoto", "batch-seqwrite", 450_000.0),
+    figure("kyoto", "batch-randwrite", None, status="failed"),
+    figure("sqlite", "seqwrite", 40_000.0),
+    figure("sqlite", "randwrite", 9_000.0),
+    figure("leveldb", "randread", 150_000.0),
+    figure("kyoto", "randread", 90_000.0),
     figure("sqlite", "randread", 60_000.0),
 ]
 
@@ -56,10 +72,15 @@ def test_formatting_like_the_published_page():
 
 def test_baseline_table_puts_published_beside_today():
     built = build_table(TABLES["1-writes"], by_key(BASELINE_AND_BATCH), load_published())
-    assert built.table.headers == ["Engine", "Sequential: today, this host", "Sequential: 2011, X5650, ext3",
-                                   "Random: today, this host", "Random: 2011, X5650, ext3"]
+    assert built.table.headers == [
+        "Engine",
+        "Sequential: today, this host",
+        "Sequential: 2011, X5650, ext3",
+        "Random: today, this host",
+        "Random: 2011, X5650, ext3",
+    ]
     rows = rows_of(built.table)
-    assert list(rows) == ["LevelDB", "Kyoto TreeDB", "SQLite3"]   # the 2011 page's order
+    assert list(rows) == ["LevelDB", "Kyoto TreeDB", "SQLite3"]  # the 2011 page's order
     assert rows["LevelDB"] == ["500,000 ops/sec", "779,000 ops/sec", "200,000 ops/sec", "164,000 ops/sec"]
     assert [p.title for p in built.panels] == ["Sequential", "Random"]
     assert built.panels[0].series[0].values == [500_000.0, 300_000.0, 40_000.0]
@@ -71,7 +92,7 @@ def test_batch_table_gives_every_value_its_baseline_ratio():
     assert rows["LevelDB"][0] == "600,000 entries/sec (1.20x baseline)"
     assert rows["LevelDB"][1] == "840,000 entries/sec (1.08x baseline)"
     assert rows["Kyoto TreeDB"][0] == "450,000 entries/sec (1.50x baseline)"
-    assert rows["Kyoto TreeDB"][1] == "—"            # the 2011 page had no TreeDB batch row
+    assert rows["Kyoto TreeDB"][1] == "—"  # the 2011 page had no TreeDB batch row
     assert rows["Kyoto TreeDB"][2] == "failed"
     assert rows["SQLite3"][0] == "not run"
     assert rows["SQLite3"][1] == "124,000 entries/sec (2.55x baseline)"
@@ -83,39 +104,86 @@ def test_a_table_whose_scenarios_did_not_run_is_left_out():
 
 
 def test_variant_table_for_sqlite_notes():
-    figures = [figure("sqlite", "pk-update", v, variant) for variant, v in (
-        ("one-row-per-txn", 500.0), ("1000-rows-per-txn", 40_000.0), ("10000-rows-per-txn", 45_000.0))]
+    figures = [
+        figure("sqlite", "pk-update", v, variant)
+        for variant, v in (
+            ("one-row-per-txn", 500.0),
+            ("1000-rows-per-txn", 40_000.0),
+            ("10000-rows-per-txn", 45_000.0),
+        )
+    ]
     built = build_table(TABLES["pk-update"], by_key(figures), load_published())
-    assert built.table.headers == ["Test", "SQLite3: today, this host", "SQLite3: published, SQLite 3.8.11, 8 cores, SSD"]
+    assert built.table.headers == [
+        "Test",
+        "SQLite3: today, this host",
+        "SQLite3: published, SQLite 3.8.11, 8 cores, SSD",
+    ]
     rows = rows_of(built.table)
     assert rows["1 row per transaction"] == ["500 ops/sec", "59 rows/sec"]
     assert rows["1,000 rows per transaction"] == ["40,000 ops/sec (80.00x baseline)", "598 rows/sec (10.14x baseline)"]
 
 
 def constructed_run(tmp_path: Path) -> RunData:
-    cells = [{"engine": f.engine, "scenario": f.scenario, "status": f.status if f.status != "not run" else "ok",
-              "error": "INSERT: 3 ERROR" if f.status == "failed" else None, "repeats": []} for f in BASELINE_AND_BATCH]
-    machine = {"cpu": "Test CPU 3000", "cores": 2, "memory_bytes": 8 * 2**30, "kernel": "Linux 6.1",
-               "os": "Debian", "filesystem": "ext4", "device": "/dev/vda", "disk": "vda", "fsync_per_sec": 500.0,
-               "jdk": "openjdk 17", "data_dir": "/data"}
-    suite = {"mode": "quick", "repeat": 1, "command": ["python", "-m", "analysis.suite", "--quick"]}
-    return RunData(tmp_path, suite, machine, cells, pd.DataFrame(columns=TIDY_COLUMNS), BASELINE_AND_BATCH,
-                   {"leveldb": "LevelDB 1.13 (test)", "kyoto": "Kyoto Cabinet 1.2.79 (test)"})
+    cells: list[dict] = [
+        {
+            "engine": f.engine,
+            "scenario": f.scenario,
+            "status": f.status if f.status != "not run" else "ok",
+            "error": "INSERT: 3 ERROR" if f.status == "failed" else None,
+            "repeats": [],
+        }
+        for f in BASELINE_AND_BATCH
+    ]
+    machine = {
+        "cpu": "Test CPU 3000",
+        "cores": 2,
+        "memory_bytes": 8 * 2**30,
+        "kernel": "Linux 6.1",
+        "os": "Debian",
+        "filesystem": "ext4",
+        "device": "/dev/vda",
+        "disk": "vda",
+        "fsync_per_sec": 500.0,
+        "jdk": "openjdk 17",
+        "data_dir": "/data",
+    }
+    suite = {"mode": "quick", "repeat": 1, "command": ["python", "-m", "analysis", "run", "--quick"]}
+    return RunData(
+        tmp_path,
+        suite,
+        machine,
+        cells,
+        pd.DataFrame(columns=TIDY_COLUMNS),
+        BASELINE_AND_BATCH,
+        {"leveldb": "LevelDB 1.13 (test)", "kyoto": "Kyoto Cabinet 1.2.79 (test)"},
+    )
 
 
 def test_report_reads_like_the_2011_page(tmp_path):
     blocks = build_report(constructed_run(tmp_path), tmp_path)
     markdown = to_markdown(blocks)
-    order = ["## This machine", "Test CPU 3000 (2 cores)", "LevelDB 1.13 (test)", "## 1. Baseline Performance",
-             "### Baseline: Writes", "### Baseline: Reads", "## 2. Write Performance under Different Configurations",
-             "### B. Batch Writes", "## Findings", "## Failed cells", "## How this was run"]
+    order = [
+        "## This machine",
+        "Test CPU 3000 (2 cores)",
+        "LevelDB 1.13 (test)",
+        "## 1. Baseline Performance",
+        "### Baseline: Writes",
+        "### Baseline: Reads",
+        "## 2. Write Performance under Different Configurations",
+        "### B. Batch Writes",
+        "## Findings",
+        "## Failed cells",
+        "## How this was run",
+    ]
     positions = [markdown.index(text) for text in order]
     assert positions == sorted(positions)
     assert "600,000 entries/sec (1.20x baseline)" in markdown
     assert "![B. Batch Writes](charts/2B.png)" in markdown
     # Findings decided from these numbers: one reproduced, one not, the rest not measured.
     assert "| F1 | LevelDB has the fastest sequential writes (leveldb-benchmarks-2011) | **reproduced** |" in markdown
-    assert "| F4 | Kyoto TreeDB has the fastest random reads (leveldb-benchmarks-2011) | **not reproduced** |" in markdown
+    assert (
+        "| F4 | Kyoto TreeDB has the fastest random reads (leveldb-benchmarks-2011) | **not reproduced** |" in markdown
+    )
     assert "| F10 |" in markdown and "missing: bigread-randread on Kyoto TreeDB" in markdown
     assert "| Kyoto TreeDB | batch-randwrite | INSERT: 3 ERROR |" in markdown
     for chart in ("1-writes", "1-reads", "2B"):
@@ -127,14 +195,20 @@ def test_report_reads_like_the_2011_page(tmp_path):
 
 
 def test_compare_gives_ratios_and_inverts_times():
-    a = [figure("leveldb", "seqwrite", 100_000.0), figure("sqlite", "fastdb-delete", 1000.0, "delete-one-by-one"),
-         figure("kyoto", "seqwrite", 50_000.0)]
-    b = [figure("leveldb", "seqwrite", 150_000.0), figure("sqlite", "fastdb-delete", 500.0, "delete-one-by-one"),
-         figure("rocksdb", "seqwrite", 90_000.0)]
+    a = [
+        figure("leveldb", "seqwrite", 100_000.0),
+        figure("sqlite", "fastdb-delete", 1000.0, "delete-one-by-one"),
+        figure("kyoto", "seqwrite", 50_000.0),
+    ]
+    b = [
+        figure("leveldb", "seqwrite", 150_000.0),
+        figure("sqlite", "fastdb-delete", 500.0, "delete-one-by-one"),
+        figure("rocksdb", "seqwrite", 90_000.0),
+    ]
     comparisons = {(c.engine, c.scenario): c for c in compare_figures(a, b)}
     assert comparisons[("leveldb", "seqwrite")].ratio == pytest.approx(1.5)
     assert comparisons[("sqlite", "fastdb-delete")].ratio == pytest.approx(0.5)
-    assert comparisons[("sqlite", "fastdb-delete")].speedup == pytest.approx(2.0)   # half the time: twice as fast
+    assert comparisons[("sqlite", "fastdb-delete")].speedup == pytest.approx(2.0)  # half the time: twice as fast
     assert comparisons[("kyoto", "seqwrite")].b is None and comparisons[("kyoto", "seqwrite")].ratio is None
     assert comparisons[("rocksdb", "seqwrite")].a is None
 
@@ -150,37 +224,75 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
     mb = 2**20
     rocksdb = figure("rocksdb", "kv1000", 7_000.0)
     rocksdb.mb_per_sec = 7.06
-    rocksdb.close = CloseStats(stall_stops=45, stall_slowdowns=0, stall_seconds=6.795194, flush_bytes=113_764_088,
-                               compaction_write_bytes=247_077_836, files_per_level=[4, 17, 39, 0, 0, 0, 0],
-                               l1_bytes=17 * 2 * mb, l1_target_bytes=10 * mb, l1_estimated=True)
+    rocksdb.close = CloseStats(
+        stall_stops=45,
+        stall_slowdowns=0,
+        stall_seconds=6.795194,
+        flush_bytes=113_764_088,
+        compaction_write_bytes=247_077_836,
+        files_per_level=[4, 17, 39, 0, 0, 0, 0],
+        l1_bytes=17 * 2 * mb,
+        l1_target_bytes=10 * mb,
+        l1_estimated=True,
+    )
     leveldb = figure("leveldb", "kv1000", 14_000.0)
-    leveldb.close = CloseStats(compaction_write_bytes=146 * mb, files_per_level=[9, 8, 12, 0, 0, 0, 0],
-                               l1_bytes=16 * mb, l1_target_bytes=10 * mb)
+    leveldb.close = CloseStats(
+        compaction_write_bytes=146 * mb,
+        files_per_level=[9, 8, 12, 0, 0, 0, 0],
+        l1_bytes=16 * mb,
+        l1_target_bytes=10 * mb,
+    )
     quiet = figure("rocksdb", "tinykeys", 140_000.0)
-    quiet.close = CloseStats(stall_stops=0, stall_slowdowns=0, stall_seconds=0.0, flush_bytes=1_503_055,
-                             compaction_write_bytes=0, files_per_level=[2, 0, 0, 0, 0, 0, 0], l1_bytes=0,
-                             l1_target_bytes=10 * mb, l1_estimated=True)
-    figures = [rocksdb, leveldb, quiet, figure("leveldb", "tinykeys", 250_000.0)]   # LevelDB's: no statistics
+    quiet.close = CloseStats(
+        stall_stops=0,
+        stall_slowdowns=0,
+        stall_seconds=0.0,
+        flush_bytes=1_503_055,
+        compaction_write_bytes=0,
+        files_per_level=[2, 0, 0, 0, 0, 0, 0],
+        l1_bytes=0,
+        l1_target_bytes=10 * mb,
+        l1_estimated=True,
+    )
+    figures = [rocksdb, leveldb, quiet, figure("leveldb", "tinykeys", 250_000.0)]  # LevelDB's: no statistics
     built = build_table(TABLES["rocksdb"], by_key(figures), load_published())
     table = built.table
-    assert table.headers == ["Test", "Engine", "today, this host", "write stalls", "level shape at close",
-                             "background writes", "published, LevelDB 1.18 / RocksDB 3.10", "published notes"]
+    assert table.headers == [
+        "Test",
+        "Engine",
+        "today, this host",
+        "write stalls",
+        "level shape at close",
+        "background writes",
+        "published, LevelDB 1.18 / RocksDB 3.10",
+        "published notes",
+    ]
     rows = {(row[0], row[1]): row[2:] for row in table.rows}
-    assert list(rows) == [("8-byte keys, empty values", "LevelDB"), ("8-byte keys, empty values", "RocksDB"),
-                          ("8-byte keys, 1,000-byte values", "LevelDB"), ("8-byte keys, 1,000-byte values", "RocksDB")]
+    assert list(rows) == [
+        ("8-byte keys, empty values", "LevelDB"),
+        ("8-byte keys, empty values", "RocksDB"),
+        ("8-byte keys, 1,000-byte values", "LevelDB"),
+        ("8-byte keys, 1,000-byte values", "RocksDB"),
+    ]
     assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][1:] == [
-        "45 stops, 0 slowdowns, 6.8 s stalled", "L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)",
-        "flush 108 MB + compaction 236 MB", "7,250 ops/sec, 7.42 MB/s",
-        "flush+compaction share one thread; L1 grew far past its target ([6 359 148 0 0 0 0])"]
+        "45 stops, 0 slowdowns, 6.8 s stalled",
+        "L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)",
+        "flush 108 MB + compaction 236 MB",
+        "7,250 ops/sec, 7.42 MB/s",
+        "flush+compaction share one thread; L1 grew far past its target ([6 359 148 0 0 0 0])",
+    ]
     assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][0].startswith("7,000 ops/sec, 7.06 MB/s")
     assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][1:4] == [
-        "— (no stall counter)", "L0 9 · L1 8 · L2 12; L1 16 MB vs 10 MB target (1.60x)", "146 MB, flushes included"]
-    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][-1] == "—"   # the published row has no note
+        "— (no stall counter)",
+        "L0 9 · L1 8 · L2 12; L1 16 MB vs 10 MB target (1.60x)",
+        "146 MB, flushes included",
+    ]
+    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][-1] == "—"  # the published row has no note
     assert rows[("8-byte keys, empty values", "RocksDB")][1:3] == ["none", "L0 2; L1 empty (10 MB target)"]
     assert rows[("8-byte keys, empty values", "LevelDB")][1:4] == ["—", "—", "—"]
     assert rows[("8-byte keys, empty values", "LevelDB")][-1] == "no stall"
     # The level shape and the notes are text: left-aligned, free to wrap.
     assert to_markdown([table]).splitlines()[1] == "|---|---|---:|---:|---|---:|---:|---|"
-    assert '<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>' in to_html([table], "t")
+    assert "<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>" in to_html([table], "t")
     assert any("leveldb.stats" in note for note in built.notes)
     assert [p.title for p in built.panels] == ["8-byte keys, empty values", "8-byte keys, 1,000-byte values"]

@@ -26,7 +26,8 @@ from analysis.suite import run_matrix
 from .conftest import REPO
 
 FAKE_YCSB = r'''#!{python}
-"""bin/ycsb stand-in: YCSB-shaped output; FAKE_YCSB_FAIL=<workload> makes steps of that file fail like a bad property."""
+"""bin/ycsb stand-in: YCSB-shaped output; FAKE_YCSB_FAIL=<workload> makes steps of that file fail like a bad
+property."""
 import json, os, sys
 args = sys.argv[1:]
 phase, engine = args[0], args[1]
@@ -104,10 +105,19 @@ def test_resolve_readseq_expects_every_entry_in_every_pass():
 
 
 def test_resolve_variant_props_and_per_thread_operations():
-    scenario = Scenario("t", "x", "t", "one op", ("leveldb",), (
-        Step("load", ("w",), props=(("batchsize", "{recordcount}"),)),
-        Step("run", ("w",), operation_scale=4, props=(("threadcount", "4"),)),
-    ), quick_records=300, quick_operations=50)
+    scenario = Scenario(
+        "t",
+        "x",
+        "t",
+        "one op",
+        ("leveldb",),
+        (
+            Step("load", ("w",), props=(("batchsize", "{recordcount}"),)),
+            Step("run", ("w",), operation_scale=4, props=(("threadcount", "4"),)),
+        ),
+        quick_records=300,
+        quick_operations=50,
+    )
     load = resolve_step(scenario.steps[0], 1, scenario, {"operationcount": "9"}, quick=True, cap=None)
     assert load.props == {"batchsize": "300"}
     run = resolve_step(scenario.steps[1], 2, scenario, {}, quick=True, cap=None)
@@ -139,7 +149,7 @@ def test_a_cell_runs_every_step_and_keeps_every_output(fake_repo, tmp_path):
         assert "path=" + str(options.data / "leveldb" / "randread" / "r1") in step.command
     saved = json.loads((options.out / "leveldb" / "randread" / "cell.json").read_text())
     assert saved["status"] == "ok" and len(saved["repeats"][0]) == 2
-    assert not (options.data / "leveldb" / "randread" / "r1").exists()   # data removed after the cell
+    assert not (options.data / "leveldb" / "randread" / "r1").exists()  # data removed after the cell
 
 
 def test_repeats_run_in_fresh_directories(fake_repo, tmp_path):
@@ -168,9 +178,14 @@ def test_a_failing_step_fails_its_cell_and_the_matrix_goes_on(fake_repo, tmp_pat
     progress = io.StringIO()
     summary = run_matrix(options, ["leveldb", "kyoto"], scenarios, progress_stream=progress)
     status = {(c["engine"], c["scenario"]): c["status"] for c in summary}
-    assert status == {("leveldb", "randwrite"): "failed", ("kyoto", "randwrite"): "failed",
-                      ("leveldb", "sync-seqwrite"): "failed", ("kyoto", "sync-seqwrite"): "failed",
-                      ("leveldb", "seqwrite"): "ok", ("kyoto", "seqwrite"): "failed"}
+    assert status == {
+        ("leveldb", "randwrite"): "failed",
+        ("kyoto", "randwrite"): "failed",
+        ("leveldb", "sync-seqwrite"): "failed",
+        ("kyoto", "sync-seqwrite"): "failed",
+        ("leveldb", "seqwrite"): "ok",
+        ("kyoto", "seqwrite"): "failed",
+    }
     error = next(c["error"] for c in summary if (c["engine"], c["scenario"]) == ("leveldb", "randwrite"))
     assert "banana" in error and "0 of 100 operations done" in error
     text = progress.getvalue()
@@ -184,7 +199,6 @@ def test_quick_mode_leaves_out_full_only_variants(fake_repo, tmp_path):
     quick = [s.step.variant for s in plan_steps(options_for(fake_repo, tmp_path), scenario)]
     full = [s.step.variant for s in plan_steps(options_for(fake_repo, tmp_path, quick=False), scenario)]
     assert "one-txn-1m" in full and "one-txn-1m" not in quick
-
 
 
 def test_a_hung_step_is_killed_at_the_timeout(fake_repo, tmp_path):

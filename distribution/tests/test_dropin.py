@@ -3,6 +3,7 @@
 Upstream's bin/ycsb.sh puts lib/* and <name>-binding/lib/* on the classpath of site.ycsb.Client
 and sets no java.library.path; the drop-in test runs YCSB exactly that way.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -24,8 +25,9 @@ ENGINES = {
 @pytest.fixture(scope="module")
 def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run(["bash", str(TOP / "distribution" / "build.sh"), str(out)],
-                           capture_output=True, text=True, check=False)
+    built = subprocess.run(
+        ["bash", str(TOP / "distribution" / "build.sh"), str(out)], capture_output=True, text=True, check=False
+    )
     assert built.returncode == 0, built.stderr
     tarball = Path(built.stdout.strip().splitlines()[-1])
     with tarfile.open(tarball) as t:
@@ -53,10 +55,23 @@ def test_layout_is_upstreams(distribution: Path) -> None:
 
 @pytest.mark.parametrize("engine", list(ENGINES))
 def test_its_own_launcher_runs_every_engine(distribution: Path, tmp_path: Path, engine: str) -> None:
-    run = subprocess.run([str(distribution / "bin" / "ycsb"), "load", engine,
-                          "-P", str(distribution / "workloads" / "randwrite"),
-                          "-p", "recordcount=500", "-p", f"path={tmp_path / 'db'}"],
-                         capture_output=True, text=True, check=False, cwd=tmp_path)
+    run = subprocess.run(
+        [
+            str(distribution / "bin" / "ycsb"),
+            "load",
+            engine,
+            "-P",
+            str(distribution / "workloads" / "randwrite"),
+            "-p",
+            "recordcount=500",
+            "-p",
+            f"path={tmp_path / 'db'}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     assert ok_inserts(run.stdout) == 500, run.stdout + run.stderr[-2000:]
 
@@ -66,9 +81,14 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     (ycsb / "bin").mkdir(parents=True)
     shutil.copytree(distribution / "lib", ycsb / "lib")
     (ycsb / "bin" / "bindings.properties").write_text(
-        "basic:site.ycsb.BasicDB\nrocksdb:site.ycsb.db.rocksdb.RocksDBClient\n")
-    installed = subprocess.run(["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb),
-                                str(distribution)], capture_output=True, text=True, check=False)
+        "basic:site.ycsb.BasicDB\nrocksdb:site.ycsb.db.rocksdb.RocksDBClient\n"
+    )
+    installed = subprocess.run(
+        ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert installed.returncode == 0, installed.stderr
     lines = (ycsb / "bin" / "bindings.properties").read_text().splitlines()
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
@@ -76,12 +96,34 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     for engine, name in names.items():
         assert f"{name}:{ENGINES[engine]}" in lines
         classpath = f"{ycsb / 'lib'}/*:{ycsb / (name + '-binding') / 'lib'}/*"
-        run = subprocess.run(["java", "--enable-native-access=ALL-UNNAMED", "-cp", classpath, "site.ycsb.Client",
-                              "-db", ENGINES[engine], "-load", "-P", str(distribution / "workloads" / "randwrite"),
-                              "-p", "recordcount=300", "-p", f"path={tmp_path / engine}"],
-                             capture_output=True, text=True, check=False, cwd=tmp_path)
+        run = subprocess.run(
+            [
+                "java",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                classpath,
+                "site.ycsb.Client",
+                "-db",
+                ENGINES[engine],
+                "-load",
+                "-P",
+                str(distribution / "workloads" / "randwrite"),
+                "-p",
+                "recordcount=300",
+                "-p",
+                f"path={tmp_path / engine}",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+        )
         assert ok_inserts(run.stdout) == 300, f"{engine}: {run.stdout}{run.stderr[-2000:]}"
-    again = subprocess.run(["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
-                           capture_output=True, text=True, check=False)
+    again = subprocess.run(
+        ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert again.returncode == 0
     assert (ycsb / "bin" / "bindings.properties").read_text().splitlines() == lines, "installing twice adds nothing"

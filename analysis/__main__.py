@@ -1,0 +1,73 @@
+"""The analysis' one command line: python -m analysis COMMAND [OPTIONS].
+
+    run       runs engines x scenarios, then writes the report; prints the report's path last
+    report    (re)renders the report of a results directory
+    compare   compares two results directories as ratios B / A
+    list      prints the scenario catalogue: scenario, section, engines, steps
+    crash     the durability check: write, kill, verify what was acknowledged
+
+`python -m analysis COMMAND --help` gives each command's options. Each command imports only what it
+needs, so `list` starts without pandas or matplotlib.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+PROG = "python -m analysis"
+COMMANDS = ("run", "report", "compare", "list", "crash")
+
+
+def _usage() -> str:
+    return f"usage: {PROG} {{{','.join(COMMANDS)}}} [OPTIONS]\n\n" + (__doc__ or "").split("\n\n", 1)[1]
+
+
+def command_main(command: str) -> Callable[[list[str]], int] | None:
+    """The main function of a command, imported only when that command runs; None if unknown."""
+    if command == "run":
+        from .suite import main as run_main
+
+        return run_main
+    if command == "list":
+        from .suite import list_main
+
+        return list_main
+    if command == "report":
+        from .report import main as report_main
+
+        return report_main
+    if command == "compare":
+        from .compare import main as compare_main
+
+        return compare_main
+    if command == "crash":
+        try:
+            from .crash import main as crash_main  # type: ignore[import-not-found,unused-ignore]
+        except ModuleNotFoundError as e:
+            if e.name != f"{__package__}.crash":
+                raise
+            return _crash_missing
+        return crash_main  # type: ignore[no-any-return,unused-ignore]
+    return None
+
+
+def _crash_missing(argv: list[str]) -> int:
+    print(f"{PROG} crash: this checkout has no durability check (analysis/crash.py is missing)", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage(), end="", file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    run = command_main(args[0])
+    if run is None:
+        print(f"{PROG}: unknown command {args[0]!r}; commands: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    return run(args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""The one command line, `python -m analysis COMMAND`: dispatch, the catalogue, refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from analysis.__main__ import COMMANDS, command_main
+
+from .conftest import REPO
+
+
+def analysis(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", *args], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_list_prints_the_selected_scenarios_with_their_steps() -> None:
+    done = analysis("list", "--scenarios", "2B", "seqread")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["seqread", "batch-seqwrite", "batch-randwrite"]
+    assert lines[0].split()[1:3] == ["1", "leveldb,rocksdb,sqlite,kyoto"]
+    assert lines[0].endswith("load randwrite ; run seqread")
+
+
+def test_list_refuses_an_unknown_scenario_by_name() -> None:
+    done = analysis("list", "--scenarios", "nonsense")
+    assert done.returncode == 2
+    assert "no scenario matches 'nonsense'" in done.stderr
+
+
+def test_an_unknown_or_missing_command_names_the_commands() -> None:
+    for args in (("bogus",), ()):
+        done = analysis(*args)
+        assert done.returncode == 2
+        assert "run" in done.stderr and "compare" in done.stderr and "crash" in done.stderr
+    assert "unknown command 'bogus'" in analysis("bogus").stderr
+
+
+def test_every_command_has_a_main() -> None:
+    assert set(COMMANDS) == {"run", "report", "compare", "list", "crash"}
+    for command in COMMANDS:
+        assert callable(command_main(command)), command
+    assert command_main("suite") is None
+
+
+def test_crash_runs_the_durability_check_or_says_it_is_missing() -> None:
+    if (REPO / "analysis" / "crash.py").is_file():
+        from analysis import crash
+
+        assert command_main("crash") is crash.main
+    else:
+        done = analysis("crash")
+        assert done.returncode == 2
+        assert "analysis/crash.py is missing" in done.stderr
+
+
+def test_report_and_compare_refuse_a_directory_without_results(tmp_path) -> None:
+    report = analysis("report", str(tmp_path))
+    assert report.returncode == 2 and "holds no suite results" in report.stderr
+    compare = analysis("compare", str(tmp_path), str(tmp_path))
+    assert compare.returncode == 2 and "holds no suite results" in compare.stderr
+
+
+def test_the_old_module_entry_points_name_the_new_command() -> None:
+    for module, command in (("suite", "run"), ("report", "report"), ("compare", "compare")):
+        done = subprocess.run(
+            [sys.executable, "-m", f"analysis.{module}", "--quick"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 1 and not done.stdout
+        assert f"is now: python -m analysis {command} --quick" in done.stderr

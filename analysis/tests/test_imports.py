@@ -1,0 +1,71 @@
+"""Only drawing a chart loads matplotlib (about 0.4 s and 30 MB) and only loading a run loads pandas
+(about 0.2 s and 60 MB): the parser, the tables, the report module and the command line stay light
+until they need them. Each check runs in a fresh interpreter."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import REPO
+
+LIGHT_MODULES = (
+    "analysis",
+    "analysis.parse",
+    "analysis.results",
+    "analysis.scenarios",
+    "analysis.report_tables",
+    "analysis.tables",
+    "analysis.findings",
+    "analysis.render",
+    "analysis.charts",
+    "analysis.report",
+    "analysis.compare",
+    "analysis.suite",
+    "analysis.runner",
+)
+
+
+def loaded_after(code: str, library: str) -> bool:
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print({library!r} in sys.modules)"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize("module", LIGHT_MODULES)
+def test_importing_does_not_load_matplotlib(module: str) -> None:
+    assert not loaded_after(f"import {module}", "matplotlib"), f"importing {module} loads matplotlib"
+
+
+@pytest.mark.parametrize("module", LIGHT_MODULES)
+def test_importing_does_not_load_pandas(module: str) -> None:
+    assert not loaded_after(f"import {module}", "pandas"), f"importing {module} loads pandas"
+
+
+def test_listing_the_catalogue_loads_neither() -> None:
+    code = "from analysis.__main__ import main\nmain(['list'])"
+    assert not loaded_after(code, "matplotlib") and not loaded_after(code, "pandas")
+
+
+def test_drawing_a_chart_loads_matplotlib(tmp_path) -> None:
+    # The same check sees matplotlib once a chart is drawn, so the ones above can fail.
+    png = tmp_path / "chart.png"
+    code = (
+        "from pathlib import Path\n"
+        "from analysis.charts import Panel, Series, bar_chart\n"
+        f"bar_chart('t', 'ops/sec', [Panel('p', ['a', 'b'], [Series('s', [1.0, None])])], Path({str(png)!r}))"
+    )
+    assert loaded_after(code, "matplotlib")
+    assert png.stat().st_size > 0 and png.with_suffix(".svg").is_file()
+
+
+def test_building_a_tidy_frame_loads_pandas() -> None:
+    assert loaded_after("from analysis.results import figures_frame\nfigures_frame([])", "pandas")
