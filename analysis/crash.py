@@ -337,8 +337,9 @@ def kill_moments(seed: int, count: int, window: tuple[float, float]) -> list[flo
     return [rng.uniform(*window) for _ in range(count)]
 
 
-def run_check(options: CrashOptions, progress=sys.stderr) -> list[Round]:
+def run_check(options: CrashOptions, progress=None) -> list[Round]:
     """Every engine x sync mode x round, in turn; writes crash.json and crash.csv after each round."""
+    progress = progress or sys.stderr
     plan = [(e, s, n) for e in options.engines for s in options.syncs for n in range(1, options.rounds + 1)]
     moments = kill_moments(options.seed, len(plan), options.kill_window)
     rounds: list[Round] = []
@@ -459,8 +460,9 @@ def main(argv: list[str]) -> int:
     return 1 if failures(rounds) else 0
 
 
-def check_and_report(options: CrashOptions, stream=sys.stdout) -> list[Round]:
-    """Runs the check, prints the table and every failure; what the suite calls too."""
+def check_and_report(options: CrashOptions, stream=None) -> list[Round]:
+    """Runs the check, prints the table and every failure (on stdout by default); what the suite calls too."""
+    stream = stream or sys.stdout
     rounds = run_check(options)
     if not options.keep_data:
         shutil.rmtree(options.data / CRASH_DIR, ignore_errors=True)
