@@ -349,7 +349,8 @@ def run_check(options: CrashOptions, progress=None) -> list[Round]:
         rounds.append(r)
         state = (f"NOT CHECKED: {r.problem}" if r.problem else
                  f"killed {r.kill_after_s:.2f} s after the first ack; {r.acknowledged:,} acknowledged, "
-                 f"{r.lost:,} lost, {r.wrong + r.errors:,} wrong" + (", REOPEN FAILED" if r.reopen_failed else ""))
+                 f"{r.lost:,} lost, {r.wrong + r.errors:,} wrong" + (", REOPEN FAILED" if r.reopen_failed else "")
+                 + (", FILE CHECK FAILED" if r.file_check_failed else ""))
         print(f"crash: {engine} sync={str(sync).lower()} round {number}/{options.rounds}: {state}", file=progress,
               flush=True)
         write_results(options, rounds, started)

@@ -4,6 +4,7 @@ section, driven end to end through a fake launcher whose "engines" keep, lose or
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -213,3 +214,26 @@ def test_bad_options_are_refused(launcher, tmp_path):
         with pytest.raises(SystemExit) as e:
             run_main(launcher, tmp_path / "x", *args)
         assert e.value.code == 2
+
+
+def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
+    """bin/ycsb crash-write and crash-verify on LevelDB for real, through the suite's --crash-rounds."""
+    from analysis.runner import engine_is_built
+    from .conftest import REPO
+    assert engine_is_built(REPO, "leveldb"), "the LevelDB binding is not built: run `mvn -q -B package -DskipTests`"
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "analysis.suite", "--engines", "leveldb", "--scenarios", "seqwrite",
+                           "--cap", "1000", "--crash-rounds", "1", "--out", str(out)],
+                          cwd=REPO, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == str(out / "report.md")
+    rounds = rounds_of(out)
+    assert [(r["engine"], r["sync"]) for r in rounds] == [("leveldb", True), ("leveldb", False)]
+    for r in rounds:
+        assert r["killed"] and not r["problem"] and r["acknowledged"] > 0 and r["present"] == r["acknowledged"]
+    verified = (out / "crash" / "leveldb" / "sync-true" / "r1" / "verify.txt").read_text()
+    assert f"acknowledged={rounds[0]['acknowledged']}\npresent={rounds[0]['present']}\nlost=0\n" in verified
+    report = (out / "report.md").read_text()
+    assert "## Durability" in report
+    assert f"| LevelDB | sync=true | 1 | {rounds[0]['acknowledged']:,} | 0 | 0 | 0 | — | **kept everything** |" in report
+    assert not (out / "data").exists()
