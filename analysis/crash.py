@@ -169,8 +169,8 @@ def failures(rounds: list[Round]) -> list[str]:
             if r.reopen_failed:
                 what.append(f"reopen failed: {r.open_error}")
             if r.damaged:
-                what.append(f"{r.damaged:,} of {r.acknowledged:,} acknowledged writes lost or changed (lost {r.lost:,}, "
-                            f"wrong {r.wrong:,}, unreadable {r.errors:,}; first: {r.lost_keys})")
+                what.append(f"{r.damaged:,} of {r.acknowledged:,} acknowledged writes lost or changed "
+                            f"(lost {r.lost:,}, wrong {r.wrong:,}, unreadable {r.errors:,}; first: {r.lost_keys})")
             if r.file_check_failed:
                 what.append(f"file check failed: {r.file_check}")
             lines.append(f"{where}: {'; '.join(what)}")
@@ -182,7 +182,8 @@ def format_table(summaries: list[Summary]) -> str:
     headers = ["engine", "sync", "rounds", "acknowledged", "lost", "wrong", "unreadable", "reopen failed",
                "file check failed", "rounds with loss", "verdict"]
     rows = [[s.engine, str(s.sync).lower(), str(s.rounds), f"{s.acknowledged:,}", f"{s.lost:,}", f"{s.wrong:,}",
-             f"{s.errors:,}", str(s.reopen_failures), "—" if s.file_check_failures is None else str(s.file_check_failures),
+             f"{s.errors:,}", str(s.reopen_failures),
+             "—" if s.file_check_failures is None else str(s.file_check_failures),
              str(s.rounds_with_loss), s.verdict] for s in summaries]
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
 
@@ -251,9 +252,9 @@ def run_round(options: CrashOptions, engine: str, sync: bool, number: int, kill_
         while acked.stat().st_size == 0 and writer.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
         if acked.stat().st_size == 0:
-            result.problem = (f"the writer exited with status {writer.returncode} before acknowledging anything: "
-                              if writer.poll() is not None else
-                              f"the writer acknowledged nothing in {FIRST_ACK_TIMEOUT:.0f} s: ") + _tail(raw / "writer.err")
+            why = (f"the writer exited with status {writer.returncode} before acknowledging anything"
+                   if writer.poll() is not None else f"the writer acknowledged nothing in {FIRST_ACK_TIMEOUT:.0f} s")
+            result.problem = f"{why}: {_tail(raw / 'writer.err')}"
         else:
             kill_at = time.monotonic() + kill_after
             while writer.poll() is None and time.monotonic() < kill_at:

@@ -188,7 +188,8 @@ def test_rounds_that_could_not_crash_or_reopen_fail_with_the_reason(launcher, tm
     assert by_engine["refuses"]["problem"].startswith("the writer exited with status 3 before acknowledging")
     assert "cannot open: not a database" in by_engine["refuses"]["problem"]
     assert by_engine["quitter"]["problem"].startswith("the writer exited with status 0 before the kill")
-    assert by_engine["corrupt"]["reopen_failed"] and by_engine["corrupt"]["open_error"] == "[corrupt] cannot open: bad page"
+    assert by_engine["corrupt"]["reopen_failed"]
+    assert by_engine["corrupt"]["open_error"] == "[corrupt] cannot open: bad page"
     printed = capsys.readouterr().out
     assert "NOT CHECKED" in printed and "FAILED corrupt sync=true round 1: reopen failed" in printed
 
@@ -235,5 +236,6 @@ def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
     assert f"acknowledged={rounds[0]['acknowledged']}\npresent={rounds[0]['present']}\nlost=0\n" in verified
     report = (out / "report.md").read_text()
     assert "## Durability" in report
-    assert f"| LevelDB | sync=true | 1 | {rounds[0]['acknowledged']:,} | 0 | 0 | 0 | — | **kept everything** |" in report
+    acknowledged = f"{rounds[0]['acknowledged']:,}"
+    assert f"| LevelDB | sync=true | 1 | {acknowledged} | 0 | 0 | 0 | — | **kept everything** |" in report
     assert not (out / "data").exists()

@@ -85,7 +85,8 @@ public final class CrashVerifier {
       }
     } catch (CrashRecords.UsageException e) {
       System.err.println("crash-verify: " + e.getMessage());
-      System.err.println("usage: crash-verify -db CLASS -acked FILE [-P file]... [-p name=value]... [-valuesize BYTES]");
+      System.err.println("usage: crash-verify -db CLASS -acked FILE [-P file]... [-p name=value]..."
+          + " [-valuesize BYTES]");
       System.exit(2);
       return;
     }
