@@ -42,19 +42,10 @@ def command_main(command: str) -> Callable[[list[str]], int] | None:
 
         return compare_main
     if command == "crash":
-        try:
-            from .crash import main as crash_main  # type: ignore[import-not-found,unused-ignore]
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.crash":
-                raise
-            return _crash_missing
-        return crash_main  # type: ignore[no-any-return,unused-ignore]
+        from .crash import main as crash_main
+
+        return crash_main
     return None
-
-
-def _crash_missing(argv: list[str]) -> int:
-    print(f"{PROG} crash: this checkout has no durability check (analysis/crash.py is missing)", file=sys.stderr)
-    return 2
 
 
 def main(argv: list[str] | None = None) -> int:

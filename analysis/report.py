@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .charts import bar_chart
+from .crash import FILE_CHECKS, CrashResults, failures, load_crash_results
 from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, FindingResult, evaluate_findings
 from .formatting import format_number
 from .reference import load_findings, load_published
@@ -120,6 +121,63 @@ def findings_blocks(results: list[FindingResult]) -> list[Block]:
         ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]
+
+
+def durability_blocks(crash: CrashResults) -> list[Block]:
+    """The crash check of this results directory: per engine and sync mode, what a kill -9 cost."""
+    low, high = crash.kill_window_s
+    engines = {r.engine for r in crash.rounds}
+    checked = "".join(
+        f"{engine_label(e)}'s files also go through `{' '.join(FILE_CHECKS[e][1][:2])}` (on a copy, "
+        f"before the reopen). "
+        for e in sorted(engines & FILE_CHECKS.keys())
+    )
+    rows = [
+        [
+            engine_label(s.engine),
+            f"sync={str(s.sync).lower()}",
+            str(s.rounds),
+            f"{s.acknowledged:,}",
+            f"{s.lost:,}",
+            f"{s.wrong + s.errors:,}",
+            str(s.reopen_failures),
+            "—" if s.file_check_failures is None else str(s.file_check_failures),
+            f"**{s.verdict}**",
+        ]
+        for s in crash.summaries
+    ]
+    blocks: list[Block] = [
+        Heading(2, "Durability"),
+        Paragraph(
+            f"`python -m analysis crash`: each round writes records through the binding into a fresh "
+            f"directory, records every key the binding acknowledged (`Status.OK`), kills the JVM with SIGKILL "
+            f"{low:g}-{high:g} s after the first acknowledgement (uniformly at random, seed {crash.seed}), "
+            f"then reopens the directory and reads back every acknowledged key and its exact value. "
+            f"{checked}With "
+            f"`sync=true` a lost or changed write, a failed reopen or a rejected file is a durability "
+            f"failure; with `sync=false` the losses are what a process crash costs, not failures."
+        ),
+        Table(
+            [
+                "Engine",
+                "Sync",
+                "Rounds",
+                "Acknowledged writes",
+                "Lost",
+                "Wrong value or unreadable",
+                "Reopen failures",
+                "File check failures",
+                "Verdict",
+            ],
+            rows,
+            align_right_from=2,
+            text_columns=frozenset({8}),
+        ),
+    ]
+    problems = failures(crash.rounds)
+    if problems:
+        blocks.append(BulletList(problems))
+    return blocks
 
 
 def failed_blocks(run: RunData) -> list[Block]:
@@ -231,6 +289,9 @@ def build_report(run: RunData, report_dir: Path) -> list[Block]:
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
+    crash = load_crash_results(run.directory)
+    if crash is not None:
+        blocks += durability_blocks(crash)
     blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine, figure_map))
     blocks += failed_blocks(run)
     blocks += how_blocks(run)
@@ -258,7 +319,11 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("results_dir", type=Path)
     args = p.parse_args(argv)
-    if not (args.results_dir / "suite.json").is_file() and not any(args.results_dir.glob("*/*/cell.json")):
+    if (
+        not (args.results_dir / "suite.json").is_file()
+        and not any(args.results_dir.glob("*/*/cell.json"))
+        and load_crash_results(args.results_dir) is None
+    ):
         print(f"report: {args.results_dir} holds no suite results", file=sys.stderr)
         return 2
     print(write_report(args.results_dir).markdown)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from .crash import CrashOptions, check_and_report, failures
 from .machine import collect_machine_info
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
@@ -62,10 +64,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only",
     )
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
+    p.add_argument(
+        "--crash-rounds",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then run the crash check (python -m analysis crash) N rounds per engine and sync mode "
+        "into the same results directory: the report's Durability section (default 0: none)",
+    )
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
+    if args.crash_rounds < 0:
+        p.error("--crash-rounds must be 0 or more")
     return args
 
 
@@ -221,13 +233,30 @@ def main(argv: list[str]) -> int:
         f"{format_duration(time.monotonic() - start)}; raw outputs in {out}",
         file=sys.stderr,
     )
+    crash_failures = run_crash_check(args.crash_rounds, out, data, engines, args.keep_data)
     if args.no_report:
         print(out)
     else:
         from .report import write_report  # pandas loads only when a report is written
 
         print(write_report(out).markdown)
-    return 1 if failed else 0
+    return 1 if failed or crash_failures else 0
+
+
+def run_crash_check(rounds: int, out: Path, data: Path, engines: list[str], keep_data: bool) -> list[str]:
+    """The crash check after the matrix, into the same results directory; its failures (none when not asked)."""
+    if rounds == 0:
+        return []
+    options = CrashOptions(
+        out=out,
+        data=data,
+        engines=engines,
+        rounds=rounds,
+        seed=random.SystemRandom().randrange(1, 2**31),
+        keep_data=keep_data,
+    )
+    print(f"suite: crash check, {rounds} round(s) per engine and sync mode, seed {options.seed}", file=sys.stderr)
+    return failures(check_and_report(options, stream=sys.stderr))
 
 
 def _remove_empty_dirs(root: Path) -> None:

@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Quick (scaled-down counts) is the suite's default; --full passes through for the published counts.
-exec .venv/bin/python -m analysis run "$@"
+# One round of the crash check per engine and sync mode gives the report its Durability section
+# (about half a minute; --crash-rounds 0 after it turns it off).
+exec .venv/bin/python -m analysis run --crash-rounds 1 "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: the analysis' lint and type checks (quick, so first), the Java modules against the
-# real engines, then the analysis' tests. Any finding fails the run.
+# real engines, then the analysis' tests and the crash check (kill -9 on every engine). Any finding fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,3 +10,5 @@ bash scripts/setup.sh
 .venv/bin/mypy
 mvn -B -ntp verify
 .venv/bin/python -m pytest -q analysis/tests distribution/tests
+# The crash check on every engine: 3 rounds of kill -9 per sync mode; a synced write lost fails CI.
+.venv/bin/python -m analysis crash --rounds 3 --out results/test-crash

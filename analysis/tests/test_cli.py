@@ -46,15 +46,10 @@ def test_every_command_has_a_main() -> None:
     assert command_main("suite") is None
 
 
-def test_crash_runs_the_durability_check_or_says_it_is_missing() -> None:
-    if (REPO / "analysis" / "crash.py").is_file():
-        from analysis import crash
+def test_crash_runs_the_durability_check() -> None:
+    from analysis import crash
 
-        assert command_main("crash") is crash.main
-    else:
-        done = analysis("crash")
-        assert done.returncode == 2
-        assert "analysis/crash.py is missing" in done.stderr
+    assert command_main("crash") is crash.main
 
 
 def test_report_and_compare_refuse_a_directory_without_results(tmp_path) -> None:
