@@ -147,6 +147,9 @@ public abstract class KeyValueDB<H> extends DB {
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
+        if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
+          EngineFiles.refuseForeign(dir, engineName());
+        }
         dirLock[0] = DirectoryLock.open(dir, destroy);
         H h;
         try {
