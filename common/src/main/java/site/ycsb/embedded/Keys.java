@@ -58,12 +58,30 @@ public final class Keys {
    * @throws UnencodableKeyException naming the key and the encoding when it cannot be encoded
    */
   public byte[] bytes(String key) {
+    return latin1 ? latin1Bytes(key) : utf8Bytes(key);
+  }
+
+  /** ASCII (every YCSB key): one byte per char, one compare each; any other char goes to {@link #nonAscii}. */
+  private static byte[] utf8Bytes(String key) {
     int n = key.length();
     byte[] out = new byte[n];
     for (int i = 0; i < n; i++) {
       char c = key.charAt(i);
-      if (c >= 0x80 && (c > 0xFF || !latin1)) {
-        return latin1 ? refuse(key, i, "is above U+00FF") : utf8(key, i);
+      if (c > 0x7F) {
+        return nonAscii(key, i);
+      }
+      out[i] = (byte) c;
+    }
+    return out;
+  }
+
+  private static byte[] latin1Bytes(String key) {
+    int n = key.length();
+    byte[] out = new byte[n];
+    for (int i = 0; i < n; i++) {
+      char c = key.charAt(i);
+      if (c > 0xFF) {
+        return LATIN1.refuse(key, i, "is above U+00FF");
       }
       out[i] = (byte) c;
     }
@@ -81,14 +99,14 @@ public final class Keys {
   }
 
   /** A key with a character outside ASCII: UTF-8 once no lone surrogate is found from {@code from} on. */
-  private byte[] utf8(String key, int from) {
+  private static byte[] nonAscii(String key, int from) {
     int n = key.length();
     for (int i = from; i < n; i++) {
       char c = key.charAt(i);
       if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(key.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        return refuse(key, i, "is a lone surrogate");
+        return UTF8.refuse(key, i, "is a lone surrogate");
       }
     }
     // Every char is a scalar value or a surrogate pair: getBytes replaces nothing here.
