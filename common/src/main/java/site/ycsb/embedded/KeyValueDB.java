@@ -332,7 +332,7 @@ public abstract class KeyValueDB<H> extends DB {
   protected final Status failed(String op, String key, Exception e) {
     int n = ERRORS.incrementAndGet();
     if (n <= ERRORS_PRINTED) {
-      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, key, e);
+      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, Keys.escape(key), e);
       if (n == 1) {
         e.printStackTrace();
       }
