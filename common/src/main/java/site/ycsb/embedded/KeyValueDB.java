@@ -49,6 +49,7 @@ public abstract class KeyValueDB<H> extends DB {
   private H db;
   private RecordCodec codec;
   private WriteBatcher batcher;
+  private Keys keys;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
   protected abstract String engineName();
@@ -124,6 +125,11 @@ public abstract class KeyValueDB<H> extends DB {
     return codec;
   }
 
+  /** The run's key encoding (keyencoding, keyformat). */
+  protected final Keys keys() {
+    return keys;
+  }
+
   @Override
   public void init() throws DBException {
     EngineProperties props = new EngineProperties(getProperties(), engineName());
@@ -135,11 +141,15 @@ public abstract class KeyValueDB<H> extends DB {
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
       codec = chooseCodec(props);
+      keys = Keys.fromProperties(props, getProperties());
       EngineOpener<H> opener = configure(props, dir);
       java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
+        if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
+          EngineFiles.refuseForeign(dir, engineName());
+        }
         dirLock[0] = DirectoryLock.open(dir, destroy);
         H h;
         try {
@@ -213,7 +223,7 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      byte[] stored = get(db, Keys.bytes(key));
+      byte[] stored = get(db, keys.bytes(key));
       if (stored == null) {
         return Status.NOT_FOUND;
       }
@@ -228,7 +238,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
                      Vector<HashMap<String, ByteIterator>> result) {
     try {
-      scan(db, Keys.bytes(startkey), recordcount, stored -> {
+      scan(db, keys.bytes(startkey), recordcount, stored -> {
         HashMap<String, ByteIterator> row = new HashMap<>();
         codec.decode(stored, fields, row);
         result.add(row);
@@ -242,7 +252,7 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
-      byte[] k = Keys.bytes(key);
+      byte[] k = keys.bytes(key);
       byte[] v = codec.encode(values);
       if (batcher != null) {
         return batcher.add(k, v) ? Status.OK : Status.BATCHED_OK;
@@ -263,7 +273,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
       flushPending();
-      byte[] k = Keys.bytes(key);
+      byte[] k = keys.bytes(key);
       if (blindUpdates()) {
         put(db, k, codec.encode(values));
         return Status.OK;
@@ -288,7 +298,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status delete(String table, String key) {
     try {
       flushPending();
-      byte[] k = Keys.bytes(key);
+      byte[] k = keys.bytes(key);
       ReentrantLock lock = lockFor(k);
       try {
         return remove(db, k) ? Status.OK : Status.NOT_FOUND;
@@ -302,7 +312,7 @@ public abstract class KeyValueDB<H> extends DB {
 
   /** The bytes stored under {@code key}, or null: for tests and diagnostics (stored sizes). */
   public final byte[] storedBytes(String key) throws Exception {
-    return get(db, Keys.bytes(key));
+    return get(db, keys.bytes(key));
   }
 
   /** Applies this client's waiting inserts, so that a later write cannot overtake them. */
@@ -322,7 +332,7 @@ public abstract class KeyValueDB<H> extends DB {
   protected final Status failed(String op, String key, Exception e) {
     int n = ERRORS.incrementAndGet();
     if (n <= ERRORS_PRINTED) {
-      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, key, e);
+      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, Keys.escape(key), e);
       if (n == 1) {
         e.printStackTrace();
       }

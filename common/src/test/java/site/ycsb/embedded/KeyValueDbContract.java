@@ -476,6 +476,90 @@ public abstract class KeyValueDbContract {
         "a two-field record cannot be stored bare");
   }
 
+  @Test
+  void keysThatOnceSharedBytesAreStoredApart() throws Exception {
+    DB db = open();
+    // Latin-1-or-UTF-8 by content made each pair the same bytes: the second insert replaced the first.
+    String[][] pairs = {{"\u00E9\u0100", "\u00C3\u00A9\u00C4\u0080"}, {"k\u20AC", "k\u00E2\u0082\u00AC"}};
+    for (String[] pair : pairs) {
+      assertEquals(Status.OK, db.insert("usertable", pair[0], record("f", "first")));
+      assertEquals(Status.OK, db.insert("usertable", pair[1], record("f", "second")));
+      assertEquals(Map.of("f", "first"), read(db, pair[0], null), Keys.escape(pair[0]));
+      assertEquals(Map.of("f", "second"), read(db, pair[1], null), Keys.escape(pair[1]));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "\u00E9\u0100", 1, null, rows));
+    assertEquals(List.of(Map.of("f", "first")), List.of(strings(rows.get(0))), "a scan starts at the key's bytes");
+  }
+
+  @Test
+  void aKeyWithALoneSurrogateIsAnErrorAndLeavesKeyQuestionMarkAlone() throws Exception {
+    DB db = open();
+    assertEquals(Status.OK, db.insert("usertable", "?", record("f", "question mark")));
+    for (String bad : new String[] {"\uD800", "x\uDC00", "\u00E9\uD83D"}) {
+      assertEquals(Status.ERROR, db.insert("usertable", bad, record("f", "surrogate")), Keys.escape(bad));
+      assertEquals(Status.ERROR, db.update("usertable", bad, record("f", "surrogate")), Keys.escape(bad));
+      assertEquals(Status.ERROR, db.read("usertable", bad, null, new HashMap<>()), Keys.escape(bad));
+      assertEquals(Status.ERROR, db.delete("usertable", bad), Keys.escape(bad));
+      assertEquals(Status.ERROR, db.scan("usertable", bad, 5, null, new Vector<>()), Keys.escape(bad));
+    }
+    assertEquals(Map.of("f", "question mark"), read(db, "?", null));
+    assertEquals(Status.OK, db.insert("usertable", "k\uD83D\uDE00", record("f", "pair")), "a surrogate pair is fine");
+    assertEquals(Map.of("f", "pair"), read(db, "k\uD83D\uDE00", null));
+    close(db);
+    DB again = open();
+    assertEquals(Map.of("f", "question mark"), read(again, "?", null), "and nothing replaced it on disk");
+  }
+
+  @Test
+  void keyencodingDecidesTheStoredBytes() throws Exception {
+    Properties binary = properties(tmp.resolve("db"));
+    binary.setProperty("keyformat", "binary"); // latin1: one byte per char
+    DB db = open(binary);
+    assertEquals(Status.OK, db.insert("usertable", "\u00C3\u00A9", record("f", "bytes C3 A9")));
+    assertEquals(Status.OK, db.insert("usertable", "\u0000\u0000\u0000\u0000\u0000\u0000\u0001\u00FF",
+        record("f", "binary")));
+    assertEquals(Status.ERROR, db.insert("usertable", "\u0100", record("f", "x")), "latin1 has no U+0100");
+    assertEquals(Map.of("f", "binary"), read(db, "\u0000\u0000\u0000\u0000\u0000\u0000\u0001\u00FF", null));
+    close(db);
+    Properties utf8 = properties(tmp.resolve("db"));
+    utf8.setProperty("keyformat", "binary");
+    utf8.setProperty("keyencoding", "utf8");
+    DB reader = open(utf8);
+    assertEquals(Map.of("f", "bytes C3 A9"), read(reader, "\u00E9", null), "U+00E9 in UTF-8 is C3 A9");
+    assertEquals(Status.NOT_FOUND, reader.read("usertable", "\u00C3\u00A9", null, new HashMap<>()));
+  }
+
+  @Test
+  void anotherEnginesFilesAreRefusedAndLeftAsTheyWere() throws Exception {
+    for (EngineFiles.Engine other : EngineFileFixtures.othersThan(engine())) {
+      Path dir = tmp.resolve("from-" + other.binding);
+      EngineFileFixtures.writeFilesOf(other, dir);
+      Map<String, String> before = EngineFileFixtures.snapshot(dir);
+      DBException e = assertThrows(DBException.class, () -> open(properties(dir)), other.title);
+      assertTrue(e.getMessage().contains(other.title + " files") && e.getMessage().contains(dir.toString()),
+          "the message names the engine and the directory: " + e.getMessage());
+      assertEquals(before, EngineFileFixtures.snapshot(dir), "the directory is byte-identical, no lock file, no LOG");
+      assertEquals(0, SharedHandles.openCount());
+    }
+  }
+
+  @Test
+  void destroyReplacesAnotherEnginesFiles() throws Exception {
+    EngineFiles.Engine other = EngineFileFixtures.othersThan(engine()).get(0);
+    Path dir = tmp.resolve("db");
+    EngineFileFixtures.writeFilesOf(other, dir);
+    Properties p = properties(dir);
+    p.setProperty("destroy", "true");
+    DB db = open(p);
+    assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));
+    close(db);
+    assertEquals(List.of(engine()), EngineFiles.identify(dir).keySet().stream().map(e -> e.binding).toList(),
+        "only this engine's files are left");
+    DB again = open(properties(dir));
+    assertEquals(Map.of("f", "v"), read(again, "k", null), "its own files reopen");
+  }
+
   /** The stored size of a record, read through the engine. */
   protected long storedSize(DB db, String key) throws Exception {
     byte[] stored = ((KeyValueDB<?>) db).storedBytes(key);

@@ -131,7 +131,7 @@ public final class BindingOverhead {
       readOrder = new int[n];
       for (int i = 0; i < n; i++) {
         keyStrings[i] = format.key(load.apply(i));
-        keys[i] = Keys.bytes(keyStrings[i]);
+        keys[i] = Keys.UTF8.bytes(keyStrings[i]);
         values[i] = gen.next(100);
         readOrder[i] = (int) read.apply(i);
       }

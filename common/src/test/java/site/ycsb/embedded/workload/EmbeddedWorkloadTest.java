@@ -97,9 +97,10 @@ class EmbeddedWorkloadTest {
     assertEquals("0000000000000000", db.inserted.get(0));
     assertEquals("0000000000009999", db.inserted.get(9999));
     for (int i = 0; i < db.inserted.size(); i++) {
-      assertEquals(16, Keys.bytes(db.inserted.get(i)).length);
+      assertEquals(16, Keys.UTF8.bytes(db.inserted.get(i)).length);
       if (i > 0) {
-        assertTrue(Arrays.compareUnsigned(Keys.bytes(db.inserted.get(i - 1)), Keys.bytes(db.inserted.get(i))) < 0);
+        assertTrue(Arrays.compareUnsigned(Keys.UTF8.bytes(db.inserted.get(i - 1)),
+            Keys.UTF8.bytes(db.inserted.get(i))) < 0);
       }
     }
   }
@@ -108,12 +109,13 @@ class EmbeddedWorkloadTest {
   void binaryKeysAreEightBytesBigEndianInNumericOrder() throws Exception {
     RecordingDb db = load(workload("keyformat", "binary", "loadorder", "sequential", "recordcount", "70000"), 70000);
     assertEquals(70000, db.inserted.size());
-    byte[] k = Keys.bytes(db.inserted.get(0x1234));
+    byte[] k = Keys.LATIN1.bytes(db.inserted.get(0x1234));
     assertEquals(8, k.length);
     assertTrue(Arrays.equals(new byte[] {0, 0, 0, 0, 0, 0, 0x12, 0x34}, k));
     for (int i = 1; i < db.inserted.size(); i++) {
-      assertEquals(8, Keys.bytes(db.inserted.get(i)).length);
-      assertTrue(Arrays.compareUnsigned(Keys.bytes(db.inserted.get(i - 1)), Keys.bytes(db.inserted.get(i))) < 0,
+      assertEquals(8, Keys.LATIN1.bytes(db.inserted.get(i)).length);
+      assertTrue(Arrays.compareUnsigned(Keys.LATIN1.bytes(db.inserted.get(i - 1)),
+          Keys.LATIN1.bytes(db.inserted.get(i))) < 0,
           "byte order is numeric order at " + i);
     }
   }

@@ -45,6 +45,8 @@ final class Schema {
   final String table;
   final KeyType keyType;
   final boolean withoutRowid;
+  /** How a BLOB key is stored: the run's key encoding. */
+  final Keys keys;
   /** Field names in column order (columns layout); empty for kv. */
   final List<String> fields;
   /** Index of the counter field, or -1. */
@@ -74,11 +76,11 @@ final class Schema {
   private final Map<Long, String> scanSome = new ConcurrentHashMap<>();
   private final Map<Long, String> updateSome = new ConcurrentHashMap<>();
 
-  static Schema kv(String table, boolean withoutRowid) {
-    return new Schema(Layout.KV, table, KeyType.BLOB, withoutRowid, List.of(), null);
+  static Schema kv(String table, boolean withoutRowid, Keys keys) {
+    return new Schema(Layout.KV, table, KeyType.BLOB, withoutRowid, keys, List.of(), null);
   }
 
-  static Schema columns(String table, KeyType keyType, boolean withoutRowid, List<String> fields,
+  static Schema columns(String table, KeyType keyType, boolean withoutRowid, Keys keys, List<String> fields,
                         String counterField) {
     if (fields.isEmpty() || fields.size() > MAX_FIELDS) {
       throw new IllegalArgumentException("the columns layout takes 1 to " + MAX_FIELDS + " fields, got " + fields.size());
@@ -86,15 +88,16 @@ final class Schema {
     if (keyType == KeyType.INTEGER && withoutRowid) {
       throw new IllegalArgumentException("an INTEGER key is the rowid: WITHOUT ROWID does not apply");
     }
-    return new Schema(Layout.COLUMNS, table, keyType, withoutRowid, fields, counterField);
+    return new Schema(Layout.COLUMNS, table, keyType, withoutRowid, keys, fields, counterField);
   }
 
-  private Schema(Layout layout, String table, KeyType keyType, boolean withoutRowid, List<String> fields,
+  private Schema(Layout layout, String table, KeyType keyType, boolean withoutRowid, Keys keys, List<String> fields,
                  String counterField) {
     this.layout = layout;
     this.table = table;
     this.keyType = keyType;
     this.withoutRowid = withoutRowid;
+    this.keys = keys;
     this.fields = Collections.unmodifiableList(List.copyOf(fields));
     this.names = fields.toArray(new String[0]);
     this.index = new HashMap<>();
@@ -247,8 +250,15 @@ final class Schema {
 
   /** Fails now, before any statement runs, when a key cannot be stored as this key type. */
   void checkKey(String key) {
-    if (keyType == KeyType.INTEGER) {
-      integerKey(key);
+    switch (keyType) {
+      case INTEGER:
+        integerKey(key);
+        break;
+      case TEXT:
+        Keys.UTF8.bytes(key); // SQLite's TEXT is UTF-8: a lone surrogate would be stored as '?'
+        break;
+      default:
+        keys.bytes(key);
     }
   }
 
@@ -262,7 +272,7 @@ final class Schema {
         ps.setString(param, key);
         break;
       default:
-        ps.setBytes(param, Keys.bytes(key));
+        ps.setBytes(param, keys.bytes(key));
     }
   }
 

@@ -21,7 +21,6 @@ import site.ycsb.Status;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.EngineProperties.BadPropertyException;
 import site.ycsb.embedded.KeyValueDB;
-import site.ycsb.embedded.Keys;
 
 /**
  * YCSB binding for SQLite through sqlite-jdbc. Property table and schema: sqlite-binding/README.md.
@@ -169,7 +168,7 @@ public class SqliteClient extends KeyValueDB<Session> {
               + " sqlite.schema=columns");
         }
       }
-      return Schema.kv(table, props.bool(WITHOUT_ROWID, true));
+      return Schema.kv(table, props.bool(WITHOUT_ROWID, true), keys());
     }
     String keyType = props.choice(KEY_TYPE, KEY_TYPE_DEFAULT, "blob", "text", "integer");
     boolean integerKey = keyType.equals("integer");
@@ -200,7 +199,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     if (!counter.isEmpty() && !fields.contains(counter)) {
       throw bad(COUNTER_FIELD, counter, "one of the fields " + fields + " or nothing");
     }
-    return Schema.columns(table, Schema.KeyType.valueOf(keyType.toUpperCase(Locale.ROOT)), withoutRowid, fields,
+    return Schema.columns(table, Schema.KeyType.valueOf(keyType.toUpperCase(Locale.ROOT)), withoutRowid, keys(), fields,
         counter.isEmpty() ? null : counter);
   }
 
@@ -308,7 +307,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     Session s = handle();
     try {
       if (schema.isKv()) {
-        byte[] k = Keys.bytes(key);
+        byte[] k = keys().bytes(key);
         byte[] v = codec().encode(values);
         return s.write(batchSize, false, () -> {
           put(s, k, v);
@@ -342,7 +341,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     Session s = handle();
     try {
       if (schema.isKv()) {
-        byte[] k = Keys.bytes(key);
+        byte[] k = keys().bytes(key);
         // Read, merge, write: one transaction, so no other connection writes the row in between.
         return s.write(batchSize, true, () -> {
           byte[] stored = get(s, k);
@@ -378,11 +377,12 @@ public class SqliteClient extends KeyValueDB<Session> {
   public Status delete(String table, String key) {
     Session s = handle();
     try {
+      byte[] k = schema.isKv() ? keys().bytes(key) : null; // an unencodable key fails before the write starts
       schema.checkKey(key);
       return s.write(batchSize, false, () -> {
         boolean deleted;
         if (schema.isKv()) {
-          deleted = remove(s, Keys.bytes(key));
+          deleted = remove(s, k);
         } else {
           PreparedStatement ps = s.prepared(schema.delete);
           schema.bindKey(ps, 1, key);

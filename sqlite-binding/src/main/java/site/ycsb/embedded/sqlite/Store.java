@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -20,6 +19,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
+
+import site.ycsb.embedded.EngineFiles;
 
 /**
  * One SQLite database file opened by this JVM: the process lock, the first connection (which
@@ -39,7 +40,7 @@ import org.sqlite.SQLiteOpenMode;
 final class Store {
 
   /** The first 16 bytes of every SQLite database file. */
-  private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MAGIC = EngineFiles.SQLITE_HEADER;
   private static final int SQLITE_BUSY = 5;
   private static final int SQLITE_LOCKED = 6;
   private static final int SQLITE_CANTOPEN = 14;

@@ -552,6 +552,27 @@ class SqliteClientTest extends KeyValueDbContract {
   }
 
   @Test
+  void columnsLayoutKeysAreStoredOneToOneForBlobAndTextKeys() throws Exception {
+    for (String keyType : new String[] {"blob", "text"}) {
+      Properties p = props("sqlite.schema", "columns", "fieldcount", "1", "sqlite.keytype", keyType);
+      p.setProperty("path", tmp.resolve(keyType).toString());
+      DB db = open(p);
+      assertEquals(Status.OK, db.insert("usertable", "?", record("field0", "question mark")));
+      assertEquals(Status.OK, db.insert("usertable", "\u00E9\u0100", record("field0", "first")));
+      assertEquals(Status.OK, db.insert("usertable", "\u00C3\u00A9\u00C4\u0080", record("field0", "second")));
+      assertEquals(Map.of("field0", "first"), read(db, "\u00E9\u0100", null), keyType);
+      assertEquals(Map.of("field0", "second"), read(db, "\u00C3\u00A9\u00C4\u0080", null), keyType);
+      assertEquals(Status.ERROR, db.insert("usertable", "\uD800", record("field0", "surrogate")), keyType);
+      assertEquals(Status.ERROR, db.update("usertable", "\uD800", record("field0", "surrogate")), keyType);
+      assertEquals(Status.ERROR, db.delete("usertable", "\uD800"), keyType);
+      assertEquals(Status.ERROR, db.read("usertable", "\uD800", null, new HashMap<>()), keyType);
+      assertEquals(Map.of("field0", "question mark"), read(db, "?", null), keyType);
+      assertEquals("3", session(db).queryString("SELECT count(*) FROM usertable"), keyType);
+      close(db);
+    }
+  }
+
+  @Test
   void columnsLayoutWithIntegerKeyAndCounterIsTheSqliteNotesTable() throws Exception {
     DB db = open(props("sqlite.schema", "columns", "fieldcount", "3", "keyformat", "decimal",
         "sqlite.keytype", "integer", "sqlite.counterfield", "field0", "batchsize", "2"));
