@@ -4,6 +4,7 @@ Each engine loads a tiny workload through bin/ycsb; then each of the other three
 directory (12 pairs). The refusal must name the engine whose files they are, and the directory
 must keep every name, byte and mtime: no lock file, no database of its own, no rotated LOG.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,8 +21,15 @@ TINY = ["-P", str(TOP / "workloads" / "workloada"), "-p", "recordcount=50", "-p"
 
 def ycsb(command: str, engine: str, path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, YCSB_QUIET="1")
-    return subprocess.run([str(TOP / "bin" / "ycsb"), command, engine, *TINY, "-p", f"path={path}"],
-                          capture_output=True, text=True, check=False, cwd=path.parent, env=env, timeout=120)
+    return subprocess.run(
+        [str(TOP / "bin" / "ycsb"), command, engine, *TINY, "-p", f"path={path}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=path.parent,
+        env=env,
+        timeout=120,
+    )
 
 
 def snapshot(directory: Path) -> dict[str, tuple[int, str, int]]:
@@ -48,8 +56,7 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("owner", list(TITLES))
-def test_every_other_engine_refuses_the_directory_and_leaves_it_as_it_was(loaded: dict[str, Path],
-                                                                          owner: str) -> None:
+def test_every_other_engine_refuses_the_directory_and_leaves_it_as_it_was(loaded: dict[str, Path], owner: str) -> None:
     path = loaded[owner]
     before = snapshot(path)
     for engine in TITLES:
@@ -57,10 +64,12 @@ def test_every_other_engine_refuses_the_directory_and_leaves_it_as_it_was(loaded
             continue
         run = ycsb("run", engine, path)
         said = run.stdout + run.stderr
-        assert f"holds {TITLES[owner]} files" in said and str(path) in said, \
+        assert f"holds {TITLES[owner]} files" in said and str(path) in said, (
             f"{engine} on {owner}'s files (exit {run.returncode}):\n{said[-3000:]}"
+        )
         assert "[READ], Return=" not in run.stdout, f"{engine} ran operations on {owner}'s files"
         assert snapshot(path) == before, f"{engine} changed {owner}'s directory"
     own = ycsb("run", owner, path)
-    assert own.returncode == 0 and "[READ], Return=OK" in own.stdout and "NOT_FOUND" not in own.stdout, \
+    assert own.returncode == 0 and "[READ], Return=OK" in own.stdout and "NOT_FOUND" not in own.stdout, (
         f"{owner} reads its own files:\n{own.stdout[-2000:]}{own.stderr[-2000:]}"
+    )
