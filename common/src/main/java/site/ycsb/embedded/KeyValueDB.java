@@ -337,10 +337,8 @@ public abstract class KeyValueDB<H> extends DB {
     String layout = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
     String prefix = getProperties().getProperty("fieldnameprefix", "field");
     long fieldcount = props.integer("fieldcount", 10L, 1L, Integer.MAX_VALUE);
-    if (layout.equals("bare") && fieldcount != 1) {
-      throw new EngineProperties.BadPropertyException("property " + engineName() + "." + RECORD_LAYOUT
-          + " = 'bare' needs fieldcount=1, got fieldcount=" + fieldcount);
-    }
+    props.require(!layout.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
+        "bare stores one field");
     boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
     return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
   }

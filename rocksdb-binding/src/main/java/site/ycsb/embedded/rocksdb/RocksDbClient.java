@@ -37,7 +37,6 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 import site.ycsb.embedded.EngineProperties;
-import site.ycsb.embedded.EngineProperties.BadPropertyException;
 import site.ycsb.embedded.KeyValueDB;
 
 /**
@@ -231,53 +230,53 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
       cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
       writeBufferSize = props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT, 64L << 30);
       if (writeBufferSize < WRITE_BUFFER_SIZE_MIN) {
-        throw bad(raw, EngineProperties.WRITE_BUFFER_SIZE, "a size from 64k to 64g (RocksDB would quietly raise it to 64k)");
+        throw props.refuse(EngineProperties.WRITE_BUFFER_SIZE, "a size from 64k to 64g (RocksDB would quietly raise it to 64k)");
       }
       maxWriteBufferNumber = props.integer(MAX_WRITE_BUFFER_NUMBER, MAX_WRITE_BUFFER_NUMBER_DEFAULT, 2, 1000);
       l0Compaction = props.integer(L0_COMPACTION_TRIGGER, L0_COMPACTION_TRIGGER_DEFAULT, 1, 1 << 20);
       l0Slowdown = props.integer(L0_SLOWDOWN_TRIGGER, L0_SLOWDOWN_TRIGGER_DEFAULT, 1, 1 << 20);
       l0Stop = props.integer(L0_STOP_TRIGGER, L0_STOP_TRIGGER_DEFAULT, 1, 1 << 20);
       // RocksDB quietly raises a trigger below the one before it; say so instead.
-      if (l0Slowdown < l0Compaction) {
-        throw raw.getProperty(L0_SLOWDOWN_TRIGGER) != null || raw.getProperty(L0_COMPACTION_TRIGGER) == null
-            ? bad(raw, L0_SLOWDOWN_TRIGGER, "at least " + L0_COMPACTION_TRIGGER + " (" + l0Compaction + ")")
-            : bad(raw, L0_COMPACTION_TRIGGER, "at most " + L0_SLOWDOWN_TRIGGER + " (" + l0Slowdown + ")");
+      // The later trigger is blamed unless only the earlier one was set.
+      if (raw.getProperty(L0_SLOWDOWN_TRIGGER) != null || raw.getProperty(L0_COMPACTION_TRIGGER) == null) {
+        props.require(l0Slowdown >= l0Compaction, L0_SLOWDOWN_TRIGGER, "at least", L0_COMPACTION_TRIGGER, null);
+      } else {
+        props.require(l0Slowdown >= l0Compaction, L0_COMPACTION_TRIGGER, "at most", L0_SLOWDOWN_TRIGGER, null);
       }
-      if (l0Stop < l0Slowdown) {
-        throw raw.getProperty(L0_STOP_TRIGGER) != null || raw.getProperty(L0_SLOWDOWN_TRIGGER) == null
-            ? bad(raw, L0_STOP_TRIGGER, "at least " + L0_SLOWDOWN_TRIGGER + " (" + l0Slowdown + ")")
-            : bad(raw, L0_SLOWDOWN_TRIGGER, "at most " + L0_STOP_TRIGGER + " (" + l0Stop + ")");
+      if (raw.getProperty(L0_STOP_TRIGGER) != null || raw.getProperty(L0_SLOWDOWN_TRIGGER) == null) {
+        props.require(l0Stop >= l0Slowdown, L0_STOP_TRIGGER, "at least", L0_SLOWDOWN_TRIGGER, null);
+      } else {
+        props.require(l0Stop >= l0Slowdown, L0_SLOWDOWN_TRIGGER, "at most", L0_STOP_TRIGGER, null);
       }
       targetFileSize = props.size(TARGET_FILE_SIZE, TARGET_FILE_SIZE_DEFAULT, 64L << 30);
       if (targetFileSize < 1) {
-        throw bad(raw, TARGET_FILE_SIZE, "a size from 1 byte to 64g");
+        throw props.refuse(TARGET_FILE_SIZE, "a size from 1 byte to 64g");
       }
       maxBytesForLevelBase = props.size(MAX_BYTES_FOR_LEVEL_BASE, MAX_BYTES_FOR_LEVEL_BASE_DEFAULT, 1L << 40);
       if (maxBytesForLevelBase < 1) {
-        throw bad(raw, MAX_BYTES_FOR_LEVEL_BASE, "a size from 1 byte to 1024g");
+        throw props.refuse(MAX_BYTES_FOR_LEVEL_BASE, "a size from 1 byte to 1024g");
       }
       dynamicLevelBytes = props.bool(DYNAMIC_LEVEL_BYTES, DYNAMIC_LEVEL_BYTES_DEFAULT);
       maxBackgroundJobs = props.integer(MAX_BACKGROUND_JOBS, MAX_BACKGROUND_JOBS_DEFAULT, 1, 256);
       maxBackgroundFlushes = props.integer(MAX_BACKGROUND_FLUSHES, MAX_BACKGROUND_FLUSHES_DEFAULT, -1, 256);
       maxBackgroundCompactions = props.integer(MAX_BACKGROUND_COMPACTIONS, MAX_BACKGROUND_COMPACTIONS_DEFAULT, -1, 256);
       if (maxBackgroundCompactions == 0) {
-        throw bad(raw, MAX_BACKGROUND_COMPACTIONS, "-1 (derived from " + MAX_BACKGROUND_JOBS
+        throw props.refuse(MAX_BACKGROUND_COMPACTIONS, "-1 (derived from " + MAX_BACKGROUND_JOBS
             + ") or a whole number from 1 to 256 (RocksDB would quietly use 1)");
       }
       maxOpenFiles = props.integer(MAX_OPEN_FILES, MAX_OPEN_FILES_DEFAULT, -1, Integer.MAX_VALUE);
       if (maxOpenFiles >= 0 && maxOpenFiles < 20) {
-        throw bad(raw, MAX_OPEN_FILES, "-1 (keep every file open) or at least 20 (RocksDB would quietly raise it)");
+        throw props.refuse(MAX_OPEN_FILES, "-1 (keep every file open) or at least 20 (RocksDB would quietly raise it)");
       }
       bloomBits = props.decimal(BLOOM_BITS, BLOOM_BITS_DEFAULT, 0, 100);
       blockSize = props.size(BLOCK_SIZE, BLOCK_SIZE_DEFAULT, 1L << 30);
       if (blockSize < 256) {
-        throw bad(raw, BLOCK_SIZE, "a size from 256 bytes to 1g");
+        throw props.refuse(BLOCK_SIZE, "a size from 256 bytes to 1g");
       }
       sync = props.bool(EngineProperties.SYNC, false);
       disableWal = props.bool(DISABLE_WAL, false);
-      if (sync && disableWal) {
-        throw bad(raw, DISABLE_WAL, "false when sync=true (RocksDB syncs writes through the write-ahead log)");
-      }
+      props.require(!(sync && disableWal), DISABLE_WAL, "false with", EngineProperties.SYNC,
+          "RocksDB syncs writes through the write-ahead log");
       String file = props.string(OPTIONS_FILE, "").trim();
       optionsFile = file.isEmpty() ? null : file;
       blindUpdates = props.bool(BLIND_UPDATES, false);
@@ -290,19 +289,6 @@ public class RocksDbClient extends KeyValueDB<RocksDbClient.Handle> {
           }
         }
       }
-    }
-
-    /** A refusal in EngineProperties' words, for checks that involve more than one value. */
-    private static BadPropertyException bad(Properties raw, String name, String allowed) {
-      String key = name.indexOf('.') < 0 ? "rocksdb." + name : name;
-      String which = key;
-      String value = raw.getProperty(key);
-      if (value == null && raw.getProperty(name) != null) {
-        value = raw.getProperty(name);
-        which = name + " (read as " + key + ")";
-      }
-      return new BadPropertyException("property " + which + " = '" + (value == null ? "(default)" : value)
-          + "' is not allowed: expected " + allowed);
     }
   }
 

@@ -164,23 +164,18 @@ public class SqliteClient extends KeyValueDB<Session> {
     String layout = props.choice(SCHEMA, SCHEMA_DEFAULT, "kv", "columns");
     if (layout.equals("kv")) {
       for (String columnsOnly : new String[] {KEY_TYPE, COUNTER_FIELD}) {
-        if (raw.getProperty(columnsOnly) != null) {
-          throw bad(columnsOnly, raw.getProperty(columnsOnly), "no value with sqlite.schema=kv: it applies to"
-              + " sqlite.schema=columns");
-        }
+        props.require(raw.getProperty(columnsOnly) == null, columnsOnly, "no value with", SCHEMA,
+            "it applies to sqlite.schema=columns");
       }
       return Schema.kv(table, props.bool(WITHOUT_ROWID, true));
     }
     String keyType = props.choice(KEY_TYPE, KEY_TYPE_DEFAULT, "blob", "text", "integer");
     boolean integerKey = keyType.equals("integer");
     boolean withoutRowid = props.bool(WITHOUT_ROWID, !integerKey);
-    if (integerKey && withoutRowid) {
-      throw bad(WITHOUT_ROWID, "true", "false with sqlite.keytype=integer: an INTEGER PRIMARY KEY is the rowid");
-    }
-    if (integerKey && !raw.getProperty("keyformat", "ycsb").equalsIgnoreCase("decimal")) {
-      throw bad(KEY_TYPE, keyType, "blob or text unless keyformat=decimal (an integer key must be a number),"
-          + " and keyformat is " + raw.getProperty("keyformat", "ycsb (the default)"));
-    }
+    props.require(!(integerKey && withoutRowid), WITHOUT_ROWID, "false with", KEY_TYPE,
+        "an INTEGER PRIMARY KEY is the rowid");
+    props.require(!integerKey || raw.getProperty("keyformat", "ycsb").equalsIgnoreCase("decimal"), KEY_TYPE,
+        "blob or text with", "keyformat", "an integer key must be a number (keyformat=decimal)");
     String count = raw.getProperty("fieldcount", "10").trim();
     int fieldCount;
     try {
@@ -188,9 +183,8 @@ public class SqliteClient extends KeyValueDB<Session> {
     } catch (NumberFormatException e) {
       fieldCount = -1;
     }
-    if (fieldCount < 1 || fieldCount > Schema.MAX_FIELDS) {
-      throw bad("fieldcount", count, "1 to " + Schema.MAX_FIELDS + " with sqlite.schema=columns (a column per field)");
-    }
+    props.require(fieldCount >= 1 && fieldCount <= Schema.MAX_FIELDS, "fieldcount", "1 to " + Schema.MAX_FIELDS
+        + " with", SCHEMA, "a column per field");
     String prefix = raw.getProperty("fieldnameprefix", "field");
     List<String> fields = new ArrayList<>();
     for (int i = 0; i < fieldCount; i++) {
@@ -205,7 +199,7 @@ public class SqliteClient extends KeyValueDB<Session> {
   }
 
   private static BadPropertyException bad(String name, String value, String expected) {
-    return new BadPropertyException("property " + name + " = '" + value + "' is not allowed: expected " + expected);
+    return new BadPropertyException(EngineProperties.refusal(name, value, expected));
   }
 
   @Override
