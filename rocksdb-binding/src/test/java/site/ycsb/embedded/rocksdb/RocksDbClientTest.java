@@ -110,7 +110,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     return got.get("f").toArray().length;
   }
 
-  private static RocksDbClient.Handle handle(DB db) {
+  private static Handle handle(DB db) {
     return ((RocksDbClient) db).handle();
   }
 
@@ -297,7 +297,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertEquals(0, Env.getDefault().getBackgroundThreads(Priority.HIGH), "no flush (HIGH) thread");
     assertEquals(1, Env.getDefault().getBackgroundThreads(Priority.LOW), "one LOW thread for both");
     fill(db, 2000, 1000);
-    RocksDbClient.Handle h = handle(db);
+    Handle h = handle(db);
     assertTrue(h.statistics().getTickerCount(TickerType.FLUSH_WRITE_BYTES) > 1_000_000,
         "the LOW thread ran the flushes");
     assertEquals(Set.of(ThreadType.LOW_PRIORITY), awaitThreadTypes(Set.of(ThreadType.LOW_PRIORITY)));
