@@ -16,7 +16,6 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.DB;
-import site.ycsb.embedded.kyoto.KyotoDirect;
 import site.ycsb.embedded.kyoto.KyotoClient;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
