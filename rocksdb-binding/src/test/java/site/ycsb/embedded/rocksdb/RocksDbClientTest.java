@@ -549,14 +549,4 @@ class RocksDbClientTest extends KeyValueDbContract {
           e.getMessage());
     }
   }
-
-  @Test
-  void theReadmeListsEveryProperty() throws IOException {
-    String readme = Files.readString(Path.of("README.md"));
-    List<String> names = new ArrayList<>(RocksDbClient.FILE_REPLACES);
-    names.addAll(List.of("path", "destroy", "batchsize", "sync", RocksDbClient.DISABLE_WAL,
-        RocksDbClient.OPTIONS_FILE, RocksDbClient.BLIND_UPDATES, RocksDbClient.STATS));
-    List<String> missing = names.stream().filter(n -> !readme.contains("| `" + n + "` |")).collect(Collectors.toList());
-    assertTrue(missing.isEmpty(), "README.md has no row for " + missing);
-  }
 }
