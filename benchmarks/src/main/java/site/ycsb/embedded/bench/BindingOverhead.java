@@ -46,6 +46,10 @@ public final class BindingOverhead {
 
     /** Reads every record once in key order (db_bench's readseq); returns how many. */
     long scanAll() throws Exception;
+
+    /** Closes the engine (named exceptions: a close that could be interrupted has no place in try-with-resources). */
+    @Override
+    void close() throws java.io.IOException, java.sql.SQLException;
   }
 
   /** One engine: how to drive it directly, and which binding and properties to compare with. */

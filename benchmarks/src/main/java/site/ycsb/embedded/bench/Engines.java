@@ -73,7 +73,7 @@ final class Engines {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.io.IOException {
           db.close();
         }
       };
@@ -193,7 +193,7 @@ final class Engines {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.sql.SQLException {
           put.close();
           get.close();
           all.close();

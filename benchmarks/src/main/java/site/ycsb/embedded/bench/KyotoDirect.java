@@ -36,7 +36,7 @@ final class KyotoDirect implements BindingOverhead.Direct {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws java.io.IOException {
     db.close();
   }
 }
