@@ -1,7 +1,5 @@
 package site.ycsb.embedded;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;

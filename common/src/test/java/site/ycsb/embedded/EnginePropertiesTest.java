@@ -34,7 +34,8 @@ class EnginePropertiesTest {
 
   @Test
   void namesWithADotAreReadAsWritten() {
-    assertEquals(512, props("leveldb.blocksize", "512", "blocksize", "9").integer("leveldb.blocksize", 4096, 1, 1 << 20));
+    assertEquals(512,
+        props("leveldb.blocksize", "512", "blocksize", "9").integer("leveldb.blocksize", 4096, 1, 1 << 20));
   }
 
   @Test

@@ -72,11 +72,20 @@ public final class BindingOverhead {
     Path base = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--engines": engines = Arrays.asList(args[++i].split(",")); break;
-        case "--ops": ops = Integer.parseInt(args[++i]); break;
-        case "--rounds": rounds = Integer.parseInt(args[++i]); break;
-        case "--dir": base = Path.of(args[++i]); break;
-        default: throw new IllegalArgumentException("unknown argument " + args[i]);
+        case "--engines":
+          engines = Arrays.asList(args[++i].split(","));
+          break;
+        case "--ops":
+          ops = Integer.parseInt(args[++i]);
+          break;
+        case "--rounds":
+          rounds = Integer.parseInt(args[++i]);
+          break;
+        case "--dir":
+          base = Path.of(args[++i]);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     boolean ownBase = base == null;

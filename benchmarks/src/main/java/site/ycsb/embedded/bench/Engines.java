@@ -33,7 +33,8 @@ final class Engines {
       case "rocksdb": return ROCKSDB;
       case "sqlite": return SQLITE;
       case "kyoto": return KYOTO;
-      default: throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
+      default:
+        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
     }
   }
 

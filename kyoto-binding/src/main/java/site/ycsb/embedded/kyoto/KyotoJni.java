@@ -25,7 +25,8 @@ public final class KyotoJni implements AutoCloseable {
    */
   public static KyotoJni open(Path file, String tuning, boolean truncate) throws IOException {
     KyotoNative.ensureLoaded();
-    int mode = KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRYLOCK | (truncate ? KyotoNative.OTRUNCATE : 0);
+    int mode = KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRYLOCK
+        | (truncate ? KyotoNative.OTRUNCATE : 0);
     String name = file.toAbsolutePath() + tuning;
     return new KyotoJni(KyotoNative.open(name.getBytes(StandardCharsets.UTF_8), mode));
   }

@@ -92,7 +92,8 @@ public class RocksDbClient extends KeyValueDB<Handle> {
   /** The properties an options file replaces (reported as ignored when both are given). */
   static final List<String> FILE_REPLACES = List.of(EngineProperties.COMPRESSION, EngineProperties.CACHE_SIZE,
       EngineProperties.WRITE_BUFFER_SIZE, MAX_WRITE_BUFFER_NUMBER, L0_COMPACTION_TRIGGER, L0_SLOWDOWN_TRIGGER,
-      L0_STOP_TRIGGER, TARGET_FILE_SIZE, MAX_BYTES_FOR_LEVEL_BASE, DYNAMIC_LEVEL_BYTES, MAX_BACKGROUND_JOBS, MAX_BACKGROUND_FLUSHES,
+      L0_STOP_TRIGGER, TARGET_FILE_SIZE, MAX_BYTES_FOR_LEVEL_BASE, DYNAMIC_LEVEL_BYTES, MAX_BACKGROUND_JOBS,
+      MAX_BACKGROUND_FLUSHES,
       MAX_BACKGROUND_COMPACTIONS, MAX_OPEN_FILES, BLOOM_BITS, BLOCK_SIZE);
 
   private boolean blindUpdates;

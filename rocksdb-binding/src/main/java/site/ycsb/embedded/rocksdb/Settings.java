@@ -84,7 +84,8 @@ final class Settings {
     cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
     writeBufferSize = props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT, 64L << 30);
     if (writeBufferSize < WRITE_BUFFER_SIZE_MIN) {
-      throw props.refuse(EngineProperties.WRITE_BUFFER_SIZE, "a size from 64k to 64g (RocksDB would quietly raise it to 64k)");
+      throw props.refuse(EngineProperties.WRITE_BUFFER_SIZE,
+          "a size from 64k to 64g (RocksDB would quietly raise it to 64k)");
     }
     maxWriteBufferNumber = props.integer(MAX_WRITE_BUFFER_NUMBER, MAX_WRITE_BUFFER_NUMBER_DEFAULT, 2, 1000);
     l0Compaction = props.integer(L0_COMPACTION_TRIGGER, L0_COMPACTION_TRIGGER_DEFAULT, 1, 1 << 20);

@@ -49,7 +49,8 @@ final class ThreadPools {
       sleep(5);
       env.setBackgroundThreads(0, Priority.HIGH);
     }
-    return "flushes and compactions share the LOW pool (" + maxCompactions + (maxCompactions == 1 ? " thread" : " threads")
+    return "flushes and compactions share the LOW pool (" + maxCompactions
+        + (maxCompactions == 1 ? " thread" : " threads")
         + "), HIGH pool empty";
   }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -414,7 +412,8 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertTrue(out.contains("Level Files Size(MB)"), out);
     java.util.regex.Matcher m = java.util.regex.Pattern
         .compile("stats: stall_stops=\\d+ stall_slowdowns=\\d+ stall_micros=\\d+ flush_bytes=(\\d+)"
-            + " compaction_read_bytes=\\d+ compaction_write_bytes=(\\d+) bytes_written=(\\d+) files_per_level=([\\d,]+)")
+            + " compaction_read_bytes=\\d+ compaction_write_bytes=(\\d+) bytes_written=(\\d+)"
+            + " files_per_level=([\\d,]+)")
         .matcher(out);
     assertTrue(m.find(), out);
     assertTrue(Long.parseLong(m.group(1)) > 2_000_000, "flushes wrote the 3 MB: " + m.group(1));
@@ -540,7 +539,8 @@ class RocksDbClientTest extends KeyValueDbContract {
   void unusableOptionsFilesAreRefusedClearly() throws Exception {
     Path missing = tmp.resolve("missing.ini");
     Path noDefault = Files.writeString(tmp.resolve("nodefault.ini"), String.join("\n",
-        "[Version]", "  rocksdb_version=11.0.4", "  options_file_version=1.1", "[DBOptions]", "  max_open_files=100", ""));
+        "[Version]", "  rocksdb_version=11.0.4", "  options_file_version=1.1", "[DBOptions]",
+        "  max_open_files=100", ""));
     for (Path f : List.of(missing, noDefault)) {
       Properties p = properties(tmp.resolve("db"));
       p.setProperty(RocksDbClient.OPTIONS_FILE, f.toString());

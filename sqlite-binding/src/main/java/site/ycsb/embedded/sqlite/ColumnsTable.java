@@ -93,7 +93,8 @@ final class ColumnsTable extends Schema {
   private static String createTable(String table, KeyType keyType, boolean withoutRowid, List<String> fields,
                                     String counterField) {
     if (fields.isEmpty() || fields.size() > MAX_FIELDS) {
-      throw new IllegalArgumentException("the columns layout takes 1 to " + MAX_FIELDS + " fields, got " + fields.size());
+      throw new IllegalArgumentException("the columns layout takes 1 to " + MAX_FIELDS + " fields, got "
+          + fields.size());
     }
     if (keyType == KeyType.INTEGER && withoutRowid) {
       throw new IllegalArgumentException("an INTEGER key is the rowid: WITHOUT ROWID does not apply");

@@ -195,7 +195,8 @@ final class Session {
       } catch (SQLException e) {
         int lost = pending;
         abortWrite(e);
-        throw new SQLException("the last transaction (" + lost + " writes) could not be committed: " + e.getMessage(), e);
+        throw new SQLException("the last transaction (" + lost + " writes) could not be committed: "
+            + e.getMessage(), e);
       }
     }
   }

@@ -180,8 +180,8 @@ public class SqliteClient extends KeyValueDB<Session> {
     } catch (NumberFormatException e) {
       fieldCount = -1;
     }
-    props.require(fieldCount >= 1 && fieldCount <= ColumnsTable.MAX_FIELDS, "fieldcount", "1 to " + ColumnsTable.MAX_FIELDS
-        + " with", SCHEMA, "a column per field");
+    props.require(fieldCount >= 1 && fieldCount <= ColumnsTable.MAX_FIELDS, "fieldcount",
+        "1 to " + ColumnsTable.MAX_FIELDS + " with", SCHEMA, "a column per field");
     String prefix = raw.getProperty("fieldnameprefix", "field");
     List<String> fields = new ArrayList<>();
     for (int i = 0; i < fieldCount; i++) {
