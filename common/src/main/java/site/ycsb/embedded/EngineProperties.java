@@ -173,7 +173,8 @@ public final class EngineProperties {
   public void require(boolean holds, String name, String allowed, String other, String why) {
     if (!holds) {
       Found o = foundOrRaw(other);
-      throw foundOrRaw(name).bad(allowed + " " + o.which() + " (" + o.value + ")" + (why == null ? "" : "; " + why));
+      String otherName = o.origin.startsWith("from") ? o.name : o.key; // as the user wrote it
+      throw foundOrRaw(name).bad(allowed + " " + otherName + " (" + o.value + ")" + (why == null ? "" : "; " + why));
     }
   }
 
@@ -243,8 +244,8 @@ public final class EngineProperties {
     if (props.getProperty(key) != null) {
       return new Found(key, name, props.getProperty(key), "set");
     }
-    if (!key.equals(name) && props.getProperty(name) != null) {
-      return new Found(key, name, props.getProperty(name), "from " + name);
+    if (props.getProperty(name) != null) {
+      return new Found(name, name, props.getProperty(name), "set"); // not read through here: no override applies
     }
     return new Found(name, name, "not set", "default");
   }

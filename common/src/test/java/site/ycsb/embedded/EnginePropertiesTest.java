@@ -79,13 +79,21 @@ class EnginePropertiesTest {
     p.require(b >= 10, "leveldb.a", "at most", "b", null);
     var e = assertThrows(EngineProperties.BadPropertyException.class,
         () -> p.require(a <= b, "leveldb.a", "at most", "b", "a above b is raised quietly"));
-    assertEquals("property leveldb.a = '30' is not allowed: expected at most b (read as leveldb.b) (20);"
-        + " a above b is raised quietly", e.getMessage());
+    assertEquals("property leveldb.a = '30' is not allowed: expected at most b (20); a above b is raised quietly",
+        e.getMessage());
     e = assertThrows(EngineProperties.BadPropertyException.class,
         () -> p.require(false, "b", "less than", "leveldb.c", null));
     assertEquals("property b (read as leveldb.b) = '20' is not allowed: expected less than leveldb.c (not set)",
         e.getMessage());
     assertEquals("property leveldb.a = '30' is not allowed: expected even", p.refuse("leveldb.a", "even").getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> p.require(false, "leveldb.a", "blob with", "keyformat", null));
+    assertEquals("property leveldb.a = '30' is not allowed: expected blob with keyformat (not set)", e.getMessage());
+    EngineProperties q = props("keyformat", "ycsb");
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> q.require(false, "keyformat", "decimal", "leveldb.a", null));
+    assertEquals("property keyformat = 'ycsb' is not allowed: expected decimal leveldb.a (not set)", e.getMessage(),
+        "a name never read is shown as set, not as an engine override");
   }
 
   @Test
