@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 # Metrics that are not operations: totals, the JVM's GC, and YCSB's closing of the DB.
 NON_OPERATIONS = ("OVERALL", "CLEANUP", "READSEQ")
@@ -256,17 +257,24 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
 
 # --- the engines' own statistics at close -----------------------------------------------------
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)b?\s*$", re.I)
-_SIZE_FACTORS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}
+# The bindings' size grammar (EngineProperties.parseSize), tested on both sides with the cases in
+# common/src/test/resources/size-cases.txt: a whole or decimal number, then k, m, g or t (powers of
+# 1024) with an optional b or ib, or a lone b; case-insensitive; a whole number of bytes that fits a long.
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)[ \t]*(?:([kmgt])(?:i?b)?|b)?", re.I)
+_SIZE_SHIFTS = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
+_LONG_MAX = 2**63 - 1
 
 
 def parse_size(text: str | None) -> int | None:
-    """A size as the bindings take and print it: '2m' -> 2097152, '4194304' -> 4194304
-    (k, m, g are powers of 1024); None when it is not a size."""
-    m = _SIZE.match(text or "")
+    """A size as the bindings take and print it: '2m' -> 2097152, '4MiB' -> 4194304, '4194304' ->
+    4194304; None when it is not a size."""
+    m = _SIZE.fullmatch((text or "").strip())
     if not m:
         return None
-    return round(float(m.group(1)) * _SIZE_FACTORS[m.group(2).lower()])
+    size = Fraction(m.group(1)) * 2 ** _SIZE_SHIFTS[(m.group(2) or "").lower()]
+    if size.denominator != 1 or size > _LONG_MAX:
+        return None   # a fraction of a byte, or more than the bindings' long holds
+    return int(size)
 
 
 @dataclass(frozen=True)

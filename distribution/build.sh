@@ -16,7 +16,7 @@ cp -r "$top/workloads" "$top/README.md" "$stage/"
 
 # YCSB core and its own dependencies go to lib/, as in an upstream distribution.
 core_jars=(core-*.jar HdrHistogram-*.jar htrace-core4-*.jar jackson-core-asl-*.jar jackson-mapper-asl-*.jar)
-while IFS=: read -r engine class; do
+while IFS=: read -r engine _; do
   case "$engine" in ''|\#*) continue ;; esac
   module="$top/$engine-binding"
   if [ ! -d "$module/target/lib" ]; then

@@ -11,6 +11,7 @@ command -v mvn >/dev/null || apt_packages+=(maven)
 command -v python3 >/dev/null || apt_packages+=(python3)
 command -v gcc >/dev/null || apt_packages+=(gcc)
 command -v make >/dev/null || apt_packages+=(make)
+command -v shellcheck >/dev/null || apt_packages+=(shellcheck)   # scripts/test.sh checks the shell scripts
 need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
 need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
 need_pkg libsnappy-dev

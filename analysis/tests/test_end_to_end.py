@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 from analysis.runner import engine_is_built
 from analysis.scenarios import ENGINES
@@ -28,7 +27,6 @@ def built_engines() -> list[str]:
 def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     engines = built_engines()
     out = tmp_path / "results"
-    start = time.monotonic()
     done = subprocess.run(
         [
             sys.executable,
@@ -50,9 +48,7 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
         text=True,
         timeout=240,
     )
-    seconds = time.monotonic() - start
     assert done.returncode == 0, done.stderr
-    assert seconds < 90, f"took {seconds:.0f} s"
 
     # The report's path is the last line on stdout; progress and the summary went to stderr.
     report = out / "report.md"

@@ -1,5 +1,7 @@
 package site.ycsb.embedded;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,15 +29,17 @@ public final class EngineProperties {
   public static final String SYNC = "sync";
   /** Compression of stored data; each engine lists the values it allows. */
   public static final String COMPRESSION = "compression";
-  /** Read cache size in bytes (k, m and g suffixes allowed). */
+  /** Read cache size in bytes (k, m, g and t suffixes allowed). */
   public static final String CACHE_SIZE = "cachesize";
-  /** Write buffer (memtable) size in bytes (k, m and g suffixes allowed). */
+  /** Write buffer (memtable) size in bytes (k, m, g and t suffixes allowed). */
   public static final String WRITE_BUFFER_SIZE = "writebuffersize";
 
   private final Properties props;
   private final String engine;
   private final List<String> effective = new ArrayList<>();
   private final java.util.Set<String> read = new java.util.HashSet<>();
+  /** The last lookup of each name, so that a rule between two properties can name both as they were read. */
+  private final java.util.Map<String, Found> found = new java.util.HashMap<>();
 
   public EngineProperties(Properties props, String engine) {
     this.props = props;
@@ -71,17 +75,17 @@ public final class EngineProperties {
     return (int) integer(name, (long) def, (long) min, (long) max);
   }
 
-  /** A non-negative size in bytes, with an optional k, m or g suffix (powers of 1024). */
+  /** A non-negative size in bytes, in the grammar of {@link #parseSize} (4194304, 4m, 4MiB, 2.5g). */
   public long size(String name, long def) {
     return size(name, def, Long.MAX_VALUE);
   }
 
-  /** A size in bytes from 0 to {@code max}, with an optional k, m or g suffix. */
+  /** A size in bytes from 0 to {@code max}, in the grammar of {@link #parseSize}. */
   public long size(String name, long def, long max) {
     Found f = lookup(name, Long.toString(def));
     long v = parseSize(f.value);
     if (v < 0 || v > max) {
-      throw f.bad("a size in bytes from 0 to " + max + ", optionally with k, m or g (4194304, 4m, 4MB)");
+      throw f.bad("a size in bytes from 0 to " + max + ", optionally with k, m, g or t (4194304, 4m, 4MiB, 2.5g)");
     }
     return v;
   }
@@ -153,22 +157,57 @@ public final class EngineProperties {
     return sb.toString();
   }
 
-  private static final java.util.regex.Pattern SIZE =
-      java.util.regex.Pattern.compile("(\\d+)\\s*(?:([kmg])(?:i?b)?|b)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+  /**
+   * Refuses {@code name}'s value, already read, with what is allowed: for a check that the typed readers
+   * cannot make alone (a power of two, a lower bound they do not take).
+   */
+  public BadPropertyException refuse(String name, String allowed) {
+    return foundOrRaw(name).bad(allowed);
+  }
 
-  /** Parses 4194304, 4m, 4MB, 4MiB, 512k, 1g, 100b; returns -1 when it is not a size. */
+  /**
+   * States a rule between two properties: when {@code holds} is false, refuses {@code name}'s value in the
+   * message format of every refusal, naming {@code other} with the value it has ("expected at most
+   * rocksdb.level0slowdownwritestrigger (20)"). {@code why}, when not null, ends the message.
+   */
+  public void require(boolean holds, String name, String allowed, String other, String why) {
+    if (!holds) {
+      Found o = foundOrRaw(other);
+      String otherName = o.origin.startsWith("from") ? o.name : o.key; // as the user wrote it
+      throw foundOrRaw(name).bad(allowed + " " + otherName + " (" + o.value + ")" + (why == null ? "" : "; " + why));
+    }
+  }
+
+  /** The one message format of a refused property value. */
+  public static String refusal(String property, String value, String allowed) {
+    return "property " + property + " = '" + value + "' is not allowed: expected " + allowed;
+  }
+
+  private static final java.util.regex.Pattern SIZE = java.util.regex.Pattern.compile(
+      "([0-9]+(?:\\.[0-9]+)?)[ \\t]*(?:([kmgt])(?:i?b)?|b)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /**
+   * A size in bytes, or -1 when it is not one. The grammar, shared with analysis/parse.py and tested on both
+   * sides with common/src/test/resources/size-cases.txt: a whole or decimal number, then optionally k, m, g
+   * or t (powers of 1024) with an optional b or ib, or a lone b; case-insensitive, blanks around and before
+   * the unit allowed. The result must be a whole number of bytes no larger than {@link Long#MAX_VALUE}:
+   * 4194304, 4m, 4MB, 4MiB, 2.5m, 512k, 1g, 100b, 0.5k.
+   */
   public static long parseSize(String s) {
+    if (s == null) {
+      return -1;
+    }
     java.util.regex.Matcher m = SIZE.matcher(s.trim());
     if (!m.matches()) {
       return -1;
     }
     String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
-    int shift = unit.isEmpty() ? 0 : unit.equals("k") ? 10 : unit.equals("m") ? 20 : 30;
+    int shift = unit.isEmpty() ? 0 : 10 * ("kmgt".indexOf(unit) + 1);
+    BigDecimal bytes = new BigDecimal(m.group(1)).multiply(new BigDecimal(BigInteger.ONE.shiftLeft(shift)));
     try {
-      long v = Long.parseLong(m.group(1));
-      return v > (Long.MAX_VALUE >> shift) ? -1 : v << shift;
-    } catch (NumberFormatException e) {
-      return -1;
+      return bytes.longValueExact();
+    } catch (ArithmeticException e) {
+      return -1; // a fraction of a byte, or more than a long holds
     }
   }
 
@@ -190,7 +229,25 @@ public final class EngineProperties {
     }
     effective.add(key + " = " + v + " (" + origin + ")");
     read.add(key);
-    return new Found(key, name, v, origin);
+    Found f = new Found(key, name, v, origin);
+    found.put(name, f);
+    return f;
+  }
+
+  /** How {@code name} was last read or, when it was not read, its value as set (or "not set"). */
+  private Found foundOrRaw(String name) {
+    Found f = found.get(name);
+    if (f != null) {
+      return f;
+    }
+    String key = prefixed(name);
+    if (props.getProperty(key) != null) {
+      return new Found(key, name, props.getProperty(key), "set");
+    }
+    if (props.getProperty(name) != null) {
+      return new Found(name, name, props.getProperty(name), "set"); // not read through here: no override applies
+    }
+    return new Found(name, name, "not set", "default");
   }
 
   private static final class Found {
@@ -206,10 +263,12 @@ public final class EngineProperties {
       this.origin = origin;
     }
 
+    String which() {
+      return origin.startsWith("from") ? name + " (read as " + key + ")" : key;
+    }
+
     BadPropertyException bad(String allowed) {
-      String which = origin.startsWith("from") ? name + " (read as " + key + ")" : key;
-      return new BadPropertyException("property " + which + " = '" + value + "' is not allowed: expected "
-          + allowed);
+      return new BadPropertyException(refusal(which(), value, allowed));
     }
   }
 

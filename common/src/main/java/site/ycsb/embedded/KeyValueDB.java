@@ -1,7 +1,5 @@
 package site.ycsb.embedded;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
@@ -9,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -36,19 +33,10 @@ public abstract class KeyValueDB<H> extends DB {
   private static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
 
-  /** Striped locks: a read-merge-write update must not interleave with another write of its key. */
-  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
-
-  static {
-    for (int i = 0; i < STRIPES.length; i++) {
-      STRIPES[i] = new ReentrantLock();
-    }
-  }
-
   private SharedHandles.Lease<H> lease;
   private H db;
   private RecordCodec codec;
-  private WriteBatcher batcher;
+  private WriteGroup writes;
   private Keys keys;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
@@ -71,7 +59,7 @@ public abstract class KeyValueDB<H> extends DB {
   /** Feeds up to {@code count} stored records, from the first key >= {@code start}, in key order. */
   protected abstract void scan(H db, byte[] start, int count, ValueSink sink) throws Exception;
 
-  /** Applies the puts as one atomic unit. */
+  /** Applies the puts as one atomic unit (the default {@link #writeGroup}'s batches). */
   protected abstract void applyBatch(H db, byte[][] keys, byte[][] values, int count) throws Exception;
 
   /** Receives the records of a scan in key order. */
@@ -114,6 +102,15 @@ public abstract class KeyValueDB<H> extends DB {
    * last batch was applied and before the shared handle is released.
    */
   protected void leave(H mine) throws Exception {
+  }
+
+  /**
+   * The write-grouping hook: how this client's writes reach the engine, given the handle {@link #join}
+   * returned. By default a {@link WriteBatcher} applies {@code batchSize} inserts at a time through
+   * {@link #applyBatch}; an engine with transactions of its own returns a group that uses them.
+   */
+  protected WriteGroup writeGroup(H mine, int batchSize) {
+    return new WriteBatcher(batchSize, (k, v, n) -> applyBatch(mine, k, v, n));
   }
 
   /** The handle this client uses: the shared one unless {@link #join} gave it its own. */
@@ -183,7 +180,7 @@ public abstract class KeyValueDB<H> extends DB {
         lease = null;
         throw e;
       }
-      batcher = batchSize > 1 ? new WriteBatcher(batchSize, (k, v, n) -> applyBatch(db, k, v, n)) : null;
+      writes = writeGroup(db, batchSize);
     } catch (EngineProperties.BadPropertyException e) {
       throw new DBException("[" + engineName() + "] " + e.getMessage());
     } catch (DBException e) {
@@ -199,8 +196,8 @@ public abstract class KeyValueDB<H> extends DB {
       return;
     }
     try {
-      if (batcher != null) {
-        batcher.flush();
+      if (writes != null) {
+        writes.flush();
       }
     } catch (Exception e) {
       throw new DBException("[" + engineName() + "] the last batch could not be applied: " + e, e);
@@ -216,6 +213,7 @@ public abstract class KeyValueDB<H> extends DB {
       } finally {
         lease = null;
         db = null;
+        writes = null;
       }
     }
   }
@@ -254,16 +252,10 @@ public abstract class KeyValueDB<H> extends DB {
     try {
       byte[] k = keys.bytes(key);
       byte[] v = codec.encode(values);
-      if (batcher != null) {
-        return batcher.add(k, v) ? Status.OK : Status.BATCHED_OK;
-      }
-      ReentrantLock lock = lockFor(k);
-      try {
+      return writes.write(WriteGroup.Kind.INSERT, k, v, () -> {
         put(db, k, v);
-      } finally {
-        lock.unlock();
-      }
-      return Status.OK;
+        return Status.OK;
+      });
     } catch (Exception e) {
       return failed("insert", key, e);
     }
@@ -272,23 +264,22 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
-      flushPending();
       byte[] k = keys.bytes(key);
       if (blindUpdates()) {
-        put(db, k, codec.encode(values));
-        return Status.OK;
+        byte[] v = codec.encode(values);
+        return writes.write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
+          put(db, k, v);
+          return Status.OK;
+        });
       }
-      ReentrantLock lock = lockFor(k);
-      try {
+      return writes.write(WriteGroup.Kind.UPDATE, k, null, () -> {
         byte[] stored = get(db, k);
         if (stored == null) {
           return Status.NOT_FOUND;
         }
         put(db, k, codec.merge(stored, values));
-      } finally {
-        lock.unlock();
-      }
-      return Status.OK;
+        return Status.OK;
+      });
     } catch (Exception e) {
       return failed("update", key, e);
     }
@@ -297,14 +288,8 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status delete(String table, String key) {
     try {
-      flushPending();
       byte[] k = keys.bytes(key);
-      ReentrantLock lock = lockFor(k);
-      try {
-        return remove(db, k) ? Status.OK : Status.NOT_FOUND;
-      } finally {
-        lock.unlock();
-      }
+      return writes.write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
     } catch (Exception e) {
       return failed("delete", key, e);
     }
@@ -313,19 +298,6 @@ public abstract class KeyValueDB<H> extends DB {
   /** The bytes stored under {@code key}, or null: for tests and diagnostics (stored sizes). */
   public final byte[] storedBytes(String key) throws Exception {
     return get(db, keys.bytes(key));
-  }
-
-  /** Applies this client's waiting inserts, so that a later write cannot overtake them. */
-  private void flushPending() throws Exception {
-    if (batcher != null) {
-      batcher.flush();
-    }
-  }
-
-  private static ReentrantLock lockFor(byte[] key) {
-    ReentrantLock lock = STRIPES[(java.util.Arrays.hashCode(key) & 0x7FFFFFFF) % STRIPES.length];
-    lock.lock();
-    return lock;
   }
 
   /** Logs an engine failure (the first few with their cause) and returns {@code Status.ERROR}. */
@@ -347,10 +319,8 @@ public abstract class KeyValueDB<H> extends DB {
     String layout = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
     String prefix = getProperties().getProperty("fieldnameprefix", "field");
     long fieldcount = props.integer("fieldcount", 10L, 1L, Integer.MAX_VALUE);
-    if (layout.equals("bare") && fieldcount != 1) {
-      throw new EngineProperties.BadPropertyException("property " + engineName() + "." + RECORD_LAYOUT
-          + " = 'bare' needs fieldcount=1, got fieldcount=" + fieldcount);
-    }
+    props.require(!layout.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
+        "bare stores one field");
     boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
     return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
   }

@@ -75,8 +75,11 @@ public final class SharedHandles {
     }
   }
 
-  /** One client's share of a handle. Closing it twice is harmless: it releases once. */
-  public static final class Lease<H> implements AutoCloseable {
+  /**
+   * One client's share of a handle. Closing it twice is harmless: it releases once. Not AutoCloseable:
+   * the engine's close may throw anything, and a share is released by cleanup(), not by a block's end.
+   */
+  public static final class Lease<H> {
     private final Entry<H> entry;
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -92,7 +95,6 @@ public final class SharedHandles {
     }
 
     /** Releases this client's share; the last share closes the engine. */
-    @Override
     public void close() throws Exception {
       if (!released.compareAndSet(false, true)) {
         return;

@@ -1,14 +1,28 @@
 package site.ycsb.embedded;
 
+import java.util.concurrent.locks.ReentrantLock;
+
+import site.ycsb.Status;
+
 /**
- * Collects one client thread's inserts and applies them atomically, {@code batchSize} at a time.
+ * The default {@link WriteGroup}: collects one client thread's inserts and applies them atomically,
+ * {@code batchSize} at a time; every other write runs at once, after the waiting inserts.
  *
  * <p>{@link #add} returns false while the insert only waits in the batch (the binding answers
  * {@code Status.BATCHED_OK}) and true once the batch it completed has been applied. What is left
- * is applied by {@link #flush()}, which a binding calls from {@code cleanup()} and before any
- * update or delete, so that writes reach the engine in the order they were made.
+ * is applied by {@link #flush()}, which runs at {@code cleanup()} and before any update or delete,
+ * so that writes reach the engine in the order they were made.
  */
-public final class WriteBatcher {
+public final class WriteBatcher implements WriteGroup {
+
+  /** Striped locks: a read-merge-write update must not interleave with another write of its key. */
+  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
+
+  static {
+    for (int i = 0; i < STRIPES.length; i++) {
+      STRIPES[i] = new ReentrantLock();
+    }
+  }
 
   /** Applies {@code count} puts as one atomic unit (a WriteBatch, a transaction). */
   @FunctionalInterface
@@ -55,7 +69,30 @@ public final class WriteBatcher {
     return true;
   }
 
+  /**
+   * An insert joins the batch (batch size above 1); any other write, and an insert with batch size 1,
+   * runs at once after the waiting inserts, under its key's lock unless it overwrites without reading.
+   */
+  @Override
+  public Status write(Kind kind, byte[] key, byte[] value, Write write) throws Exception {
+    if (kind == Kind.INSERT && keys.length > 1) {
+      return add(key, value) ? Status.OK : Status.BATCHED_OK;
+    }
+    flush();
+    if (kind == Kind.OVERWRITE) {
+      return write.run();
+    }
+    ReentrantLock lock = STRIPES[(java.util.Arrays.hashCode(key) & 0x7FFFFFFF) % STRIPES.length];
+    lock.lock();
+    try {
+      return write.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Applies whatever is waiting; does nothing when the batch is empty. */
+  @Override
   public void flush() throws Exception {
     if (count == 0) {
       return;

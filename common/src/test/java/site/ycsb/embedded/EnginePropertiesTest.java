@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,8 @@ class EnginePropertiesTest {
 
   @Test
   void namesWithADotAreReadAsWritten() {
-    assertEquals(512, props("leveldb.blocksize", "512", "blocksize", "9").integer("leveldb.blocksize", 4096, 1, 1 << 20));
+    assertEquals(512,
+        props("leveldb.blocksize", "512", "blocksize", "9").integer("leveldb.blocksize", 4096, 1, 1 << 20));
   }
 
   @Test
@@ -45,6 +49,51 @@ class EnginePropertiesTest {
     assertEquals(-1, EngineProperties.parseSize("-5"));
     assertEquals(-1, EngineProperties.parseSize("lots"));
     assertEquals(-1, EngineProperties.parseSize("4x"));
+  }
+
+  /** The grammar's cases, shared with analysis/tests/test_sizes.py: both sides must read every size alike. */
+  @Test
+  void sizesFollowTheSharedGrammar() throws IOException {
+    String cases;
+    try (InputStream in = EnginePropertiesTest.class.getResourceAsStream("/size-cases.txt")) {
+      cases = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    int checked = 0;
+    for (String line : cases.split("\n")) {
+      if (line.startsWith("#") || line.isBlank()) {
+        continue;
+      }
+      String[] c = line.split("\\|", -1);
+      long expected = c[1].trim().equals("invalid") ? -1 : Long.parseLong(c[1].trim());
+      assertEquals(expected, EngineProperties.parseSize(c[0]), "'" + c[0] + "'");
+      checked++;
+    }
+    assertTrue(checked >= 40, "read " + checked + " cases");
+  }
+
+  @Test
+  void rulesBetweenTwoPropertiesNameBothAsRead() {
+    EngineProperties p = props("leveldb.a", "30", "b", "20");
+    long a = p.integer("leveldb.a", 4, 1, 100);
+    long b = p.integer("b", 20, 1, 100);
+    p.require(b >= 10, "leveldb.a", "at most", "b", null);
+    var e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> p.require(a <= b, "leveldb.a", "at most", "b", "a above b is raised quietly"));
+    assertEquals("property leveldb.a = '30' is not allowed: expected at most b (20); a above b is raised quietly",
+        e.getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> p.require(false, "b", "less than", "leveldb.c", null));
+    assertEquals("property b (read as leveldb.b) = '20' is not allowed: expected less than leveldb.c (not set)",
+        e.getMessage());
+    assertEquals("property leveldb.a = '30' is not allowed: expected even", p.refuse("leveldb.a", "even").getMessage());
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> p.require(false, "leveldb.a", "blob with", "keyformat", null));
+    assertEquals("property leveldb.a = '30' is not allowed: expected blob with keyformat (not set)", e.getMessage());
+    EngineProperties q = props("keyformat", "ycsb");
+    e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> q.require(false, "keyformat", "decimal", "leveldb.a", null));
+    assertEquals("property keyformat = 'ycsb' is not allowed: expected decimal leveldb.a (not set)", e.getMessage(),
+        "a name never read is shown as set, not as an engine override");
   }
 
   @Test

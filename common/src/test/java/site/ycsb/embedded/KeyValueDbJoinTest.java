@@ -34,7 +34,7 @@ class KeyValueDbJoinTest {
     }
   }
 
-  static final class PerClientDb extends KeyValueDB<Engine> {
+  static class PerClientDb extends KeyValueDB<Engine> {
     final List<String> events;
     final String clientName;
     final boolean failJoin;
@@ -137,6 +137,39 @@ class KeyValueDbJoinTest {
         "batch of 1 via a", "leave a", "close shared"), events,
         "the last batch goes through the client's handle, then it leaves, then the shared handle closes");
     assertEquals(0, SharedHandles.openCount());
+  }
+
+  @Test
+  void everyWriteGoesThroughTheWriteGroupHook() throws Exception {
+    List<String> events = new ArrayList<>();
+    PerClientDb a = new PerClientDb(events, "a", false) {
+      @Override
+      protected WriteGroup writeGroup(Engine mine, int batchSize) {
+        return new WriteGroup() {
+          @Override
+          public Status write(Kind kind, byte[] key, byte[] value, Write write) throws Exception {
+            events.add(kind + " " + new String(key) + " of " + batchSize + " via " + mine.name);
+            return write.run();
+          }
+
+          @Override
+          public void flush() {
+            events.add("flush");
+          }
+        };
+      }
+    };
+    Properties p = new Properties();
+    p.setProperty("path", tmp.resolve("db").toString());
+    p.setProperty("batchsize", "7");
+    a.setProperties(p);
+    a.init();
+    assertEquals(Status.OK, a.insert("t", "k1", java.util.Map.of("f", new StringByteIterator("v"))));
+    assertEquals(Status.NOT_FOUND, a.update("t", "k2", java.util.Map.of("f", new StringByteIterator("v"))));
+    assertEquals(Status.NOT_FOUND, a.delete("t", "k3"));
+    a.cleanup();
+    assertEquals(List.of("open shared", "join a", "INSERT k1 of 7 via a", "put via a", "UPDATE k2 of 7 via a",
+        "DELETE k3 of 7 via a", "flush", "leave a", "close shared"), events);
   }
 
   @Test

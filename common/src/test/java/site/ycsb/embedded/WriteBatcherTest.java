@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import site.ycsb.Status;
+
 class WriteBatcherTest {
 
   @Test
@@ -29,5 +31,24 @@ class WriteBatcherTest {
     b.flush();
     b.flush();
     assertEquals(List.of(List.of("a=1", "b=2", "c=3"), List.of("d=4")), applied);
+  }
+
+  @Test
+  void asTheDefaultWriteGroupItBatchesInsertsAndRunsOtherWritesAfterThem() throws Exception {
+    List<String> events = new ArrayList<>();
+    WriteBatcher b = new WriteBatcher(2, (k, v, n) -> events.add("batch of " + n));
+    WriteGroup.Write direct = () -> {
+      events.add("direct");
+      return Status.NOT_FOUND;
+    };
+    assertEquals(Status.BATCHED_OK, b.write(WriteGroup.Kind.INSERT, "a".getBytes(), "1".getBytes(), direct));
+    assertEquals(Status.NOT_FOUND, b.write(WriteGroup.Kind.DELETE, "a".getBytes(), null, direct));
+    assertEquals(Status.BATCHED_OK, b.write(WriteGroup.Kind.INSERT, "b".getBytes(), "2".getBytes(), direct));
+    assertEquals(Status.OK, b.write(WriteGroup.Kind.INSERT, "c".getBytes(), "3".getBytes(), direct));
+    assertEquals(Status.NOT_FOUND, b.write(WriteGroup.Kind.UPDATE, "d".getBytes(), null, direct));
+    assertEquals(List.of("batch of 1", "direct", "batch of 2", "direct"), events);
+    WriteBatcher single = new WriteBatcher(1, (k, v, n) -> events.add("batch of " + n));
+    assertEquals(Status.NOT_FOUND, single.write(WriteGroup.Kind.INSERT, "e".getBytes(), "5".getBytes(), direct));
+    assertEquals("direct", events.get(events.size() - 1), "batch size 1: an insert is put on its own");
   }
 }

@@ -15,6 +15,7 @@ import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.CompressibleValues;
+import site.ycsb.embedded.workload.FullScanSink;
 import site.ycsb.embedded.workload.KeyFormat;
 import site.ycsb.embedded.workload.Permutation;
 
@@ -45,6 +46,10 @@ public final class BindingOverhead {
 
     /** Reads every record once in key order (db_bench's readseq); returns how many. */
     long scanAll() throws Exception;
+
+    /** Closes the engine (named exceptions: a close that could be interrupted has no place in try-with-resources). */
+    @Override
+    void close() throws java.io.IOException, java.sql.SQLException;
   }
 
   /** One engine: how to drive it directly, and which binding and properties to compare with. */
@@ -67,11 +72,20 @@ public final class BindingOverhead {
     Path base = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--engines": engines = Arrays.asList(args[++i].split(",")); break;
-        case "--ops": ops = Integer.parseInt(args[++i]); break;
-        case "--rounds": rounds = Integer.parseInt(args[++i]); break;
-        case "--dir": base = Path.of(args[++i]); break;
-        default: throw new IllegalArgumentException("unknown argument " + args[i]);
+        case "--engines":
+          engines = Arrays.asList(args[++i].split(","));
+          break;
+        case "--ops":
+          ops = Integer.parseInt(args[++i]);
+          break;
+        case "--rounds":
+          rounds = Integer.parseInt(args[++i]);
+          break;
+        case "--dir":
+          base = Path.of(args[++i]);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     boolean ownBase = base == null;
@@ -187,10 +201,11 @@ public final class BindingOverhead {
       }
       long t2 = System.nanoTime();
       check(found == w.keys.length, e.name() + " binding found " + found + " of " + w.keys.length);
-      RowCounter rows = new RowCounter();
+      FullScanSink rows = new FullScanSink();
       check(db.scan("usertable", "", Integer.MAX_VALUE, null, rows) == Status.OK, "scan failed");
       long t3 = System.nanoTime();
-      check(rows.rows == w.keys.length, e.name() + " binding scan saw " + rows.rows + " of " + w.keys.length);
+      touched += rows.bytes();
+      check(rows.rows() == w.keys.length, e.name() + " binding scan saw " + rows.rows() + " of " + w.keys.length);
       return new double[] {rate(w.keys.length, t1 - t0), rate(w.keys.length, t2 - t1), rate(w.keys.length, t3 - t2)};
     } finally {
       db.cleanup();
@@ -203,21 +218,6 @@ public final class BindingOverhead {
   /** Uses a value read by a direct scan (as the binding side's decode uses it). */
   public static void touch(byte[] value) {
     touched += value.length;
-  }
-
-  /** A scan result that counts rows and keeps none (what EmbeddedWorkload's full pass does). */
-  static final class RowCounter extends java.util.Vector<HashMap<String, ByteIterator>> {
-    private static final long serialVersionUID = 1L;
-    long rows;
-
-    @Override
-    public boolean add(HashMap<String, ByteIterator> row) {
-      rows++;
-      for (ByteIterator v : row.values()) {
-        touched += v.bytesLeft();
-      }
-      return true;
-    }
   }
 
   private static double rate(int n, long nanos) {

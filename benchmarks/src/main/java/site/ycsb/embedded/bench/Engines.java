@@ -16,7 +16,6 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.DB;
-import site.ycsb.embedded.kyoto.KyotoDirect;
 import site.ycsb.embedded.kyoto.KyotoClient;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
@@ -34,7 +33,8 @@ final class Engines {
       case "rocksdb": return ROCKSDB;
       case "sqlite": return SQLITE;
       case "kyoto": return KYOTO;
-      default: throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
+      default:
+        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
     }
   }
 
@@ -74,7 +74,7 @@ final class Engines {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.io.IOException {
           db.close();
         }
       };
@@ -194,7 +194,7 @@ final class Engines {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.sql.SQLException {
           put.close();
           get.close();
           all.close();

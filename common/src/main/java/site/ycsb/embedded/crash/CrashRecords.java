@@ -42,6 +42,8 @@ final class CrashRecords {
 
   /** A wrong command line: the message is printed with the usage. */
   static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
     UsageException(String message) {
       super(message);
     }

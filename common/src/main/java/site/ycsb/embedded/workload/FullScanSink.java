@@ -9,19 +9,21 @@ import site.ycsb.ByteIterator;
 /**
  * A scan result that counts the rows a binding adds and keeps none of them, so that one scan can
  * walk a whole database (db_bench's readseq) in constant memory through the ordinary
- * {@code DB.scan} of any binding.
+ * {@code DB.scan} of any binding (EmbeddedWorkload's full pass, the benchmarks' binding side).
  */
-final class FullScanSink extends Vector<HashMap<String, ByteIterator>> {
+public final class FullScanSink extends Vector<HashMap<String, ByteIterator>> {
   private static final long serialVersionUID = 1L;
 
   private long rows;
   private long bytes;
 
-  long rows() {
+  /** Rows added so far. */
+  public long rows() {
     return rows;
   }
 
-  long bytes() {
+  /** Value bytes of the rows added so far. */
+  public long bytes() {
     return bytes;
   }
 

@@ -154,10 +154,8 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     if (!compression.equals("none")) {
       options.add("compress");
     } else if (options.contains("compress")) {
-      if (props.isSet(EngineProperties.COMPRESSION)) {
-        throw new EngineProperties.BadPropertyException("property " + OPTIONS + " = '" + String.join(",", options)
-            + "' asks for compression but kyoto.compression = 'none': expected one of them changed");
-      }
+      props.require(!props.isSet(EngineProperties.COMPRESSION), OPTIONS, "no compress with",
+          EngineProperties.COMPRESSION, "change one of them");
       compression = "zlib"; // Kyoto's own default compressor for the compress option
     }
     boolean sync = props.bool(EngineProperties.SYNC, false);
@@ -320,8 +318,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
   }
 
   private static EngineProperties.BadPropertyException bad(String name, String value, String expected) {
-    return new EngineProperties.BadPropertyException("property " + name + " = '" + value
-        + "' is not allowed: expected " + expected);
+    return new EngineProperties.BadPropertyException(EngineProperties.refusal(name, value, expected));
   }
 
   /**

@@ -80,7 +80,8 @@ class KyotoClientTest extends KeyValueDbContract {
       p.destroyForcibly();
       throw new AssertionError("timed out: " + String.join(" ", cmd));
     }
-    return new String[] {String.valueOf(p.exitValue()), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)};
+    return new String[] {String.valueOf(p.exitValue()),
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)};
   }
 
   @Test
@@ -111,7 +112,8 @@ class KyotoClientTest extends KeyValueDbContract {
     assertEquals("20000", s.get("bnum"));
     assertEquals(String.valueOf(8L << 20), s.get("msiz"));
     assertEquals("49", s.get("realtype"), "a file tree database (TreeDB)");
-    assertTrue(handle(db).tuning().endsWith("ycsb.kct#opts=slc#zcomp=lzo#psiz=1024#pccap=4194304#bnum=20000#msiz=8388608"),
+    assertTrue(handle(db).tuning()
+        .endsWith("ycsb.kct#opts=slc#zcomp=lzo#psiz=1024#pccap=4194304#bnum=20000#msiz=8388608"),
         handle(db).tuning());
   }
 
@@ -195,7 +197,8 @@ class KyotoClientTest extends KeyValueDbContract {
     for (String c : List.of("zlib", "deflate", "gzip", "lzo", "lzma")) {
       assertTrue(sizes.get(c) + 200_000 < sizes.get("none"), c + " shrinks 400 KB of repetitive values: " + sizes);
     }
-    assertEquals(6, new java.util.HashSet<>(checksums.values()).size(), "each compressor has its checksum: " + checksums);
+    assertEquals(6, new java.util.HashSet<>(checksums.values()).size(),
+        "each compressor has its checksum: " + checksums);
   }
 
   @Test

@@ -76,7 +76,8 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     Options options = new Options()
         .createIfMissing(props.bool(CREATE_IF_MISSING, true))
         .cacheSize(props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT))
-        .writeBufferSize((int) props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT, Integer.MAX_VALUE))
+        .writeBufferSize(
+            (int) props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT, Integer.MAX_VALUE))
         .blockSize(props.integer(BLOCK_SIZE, BLOCK_SIZE_DEFAULT, 256, 64 << 20))
         .maxOpenFiles(props.integer(MAX_OPEN_FILES, MAX_OPEN_FILES_DEFAULT, 20, 1 << 20))
         .compressionType(props.choice(EngineProperties.COMPRESSION, COMPRESSION_DEFAULT, "snappy", "none")

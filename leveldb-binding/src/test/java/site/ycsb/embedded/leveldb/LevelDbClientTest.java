@@ -56,7 +56,8 @@ class LevelDbClientTest extends KeyValueDbContract {
     long tables;
     long bytes;
     try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
-      List<java.nio.file.Path> ldb = s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList();
+      List<java.nio.file.Path> ldb =
+          s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList();
       tables = ldb.size();
       bytes = 0;
       for (java.nio.file.Path f : ldb) {
@@ -81,7 +82,9 @@ class LevelDbClientTest extends KeyValueDbContract {
     close(db);
     long bytes = 0;
     try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
-      for (java.nio.file.Path f : s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList()) {
+      List<java.nio.file.Path> tables =
+          s.filter(f -> f.toString().endsWith(".sst") || f.toString().endsWith(".ldb")).toList();
+      for (java.nio.file.Path f : tables) {
         bytes += Files.size(f);
       }
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -110,7 +108,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     return got.get("f").toArray().length;
   }
 
-  private static RocksDbClient.Handle handle(DB db) {
+  private static Handle handle(DB db) {
     return ((RocksDbClient) db).handle();
   }
 
@@ -297,7 +295,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertEquals(0, Env.getDefault().getBackgroundThreads(Priority.HIGH), "no flush (HIGH) thread");
     assertEquals(1, Env.getDefault().getBackgroundThreads(Priority.LOW), "one LOW thread for both");
     fill(db, 2000, 1000);
-    RocksDbClient.Handle h = handle(db);
+    Handle h = handle(db);
     assertTrue(h.statistics().getTickerCount(TickerType.FLUSH_WRITE_BYTES) > 1_000_000,
         "the LOW thread ran the flushes");
     assertEquals(Set.of(ThreadType.LOW_PRIORITY), awaitThreadTypes(Set.of(ThreadType.LOW_PRIORITY)));
@@ -414,7 +412,8 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertTrue(out.contains("Level Files Size(MB)"), out);
     java.util.regex.Matcher m = java.util.regex.Pattern
         .compile("stats: stall_stops=\\d+ stall_slowdowns=\\d+ stall_micros=\\d+ flush_bytes=(\\d+)"
-            + " compaction_read_bytes=\\d+ compaction_write_bytes=(\\d+) bytes_written=(\\d+) files_per_level=([\\d,]+)")
+            + " compaction_read_bytes=\\d+ compaction_write_bytes=(\\d+) bytes_written=(\\d+)"
+            + " files_per_level=([\\d,]+)")
         .matcher(out);
     assertTrue(m.find(), out);
     assertTrue(Long.parseLong(m.group(1)) > 2_000_000, "flushes wrote the 3 MB: " + m.group(1));
@@ -540,7 +539,8 @@ class RocksDbClientTest extends KeyValueDbContract {
   void unusableOptionsFilesAreRefusedClearly() throws Exception {
     Path missing = tmp.resolve("missing.ini");
     Path noDefault = Files.writeString(tmp.resolve("nodefault.ini"), String.join("\n",
-        "[Version]", "  rocksdb_version=11.0.4", "  options_file_version=1.1", "[DBOptions]", "  max_open_files=100", ""));
+        "[Version]", "  rocksdb_version=11.0.4", "  options_file_version=1.1", "[DBOptions]",
+        "  max_open_files=100", ""));
     for (Path f : List.of(missing, noDefault)) {
       Properties p = properties(tmp.resolve("db"));
       p.setProperty(RocksDbClient.OPTIONS_FILE, f.toString());
@@ -548,15 +548,5 @@ class RocksDbClientTest extends KeyValueDbContract {
       assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains(RocksDbClient.OPTIONS_FILE),
           e.getMessage());
     }
-  }
-
-  @Test
-  void theReadmeListsEveryProperty() throws IOException {
-    String readme = Files.readString(Path.of("README.md"));
-    List<String> names = new ArrayList<>(RocksDbClient.FILE_REPLACES);
-    names.addAll(List.of("path", "destroy", "batchsize", "sync", RocksDbClient.DISABLE_WAL,
-        RocksDbClient.OPTIONS_FILE, RocksDbClient.BLIND_UPDATES, RocksDbClient.STATS));
-    List<String> missing = names.stream().filter(n -> !readme.contains("| `" + n + "` |")).collect(Collectors.toList());
-    assertTrue(missing.isEmpty(), "README.md has no row for " + missing);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import site.ycsb.Status;
+import site.ycsb.embedded.WriteGroup;
 
 /**
  * One SQLite connection with its prepared statements and its write transaction.
@@ -107,24 +108,18 @@ final class Session {
     }
   }
 
-  /** One write's statements, run inside {@link #write}; returns the write's status. */
-  @FunctionalInterface
-  interface WriteWork {
-    Status run() throws SQLException;
-  }
-
   /**
    * Runs one write under this session's lock and inside the write transaction: begins it when
    * needed, ends it at the batch boundary, rolls it back (saying what is lost) on failure.
    *
    * @param severalStatements the write reads before it writes and must be atomic on its own
    */
-  Status write(int batchSize, boolean severalStatements, WriteWork work) throws SQLException {
+  Status write(int batchSize, boolean severalStatements, WriteGroup.Write work) throws Exception {
     lock();
     try {
       beginWrite(batchSize, severalStatements);
       return endWrite(work.run(), batchSize);
-    } catch (SQLException | RuntimeException e) {
+    } catch (Exception e) {
       abortWrite(e);
       throw e;
     } finally {
@@ -200,7 +195,8 @@ final class Session {
       } catch (SQLException e) {
         int lost = pending;
         abortWrite(e);
-        throw new SQLException("the last transaction (" + lost + " writes) could not be committed: " + e.getMessage(), e);
+        throw new SQLException("the last transaction (" + lost + " writes) could not be committed: "
+            + e.getMessage(), e);
       }
     }
   }

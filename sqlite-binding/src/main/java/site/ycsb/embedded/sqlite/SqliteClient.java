@@ -1,10 +1,7 @@
 package site.ycsb.embedded.sqlite;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,12 +12,12 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.Status;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.EngineProperties.BadPropertyException;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.WriteGroup;
 
 /**
  * YCSB binding for SQLite through sqlite-jdbc. Property table and schema: sqlite-binding/README.md.
@@ -33,7 +30,9 @@ import site.ycsb.embedded.KeyValueDB;
  * <p>Writes: {@code batchsize} rows per transaction for every write (insert, update, delete),
  * not only inserts: a write runs at once inside the client's open transaction and answers
  * BATCHED_OK until the write that fills the batch commits it (OK); cleanup commits the rest.
- * With {@code batchsize=1} each write is its own transaction.
+ * With {@code batchsize=1} each write is its own transaction. This is KeyValueDB's write-grouping
+ * hook ({@link Transactions}); the kv layout ({@link KvTable}) is read and written through KeyValueDB,
+ * the columns layout ({@link ColumnsTable}) has operations of its own.
  */
 public class SqliteClient extends KeyValueDB<Session> {
 
@@ -89,8 +88,10 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** The neutral writebuffersize has no SQLite counterpart: ignored, and refused when addressed to SQLite. */
   static final String WRITE_BUFFER_SIZE = "sqlite." + EngineProperties.WRITE_BUFFER_SIZE;
 
-  private int batchSize;
-  private Schema schema;
+  /** The client's table: exactly one of the two layouts. */
+  private KvTable kv;
+  private ColumnsTable columns;
+  private Transactions transactions;
 
   @Override
   protected String engineName() {
@@ -101,9 +102,6 @@ public class SqliteClient extends KeyValueDB<Session> {
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     Properties raw = getProperties();
     List<String> notes = new ArrayList<>();
-    // KeyValueDB has read and validated batchsize; a private reader keeps it to one header line.
-    batchSize = new EngineProperties(raw, engineName()).integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
-
     String fileName = props.string(FILE, FILE_DEFAULT).trim();
     if (fileName.isEmpty() || fileName.contains("/") || fileName.contains("\\") || fileName.startsWith(":")) {
       throw bad(FILE, fileName, "a file name inside the data directory (path), such as ycsb.db");
@@ -132,7 +130,7 @@ public class SqliteClient extends KeyValueDB<Session> {
       notes.add("NOTE: writebuffersize = " + raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE)
           + " is ignored: SQLite has no write buffer");
     }
-    schema = schema(props, raw);
+    Schema schema = schema(props, raw);
 
     Settings settings = new Settings(dir, fileName, schema, pageSize, props.isSet(PAGE_SIZE), cacheBytes >> 10,
         journal, synchronous, locking, sharedCache, busyTimeout, mmapSize, walCheckpoint, processLock, notes);
@@ -163,23 +161,18 @@ public class SqliteClient extends KeyValueDB<Session> {
     String layout = props.choice(SCHEMA, SCHEMA_DEFAULT, "kv", "columns");
     if (layout.equals("kv")) {
       for (String columnsOnly : new String[] {KEY_TYPE, COUNTER_FIELD}) {
-        if (raw.getProperty(columnsOnly) != null) {
-          throw bad(columnsOnly, raw.getProperty(columnsOnly), "no value with sqlite.schema=kv: it applies to"
-              + " sqlite.schema=columns");
-        }
+        props.require(raw.getProperty(columnsOnly) == null, columnsOnly, "no value with", SCHEMA,
+            "it applies to sqlite.schema=columns");
       }
-      return Schema.kv(table, props.bool(WITHOUT_ROWID, true), keys());
+      return Schema.kv(table, props.bool(WITHOUT_ROWID, true));
     }
     String keyType = props.choice(KEY_TYPE, KEY_TYPE_DEFAULT, "blob", "text", "integer");
     boolean integerKey = keyType.equals("integer");
     boolean withoutRowid = props.bool(WITHOUT_ROWID, !integerKey);
-    if (integerKey && withoutRowid) {
-      throw bad(WITHOUT_ROWID, "true", "false with sqlite.keytype=integer: an INTEGER PRIMARY KEY is the rowid");
-    }
-    if (integerKey && !raw.getProperty("keyformat", "ycsb").equalsIgnoreCase("decimal")) {
-      throw bad(KEY_TYPE, keyType, "blob or text unless keyformat=decimal (an integer key must be a number),"
-          + " and keyformat is " + raw.getProperty("keyformat", "ycsb (the default)"));
-    }
+    props.require(!(integerKey && withoutRowid), WITHOUT_ROWID, "false with", KEY_TYPE,
+        "an INTEGER PRIMARY KEY is the rowid");
+    props.require(!integerKey || raw.getProperty("keyformat", "ycsb").equalsIgnoreCase("decimal"), KEY_TYPE,
+        "blob or text with", "keyformat", "an integer key must be a number (keyformat=decimal)");
     String count = raw.getProperty("fieldcount", "10").trim();
     int fieldCount;
     try {
@@ -187,9 +180,8 @@ public class SqliteClient extends KeyValueDB<Session> {
     } catch (NumberFormatException e) {
       fieldCount = -1;
     }
-    if (fieldCount < 1 || fieldCount > Schema.MAX_FIELDS) {
-      throw bad("fieldcount", count, "1 to " + Schema.MAX_FIELDS + " with sqlite.schema=columns (a column per field)");
-    }
+    props.require(fieldCount >= 1 && fieldCount <= ColumnsTable.MAX_FIELDS, "fieldcount",
+        "1 to " + ColumnsTable.MAX_FIELDS + " with", SCHEMA, "a column per field");
     String prefix = raw.getProperty("fieldnameprefix", "field");
     List<String> fields = new ArrayList<>();
     for (int i = 0; i < fieldCount; i++) {
@@ -199,17 +191,19 @@ public class SqliteClient extends KeyValueDB<Session> {
     if (!counter.isEmpty() && !fields.contains(counter)) {
       throw bad(COUNTER_FIELD, counter, "one of the fields " + fields + " or nothing");
     }
-    return Schema.columns(table, Schema.KeyType.valueOf(keyType.toUpperCase(Locale.ROOT)), withoutRowid, keys(), fields,
-        counter.isEmpty() ? null : counter);
+    return Schema.columns(table, Schema.KeyType.valueOf(keyType.toUpperCase(Locale.ROOT)), withoutRowid, keys(),
+        fields, counter.isEmpty() ? null : counter);
   }
 
   private static BadPropertyException bad(String name, String value, String expected) {
-    return new BadPropertyException("property " + name + " = '" + value + "' is not allowed: expected " + expected);
+    return new BadPropertyException(EngineProperties.refusal(name, value, expected));
   }
 
   @Override
   protected Session join(Session first) throws Exception {
-    schema = first.schema(); // the table as the first client created it
+    Schema created = first.schema(); // the table as the first client created it
+    kv = created instanceof KvTable t ? t : null;
+    columns = created instanceof ColumnsTable t ? t : null;
     return first.store().join();
   }
 
@@ -218,68 +212,36 @@ public class SqliteClient extends KeyValueDB<Session> {
     mine.store().leave(mine);
   }
 
-  // ---- The kv layout's primitives (KeyValueDB turns get and scan into read and scan). ----
+  /** Every write runs in the client's transaction, committed every batchsize writes. */
+  @Override
+  protected WriteGroup writeGroup(Session mine, int batchSize) {
+    transactions = new Transactions(mine, batchSize);
+    return transactions;
+  }
+
+  // ---- The kv layout's primitives: KeyValueDB turns them into YCSB's operations. ----
 
   @Override
   protected byte[] get(Session s, byte[] key) throws SQLException {
-    s.lock();
-    try {
-      PreparedStatement ps = s.prepared(s.schema().kvGet);
-      ps.setBytes(1, key);
-      try (ResultSet rs = s.query(ps)) {
-        return rs.next() ? rs.getBytes(1) : null;
-      }
-    } finally {
-      s.unlock();
-    }
+    return kv().get(s, key);
   }
 
   @Override
   protected void put(Session s, byte[] key, byte[] value) throws SQLException {
-    s.lock();
-    try {
-      PreparedStatement ps = s.prepared(s.schema().kvPut);
-      ps.setBytes(1, key);
-      ps.setBytes(2, value);
-      s.update(ps);
-    } finally {
-      s.unlock();
-    }
+    kv().put(s, key, value);
   }
 
   @Override
   protected boolean remove(Session s, byte[] key) throws SQLException {
-    s.lock();
-    try {
-      PreparedStatement ps = s.prepared(s.schema().kvDelete);
-      ps.setBytes(1, key);
-      return s.update(ps) > 0;
-    } finally {
-      s.unlock();
-    }
+    return kv().remove(s, key);
   }
 
   @Override
   protected void scan(Session s, byte[] start, int count, ValueSink sink) throws SQLException {
-    s.lock();
-    try {
-      PreparedStatement ps = s.prepared(s.schema().kvScan);
-      ps.setBytes(1, start);
-      ps.setInt(2, count);
-      try (ResultSet rs = s.query(ps)) {
-        while (rs.next()) {
-          sink.accept(rs.getBytes(1));
-        }
-      }
-    } finally {
-      s.unlock();
-    }
+    kv().scan(s, start, count, sink);
   }
 
-  /**
-   * The puts as one transaction of their own, after committing the client's open one. KeyValueDB
-   * calls this only from its own insert, which this class replaces with transaction-grouped writes.
-   */
+  /** The puts as one transaction of their own, after committing the client's open one. */
   @Override
   protected void applyBatch(Session s, byte[][] keys, byte[][] values, int count) throws SQLException {
     s.lock();
@@ -300,124 +262,22 @@ public class SqliteClient extends KeyValueDB<Session> {
     }
   }
 
-  // ---- YCSB operations: writes grouped in transactions for both layouts; reads of the columns layout. ----
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    Session s = handle();
-    try {
-      if (schema.isKv()) {
-        byte[] k = keys().bytes(key);
-        byte[] v = codec().encode(values);
-        return s.write(batchSize, false, () -> {
-          put(s, k, v);
-          return Status.OK;
-        });
-      }
-      long mask = schema.writeMask(values.keySet());
-      schema.checkKey(key);
-      return s.write(batchSize, false, () -> {
-        PreparedStatement ps = s.prepared(schema.insert);
-        schema.bindKey(ps, 1, key);
-        for (int i = 0; i < schema.fieldCount(); i++) {
-          if (schema.isCounter(i)) {
-            ps.setLong(i + 2, 0);
-          } else if ((mask & (1L << i)) != 0) {
-            ps.setBytes(i + 2, values.get(schema.field(i)).toArray());
-          } else {
-            ps.setNull(i + 2, java.sql.Types.BLOB);
-          }
-        }
-        s.update(ps);
-        return Status.OK;
-      });
-    } catch (Exception e) {
-      return failed("insert", key, e);
+  private KvTable kv() {
+    if (kv == null) {
+      throw new IllegalStateException("the " + columns + " table has no key-value primitives (sqlite.schema=columns)");
     }
+    return kv;
   }
 
-  @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    Session s = handle();
-    try {
-      if (schema.isKv()) {
-        byte[] k = keys().bytes(key);
-        // Read, merge, write: one transaction, so no other connection writes the row in between.
-        return s.write(batchSize, true, () -> {
-          byte[] stored = get(s, k);
-          if (stored == null) {
-            return Status.NOT_FOUND;
-          }
-          put(s, k, codec().merge(stored, values));
-          return Status.OK;
-        });
-      }
-      long mask = schema.writeMask(values.keySet());
-      if (mask == 0) {
-        return read(table, key, Set.of(), new HashMap<>()); // nothing to write: OK when the row exists
-      }
-      schema.checkKey(key);
-      return s.write(batchSize, false, () -> {
-        PreparedStatement ps = s.prepared(schema.update(mask));
-        int param = 1;
-        for (int i = 0; i < schema.fieldCount(); i++) {
-          if ((mask & (1L << i)) != 0 && !schema.isCounter(i)) {
-            ps.setBytes(param++, values.get(schema.field(i)).toArray());
-          }
-        }
-        schema.bindKey(ps, param, key);
-        return s.update(ps) > 0 ? Status.OK : Status.NOT_FOUND;
-      });
-    } catch (Exception e) {
-      return failed("update", key, e);
-    }
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    Session s = handle();
-    try {
-      byte[] k = schema.isKv() ? keys().bytes(key) : null; // an unencodable key fails before the write starts
-      schema.checkKey(key);
-      return s.write(batchSize, false, () -> {
-        boolean deleted;
-        if (schema.isKv()) {
-          deleted = remove(s, k);
-        } else {
-          PreparedStatement ps = s.prepared(schema.delete);
-          schema.bindKey(ps, 1, key);
-          deleted = s.update(ps) > 0;
-        }
-        return deleted ? Status.OK : Status.NOT_FOUND;
-      });
-    } catch (Exception e) {
-      return failed("delete", key, e);
-    }
-  }
+  // ---- YCSB's operations: KeyValueDB's for the kv layout, the columns layout's own for it. ----
 
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    if (schema.isKv()) {
+    if (columns == null) {
       return super.read(table, key, fields, result);
     }
-    Session s = handle();
     try {
-      long mask = schema.readMask(fields);
-      schema.checkKey(key);
-      s.lock();
-      try {
-        PreparedStatement ps = s.prepared(schema.select(mask));
-        schema.bindKey(ps, 1, key);
-        try (ResultSet rs = s.query(ps)) {
-          if (!rs.next()) {
-            return Status.NOT_FOUND;
-          }
-          row(rs, mask, result);
-          return Status.OK;
-        }
-      } finally {
-        s.unlock();
-      }
+      return columns.read(handle(), key, fields, result);
     } catch (Exception e) {
       return failed("read", key, e);
     }
@@ -426,54 +286,49 @@ public class SqliteClient extends KeyValueDB<Session> {
   @Override
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
                      Vector<HashMap<String, ByteIterator>> result) {
-    if (schema.isKv()) {
+    if (columns == null) {
       return super.scan(table, startkey, recordcount, fields, result);
     }
-    Session s = handle();
     try {
-      long mask = schema.readMask(fields);
-      if (!startkey.isEmpty()) {
-        schema.checkKey(startkey);
-      }
-      s.lock();
-      try {
-        PreparedStatement ps = s.prepared(schema.scan(mask));
-        schema.bindScanStart(ps, 1, startkey);
-        ps.setInt(2, recordcount);
-        try (ResultSet rs = s.query(ps)) {
-          while (rs.next()) {
-            HashMap<String, ByteIterator> row = new HashMap<>();
-            row(rs, mask, row);
-            result.add(row);
-          }
-        }
-        return Status.OK;
-      } finally {
-        s.unlock();
-      }
+      return columns.scan(handle(), startkey, recordcount, fields, result);
     } catch (Exception e) {
       return failed("scan", startkey, e);
     }
   }
 
-  /** One row of the columns layout: the mask's fields in column order; a NULL column is an absent field. */
-  private void row(ResultSet rs, long mask, Map<String, ByteIterator> out) throws SQLException {
-    int col = 1;
-    for (int i = 0; i < schema.fieldCount(); i++) {
-      if ((mask & (1L << i)) == 0) {
-        continue;
-      }
-      if (schema.isCounter(i)) {
-        long v = rs.getLong(col++);
-        if (!rs.wasNull()) {
-          out.put(schema.field(i), new ByteArrayByteIterator(Long.toString(v).getBytes(StandardCharsets.US_ASCII)));
-        }
-      } else {
-        byte[] v = rs.getBytes(col++);
-        if (v != null) {
-          out.put(schema.field(i), new ByteArrayByteIterator(v));
-        }
-      }
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    if (columns == null) {
+      return super.insert(table, key, values);
+    }
+    try {
+      return columns.insert(handle(), transactions, key, values);
+    } catch (Exception e) {
+      return failed("insert", key, e);
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    if (columns == null) {
+      return super.update(table, key, values);
+    }
+    try {
+      return columns.update(handle(), transactions, key, values);
+    } catch (Exception e) {
+      return failed("update", key, e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    if (columns == null) {
+      return super.delete(table, key);
+    }
+    try {
+      return columns.delete(handle(), transactions, key);
+    } catch (Exception e) {
+      return failed("delete", key, e);
     }
   }
 }

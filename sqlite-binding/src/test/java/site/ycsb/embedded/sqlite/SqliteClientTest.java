@@ -578,9 +578,11 @@ class SqliteClientTest extends KeyValueDbContract {
         "sqlite.keytype", "integer", "sqlite.counterfield", "field0", "batchsize", "2"));
     Session s = session(db);
     assertEquals("CREATE TABLE \"usertable\" (\"YCSB_KEY\" INTEGER PRIMARY KEY, \"field0\" INTEGER,"
-        + " \"field1\" TEXT, \"field2\" TEXT)", s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
+        + " \"field1\" TEXT, \"field2\" TEXT)",
+        s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
     for (int i = 40; i < 50; i++) {
-      db.insert("usertable", String.format("%010d", i), record("field0", "ignored", "field1", "a" + i, "field2", "b" + i));
+      db.insert("usertable", String.format("%010d", i),
+          record("field0", "ignored", "field1", "a" + i, "field2", "b" + i));
     }
     assertEquals(Status.BATCHED_OK, db.update("usertable", "0000000042", record("field0", "whatever")));
     assertEquals(Status.OK, db.update("usertable", "0000000042", record("field0", "whatever")));

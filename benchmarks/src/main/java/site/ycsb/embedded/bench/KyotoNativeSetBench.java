@@ -1,28 +1,28 @@
-package site.ycsb.embedded.kyoto;
+package site.ycsb.embedded.bench;
 
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import site.ycsb.embedded.kyoto.KyotoJni;
 
 /**
- * The Java side of src/test/c/setloop.c: the same n sequential 16-byte keys with 100-byte values
- * into a fresh TreeDB, through the JNI layer directly. Not a test; run after a build with
+ * The Java side of kyoto-binding/src/test/c/setloop.c: the same n sequential 16-byte keys with 100-byte
+ * values into a fresh TreeDB, through the JNI layer directly. Run after a build with
  *   java -Djava.library.path=kyoto-binding/target/native \
- *     -cp kyoto-binding/target/classes:kyoto-binding/target/test-classes \
- *     site.ycsb.embedded.kyoto.NativeSetBench /tmp/bench.kct 1000000
+ *     -cp "benchmarks/target/classes:benchmarks/target/lib/*" \
+ *     site.ycsb.embedded.bench.KyotoNativeSetBench /tmp/bench.kct 1000000
  */
-public final class NativeSetBench {
+public final class KyotoNativeSetBench {
 
-  private NativeSetBench() {
+  private KyotoNativeSetBench() {
   }
 
   public static void main(String[] args) throws Exception {
-    KyotoNative.ensureLoaded();
     long n = Long.parseLong(args[1]);
     byte[] value = new byte[100];
     for (int i = 0; i < value.length; i++) {
       value[i] = (byte) ('a' + i % 26);
     }
-    long db = KyotoNative.open(args[0].getBytes(StandardCharsets.UTF_8),
-        KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRUNCATE | KyotoNative.OTRYLOCK);
+    KyotoJni db = KyotoJni.open(Path.of(args[0]), "", true);
     byte[] key = new byte[16];
     long t0 = System.nanoTime();
     for (long i = 0; i < n; i++) {
@@ -31,10 +31,10 @@ public final class NativeSetBench {
         key[d] = (byte) ('0' + x % 10);
         x /= 10;
       }
-      KyotoNative.set(db, key, value);
+      db.set(key, value);
     }
     long t1 = System.nanoTime();
-    KyotoNative.close(db);
+    db.close();
     double s = (t1 - t0) / 1e9;
     System.out.printf("JNI kyotojni: %d sets in %.3f s = %.0f sets/s (close %.3f s)%n", n, s, n / s,
         (System.nanoTime() - t1) / 1e9);

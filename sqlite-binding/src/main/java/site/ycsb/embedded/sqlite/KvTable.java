@@ -1,0 +1,88 @@
+package site.ycsb.embedded.sqlite;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+import site.ycsb.embedded.KeyValueDB.ValueSink;
+
+/**
+ * The kv layout: {@code "key" BLOB PRIMARY KEY, "value" BLOB}, the value being the shared record
+ * codec's bytes, like the 2011 benchmark's key/value table ({@code WITHOUT ROWID} unless asked
+ * otherwise). Its statements are the engine primitives KeyValueDB builds YCSB's operations on.
+ */
+final class KvTable extends Schema {
+
+  /** Key and value columns (the 2011 benchmark's names). */
+  static final String KEY = "key";
+  static final String VALUE = "value";
+
+  private final String get;
+  private final String put;
+  private final String delete;
+  private final String scan;
+
+  KvTable(String table, boolean withoutRowid) {
+    super(table, withoutRowid, "CREATE TABLE " + quote(table) + " (" + quote(KEY) + " BLOB PRIMARY KEY NOT NULL, "
+        + quote(VALUE) + " BLOB NOT NULL)" + rowidClause(withoutRowid));
+    String t = quote(table);
+    String k = quote(KEY);
+    String v = quote(VALUE);
+    get = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
+    put = "INSERT OR REPLACE INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?)";
+    delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
+    scan = "SELECT " + v + " FROM " + t + " WHERE " + k + " >= ? ORDER BY " + k + " LIMIT ?";
+  }
+
+  byte[] get(Session s, byte[] key) throws SQLException {
+    s.lock();
+    try {
+      PreparedStatement ps = s.prepared(get);
+      ps.setBytes(1, key);
+      try (ResultSet rs = s.query(ps)) {
+        return rs.next() ? rs.getBytes(1) : null;
+      }
+    } finally {
+      s.unlock();
+    }
+  }
+
+  void put(Session s, byte[] key, byte[] value) throws SQLException {
+    s.lock();
+    try {
+      PreparedStatement ps = s.prepared(put);
+      ps.setBytes(1, key);
+      ps.setBytes(2, value);
+      s.update(ps);
+    } finally {
+      s.unlock();
+    }
+  }
+
+  boolean remove(Session s, byte[] key) throws SQLException {
+    s.lock();
+    try {
+      PreparedStatement ps = s.prepared(delete);
+      ps.setBytes(1, key);
+      return s.update(ps) > 0;
+    } finally {
+      s.unlock();
+    }
+  }
+
+  void scan(Session s, byte[] start, int count, ValueSink sink) throws SQLException {
+    s.lock();
+    try {
+      PreparedStatement ps = s.prepared(scan);
+      ps.setBytes(1, start);
+      ps.setInt(2, count);
+      try (ResultSet rs = s.query(ps)) {
+        while (rs.next()) {
+          sink.accept(rs.getBytes(1));
+        }
+      }
+    } finally {
+      s.unlock();
+    }
+  }
+}
