@@ -273,7 +273,7 @@ def parse_size(text: str | None) -> int | None:
         return None
     size = Fraction(m.group(1)) * 2 ** _SIZE_SHIFTS[(m.group(2) or "").lower()]
     if size.denominator != 1 or size > _LONG_MAX:
-        return None   # a fraction of a byte, or more than the bindings' long holds
+        return None  # a fraction of a byte, or more than the bindings' long holds
     return int(size)
 
 
