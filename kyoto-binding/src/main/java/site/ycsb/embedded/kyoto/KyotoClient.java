@@ -432,9 +432,9 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     boolean autosync = (mode & KyotoNative.OAUTOSYNC) != 0;
     String crash = autotran
         ? (autosync ? "each write committed and fsynced before it returns" : "each write committed to the file before"
-            + " it returns: a killed process loses nothing, a power cut what the OS had not written")
+            + " it returns: a killed process loses nothing; a power cut can lose recent writes and damage the file")
         : (autosync ? "no transactions: a kill during a write can lose acknowledged writes"
-            : "no transactions: a killed process loses everything written since open");
+            : "no transactions: a killed process loses every write still in the page cache");
     return String.join("|", names) + " (" + crash + ")";
   }
 
