@@ -28,7 +28,8 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
   // Engine-neutral knobs (kyoto.<name> overrides <name>); see EngineProperties.
   //   path             directory holding the database file (kyoto.file)
   //   batchsize        inserts per transaction (begin, N sets, commit)
-  //   sync             auto-sync (OAUTOSYNC): every write flushed and fsynced; commits sync the device
+  //   sync             auto-sync (OAUTOSYNC): with kyoto.autotran every write is its own transaction
+  //                    committed with fsync; commits of batches sync the device
   //   writebuffersize  does not apply: Kyoto keeps dirty pages in its page cache (cachesize)
   /** TreeDB page cache capacity (pccap) in bytes; Kyoto's own default is 64 MB. */
   public static final long CACHE_SIZE_DEFAULT = 64L << 20;
@@ -48,6 +49,14 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
   /** Comma list of small, linear, compress (tune_options); fixed when the file is created. */
   public static final String OPTIONS = "kyoto.options";
   public static final String OPTIONS_DEFAULT = "";
+  /**
+   * Auto-transaction (OAUTOTRAN): every write reaches the file inside a transaction of its own
+   * (undo log in ycsb.kct.wal) before it returns, so a killed process loses no acknowledged write
+   * and leaves a consistent file. false is the 2011 db_bench mode: dirty pages wait in the
+   * process's page cache, and a kill loses everything written since open.
+   */
+  public static final String AUTOTRAN = "kyoto.autotran";
+  public static final boolean AUTOTRAN_DEFAULT = true;
   /** Memory-mapped region (msiz) in bytes; Kyoto's own default is 64 MB. */
   public static final String MAP_SIZE = "kyoto.mapsize";
   public static final long MAP_SIZE_DEFAULT = 64L << 20;
@@ -69,14 +78,16 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     private final String tuning;
     private final boolean tree;
     private final boolean hardSync;
+    private final int mode;
     /** The KCDB pointer; 0 once closed. */
     private volatile long db;
 
-    Handle(Path file, String tuning, boolean tree, boolean hardSync, long db) {
+    Handle(Path file, String tuning, boolean tree, boolean hardSync, int mode, long db) {
       this.file = file;
       this.tuning = tuning;
       this.tree = tree;
       this.hardSync = hardSync;
+      this.mode = mode;
       this.db = db;
     }
 
@@ -101,6 +112,11 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
 
     public boolean isTree() {
       return tree;
+    }
+
+    /** The open mode passed to kcdbopen (KyotoNative.O* bits). */
+    public int mode() {
+      return mode;
     }
 
     /** The library's status report (kcdbstatus): psiz, pccap, opts, count, size, bnum, ... */
@@ -159,6 +175,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
       compression = "zlib"; // Kyoto's own default compressor for the compress option
     }
     boolean sync = props.bool(EngineProperties.SYNC, false);
+    boolean autotran = props.bool(AUTOTRAN, AUTOTRAN_DEFAULT);
     long buckets = props.integer(BUCKETS, BUCKETS_DEFAULT, 0L, 1L << 36);
     long mapSize = props.size(MAP_SIZE, MAP_SIZE_DEFAULT);
     List<String> notes = new ArrayList<>();
@@ -200,8 +217,12 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
       notes.add("kctreemgr cannot name a compressor (it fails with 'invalid module checksum'); inspect this file"
           + " with: kcpolymgr inform -st '" + file.toAbsolutePath() + "#zcomp=" + zcomp + "'");
     }
+    if (sync && !autotran) {
+      notes.add("sync=true with " + AUTOTRAN + "=false is auto-sync alone (the 2011 db_bench mode): a killed"
+          + " process can lose writes that returned OK and leave a file that kctreemgr check rejects");
+    }
     int mode = KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRYLOCK
-        | (sync ? KyotoNative.OAUTOSYNC : 0);
+        | (autotran ? KyotoNative.OAUTOTRAN : 0) | (sync ? KyotoNative.OAUTOSYNC : 0);
     String finalCompression = compression;
     int requestedPageSize = pageSize;
     int requestedOpts = optionBits(options);
@@ -219,7 +240,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
         } catch (KyotoException e) {
           throw explain(file, finalCompression, e);
         }
-        Handle h = new Handle(file, tuning.toString(), tree, sync, db);
+        Handle h = new Handle(file, tuning.toString(), tree, sync, mode, db);
         if (existed) {
           notes.addAll(differences(h, requestedPageSize, requestedOpts));
         }
@@ -237,7 +258,8 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
       public String describe(Handle h) {
         StringBuilder sb = new StringBuilder("Kyoto Cabinet ").append(KyotoNative.version())
             .append(tree ? " TreeDB" : " HashDB").append(" (system library through kyotojni)")
-            .append(String.format("%n[kyoto] opened with %s%n[kyoto] ", h.tuning())).append(summary(h));
+            .append(String.format("%n[kyoto] opened with %s, mode %s%n[kyoto] ", h.tuning(), modeNames(h.mode())))
+            .append(summary(h));
         for (String note : notes) {
           sb.append(String.format("%n[kyoto] NOTE: %s", note));
         }
@@ -392,6 +414,25 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     } catch (KyotoException | RuntimeException e) {
       return h.file + ": no status report (" + e.getMessage() + ")";
     }
+  }
+
+  /** The open mode as the library's flag names, with what a process crash costs in it. */
+  static String modeNames(int mode) {
+    List<String> names = new ArrayList<>();
+    String[] all = {"OREADER", "OWRITER", "OCREATE", "OTRUNCATE", "OAUTOTRAN", "OAUTOSYNC", "ONOLOCK", "OTRYLOCK"};
+    for (int bit = 0; bit < all.length; bit++) {
+      if ((mode & (1 << bit)) != 0) {
+        names.add(all[bit]);
+      }
+    }
+    boolean autotran = (mode & KyotoNative.OAUTOTRAN) != 0;
+    boolean autosync = (mode & KyotoNative.OAUTOSYNC) != 0;
+    String crash = autotran
+        ? (autosync ? "each write committed and fsynced before it returns" : "each write committed to the file before"
+            + " it returns: a killed process loses nothing; a power cut can lose recent writes and damage the file")
+        : (autosync ? "no transactions: a kill during a write can lose acknowledged writes"
+            : "no transactions: a killed process loses every write still in the page cache");
+    return String.join("|", names) + " (" + crash + ")";
   }
 
   /** "7" -> "7 (small,linear,compress)". */
