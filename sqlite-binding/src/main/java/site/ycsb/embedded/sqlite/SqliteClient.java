@@ -307,6 +307,7 @@ public class SqliteClient extends KeyValueDB<Session> {
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     Session s = handle();
     try {
+      diskSpaceFor(key.length() + fieldBytes(values));
       if (schema.isKv()) {
         byte[] k = Keys.bytes(key);
         byte[] v = codec().encode(values);
@@ -341,6 +342,7 @@ public class SqliteClient extends KeyValueDB<Session> {
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     Session s = handle();
     try {
+      diskSpaceFor(key.length() + fieldBytes(values));
       if (schema.isKv()) {
         byte[] k = Keys.bytes(key);
         // Read, merge, write: one transaction, so no other connection writes the row in between.
@@ -378,6 +380,7 @@ public class SqliteClient extends KeyValueDB<Session> {
   public Status delete(String table, String key) {
     Session s = handle();
     try {
+      diskSpaceFor(key.length());
       schema.checkKey(key);
       return s.write(batchSize, false, () -> {
         boolean deleted;
