@@ -545,6 +545,23 @@ public abstract class KeyValueDbContract {
     close(again);
   }
 
+  /** YCSB 0.17's own client exits 0 after a refused init(); under it the binding makes the exit 3. */
+  @Test
+  void ycsbsClientExitsNonZeroWhenTheBindingRefusesToOpen() throws Exception {
+    Path file = Files.writeString(tmp.resolve("plainfile"), "not a directory");
+    String binding = newClient().getClass().getName();
+    String[] unwritable = YcsbClientProcess.run(tmp, binding, "-load",
+        Map.of("path", file.resolve("db").toString(), "recordcount", "10"));
+    assertEquals("3", unwritable[0], "an unwritable directory must fail the run:\n" + unwritable[1]);
+    assertTrue(unwritable[1].contains("[ycsb-embedded] exit status 3: the binding refused to open: [" + engine()
+        + "]") && unwritable[1].contains(file.toString()), unwritable[1]);
+    String[] badProperty = YcsbClientProcess.run(tmp, binding, "-load",
+        Map.of("path", tmp.resolve("db").toString(), "recordcount", "10", engine() + ".sync", "maybe"));
+    assertEquals("3", badProperty[0], "a bad property value must fail the run:\n" + badProperty[1]);
+    assertTrue(badProperty[1].contains("[ycsb-embedded] exit status 3: the binding refused to open: [" + engine()
+        + "] property " + engine() + ".sync = 'maybe'"), badProperty[1]);
+  }
+
   @Test
   void aDiskSpaceMarginAboveTheFreeSpaceRefusesTheOpen() throws Exception {
     Properties p = properties(tmp.resolve("db"));
