@@ -343,6 +343,22 @@ public abstract class KeyValueDB<H> extends DB {
     disk.beforeWrite(bytes);
   }
 
+  /**
+   * Why the filesystem has less room than the margin now, or null when it has enough: for a close
+   * that would write (LevelDB's flush of the memtable) and can leave it to the next open instead.
+   */
+  protected final String diskSpaceShortage(String what) {
+    if (disk == null) {
+      return null;
+    }
+    try {
+      disk.check(what);
+      return null;
+    } catch (DiskSpaceGuard.DiskFullException e) {
+      return e.getMessage();
+    }
+  }
+
   /** Applies this client's waiting inserts, so that a later write cannot overtake them. */
   private void flushPending() throws Exception {
     if (batcher != null) {

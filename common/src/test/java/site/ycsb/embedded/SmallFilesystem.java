@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Assumptions;
  * (CI runs as root). Where it is impossible the test fails when the environment variable CI is
  * set, and is skipped with a loud message otherwise.
  */
-final class SmallFilesystem implements AutoCloseable {
+public final class SmallFilesystem implements AutoCloseable {
 
   private final Path mountPoint;
 
@@ -27,7 +27,7 @@ final class SmallFilesystem implements AutoCloseable {
   }
 
   /** Mounts a tmpfs of {@code megabytes} on {@code mountPoint} (created). */
-  static SmallFilesystem mount(Path mountPoint, int megabytes) throws IOException, InterruptedException {
+  public static SmallFilesystem mount(Path mountPoint, int megabytes) throws IOException, InterruptedException {
     Files.createDirectories(mountPoint);
     String[] r = run("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs", mountPoint.toString());
     if (!r[0].equals("0")) {
@@ -42,13 +42,13 @@ final class SmallFilesystem implements AutoCloseable {
   }
 
   /** Changes the size, keeping the contents (the disk "freed"). */
-  void resize(int megabytes) throws IOException, InterruptedException {
+  public void resize(int megabytes) throws IOException, InterruptedException {
     String[] r = run("mount", "-o", "remount,size=" + megabytes + "m", mountPoint.toString());
     Assertions.assertEquals("0", r[0], "remount of " + mountPoint + ": " + r[1]);
   }
 
   /** Writes a file with plain write() calls until the filesystem is full; returns its path. */
-  Path fill(String name) throws IOException {
+  public Path fill(String name) throws IOException {
     Path filler = mountPoint.resolve(name);
     ByteBuffer chunk = ByteBuffer.allocate(64 << 10);
     try (FileChannel ch = FileChannel.open(filler, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
