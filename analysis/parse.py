@@ -402,12 +402,18 @@ class Expectation:
     readseq_entries: int | None = None  # entries a full-scan run must see in all passes
 
 
+# Exit statuses the bindings give YCSB's own client (common's ClientExitStatus), which exits 0 itself.
+EXIT_MEANINGS = {3: "the binding refused to open", 4: "operations returned ERROR"}
+
+
 def step_problems(output: YcsbOutput, exit_code: int, error_lines: list[str], expected: Expectation) -> list[str]:
-    """Why a step failed, or [] when it did what it was asked. YCSB 0.17 exits 0 when a DB fails
-    to initialise or a workload file is missing, so the exit code alone says little."""
+    """Why a step failed, or [] when it did what it was asked. YCSB 0.17 itself exits 0 when a DB
+    fails to initialise or a workload file is missing; the bindings turn the first into exit 3 and
+    failed operations into exit 4, but a missing workload file still exits 0."""
     problems = []
     if exit_code != 0:
-        problems.append(f"exit code {exit_code}")
+        meaning = EXIT_MEANINGS.get(exit_code)
+        problems.append(f"exit code {exit_code}" + (f" ({meaning})" if meaning else ""))
     problems += error_lines[:3]
     if output.runtime_ms is None:
         problems.append("no YCSB results in the output")

@@ -23,3 +23,5 @@ while IFS=: read -r engine class; do
   echo "installed $engine as '$name' ($ycsb/$name-binding)"
 done < "$from/bin/bindings.properties"
 echo "JDK 22+: export JAVA_OPTS=--enable-native-access=ALL-UNNAMED before bin/ycsb.sh"
+echo "exit status of bin/ycsb.sh with these bindings: 0 done, 3 the binding refused to open (bad property, locked,"
+echo "  foreign or unwritable directory, full disk), 4 an operation returned ERROR; YCSB 0.17 alone exits 0 for both"

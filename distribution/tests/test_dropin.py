@@ -119,6 +119,35 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
             cwd=tmp_path,
         )
         assert ok_inserts(run.stdout) == 300, f"{engine}: {run.stdout}{run.stderr[-2000:]}"
+        assert run.returncode == 0, run.stderr[-2000:]
+    # Upstream's client exits 0 after a refused open; the dropped-in bindings make it 3, as the notes say.
+    assert "3 the binding refused to open" in installed.stdout
+    refused = subprocess.run(
+        [
+            "java",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            classpath,
+            "site.ycsb.Client",
+            "-db",
+            ENGINES["kyoto"],
+            "-load",
+            "-P",
+            str(distribution / "workloads" / "randwrite"),
+            "-p",
+            "recordcount=300",
+            "-p",
+            f"path={tmp_path / 'refused'}",
+            "-p",
+            "batchsize=ten",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert refused.returncode == 3, refused.stderr[-2000:]
+    assert "exit status 3: the binding refused to open: [kyoto] property batchsize" in refused.stderr
     again = subprocess.run(
         ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
         capture_output=True,

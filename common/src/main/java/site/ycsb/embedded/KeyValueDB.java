@@ -28,6 +28,10 @@ public abstract class KeyValueDB<H> extends DB {
 
   /** Record layout: auto (bare when fieldcount=1), fields, or bare. */
   public static final String RECORD_LAYOUT = "recordlayout";
+  /** Free space (bytes) the data directory's filesystem must keep: below it writes and opens are refused. */
+  public static final String DISK_SPACE_MARGIN = "diskspacemargin";
+  /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
+  public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
   /** How many engine errors are printed with their cause before only counting them. */
   private static final int ERRORS_PRINTED = 20;
@@ -38,6 +42,7 @@ public abstract class KeyValueDB<H> extends DB {
   private RecordCodec codec;
   private WriteGroup writes;
   private Keys keys;
+  private DiskSpaceGuard disk;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
   protected abstract String engineName();
@@ -78,6 +83,23 @@ public abstract class KeyValueDB<H> extends DB {
 
     /** A one-line description of the engine and its version for the start-up header. */
     String describe(H handle);
+  }
+
+  /**
+   * The free space this engine needs in reserve after the last write it was allowed: what its
+   * background work, its file growth and its close may still write. Called after {@link #configure},
+   * so it may use what that read; {@code diskspacemargin} overrides it.
+   */
+  protected long diskSpaceMargin() {
+    return DISK_SPACE_MARGIN_DEFAULT;
+  }
+
+  /**
+   * The share of the bytes written since open that the engine may still hold in memory and write to
+   * its files at close, beyond {@link #diskSpaceMargin}: reserved on top of it. 0 by default.
+   */
+  protected double diskSpaceDeferredShare() {
+    return 0;
   }
 
   /**
@@ -140,6 +162,8 @@ public abstract class KeyValueDB<H> extends DB {
       codec = chooseCodec(props);
       keys = Keys.fromProperties(props, getProperties());
       EngineOpener<H> opener = configure(props, dir);
+      DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
+          diskSpaceDeferredShare());
       java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
@@ -150,7 +174,9 @@ public abstract class KeyValueDB<H> extends DB {
         dirLock[0] = DirectoryLock.open(dir, destroy);
         H h;
         try {
+          guard.check("opening " + engineName()); // a full disk at open is a SIGBUS for mmap engines
           h = opener.open();
+          guard.opened();
         } catch (Exception e) {
           dirLock[0].close();
           throw e;
@@ -180,13 +206,14 @@ public abstract class KeyValueDB<H> extends DB {
         lease = null;
         throw e;
       }
+      disk = guard;
       writes = writeGroup(db, batchSize);
     } catch (EngineProperties.BadPropertyException e) {
-      throw new DBException("[" + engineName() + "] " + e.getMessage());
+      throw ClientExitStatus.refused(new DBException("[" + engineName() + "] " + e.getMessage()));
     } catch (DBException e) {
-      throw e;
+      throw ClientExitStatus.refused(e);
     } catch (Exception e) {
-      throw new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e);
+      throw ClientExitStatus.refused(new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e));
     }
   }
 
@@ -252,6 +279,7 @@ public abstract class KeyValueDB<H> extends DB {
     try {
       byte[] k = keys.bytes(key);
       byte[] v = codec.encode(values);
+      disk.beforeWrite(k.length + v.length);
       return writes.write(WriteGroup.Kind.INSERT, k, v, () -> {
         put(db, k, v);
         return Status.OK;
@@ -265,6 +293,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
       byte[] k = keys.bytes(key);
+      disk.beforeWrite(k.length + fieldBytes(values));
       if (blindUpdates()) {
         byte[] v = codec.encode(values);
         return writes.write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
@@ -289,6 +318,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status delete(String table, String key) {
     try {
       byte[] k = keys.bytes(key);
+      disk.beforeWrite(k.length);
       return writes.write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
     } catch (Exception e) {
       return failed("delete", key, e);
@@ -300,9 +330,43 @@ public abstract class KeyValueDB<H> extends DB {
     return get(db, keys.bytes(key));
   }
 
+  /**
+   * Counts {@code bytes} about to be written and refuses (a DiskFullException) when the filesystem
+   * has too little room left: for a binding that overrides insert, update or delete.
+   */
+  protected final void diskSpaceFor(long bytes) throws DiskSpaceGuard.DiskFullException {
+    disk.beforeWrite(bytes);
+  }
+
+  /**
+   * Why the filesystem has less room than the margin now, or null when it has enough: for a close
+   * that would write (LevelDB's flush of the memtable) and can leave it to the next open instead.
+   */
+  protected final String diskSpaceShortage(String what) {
+    if (disk == null) {
+      return null;
+    }
+    try {
+      disk.check(what);
+      return null;
+    } catch (DiskSpaceGuard.DiskFullException e) {
+      return e.getMessage();
+    }
+  }
+
+  /** The bytes of the fields' values (bytesLeft does not consume them), for the free-space count. */
+  protected static long fieldBytes(Map<String, ByteIterator> values) {
+    long n = 0;
+    for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+      n += e.getKey().length() + e.getValue().bytesLeft();
+    }
+    return n;
+  }
+
   /** Logs an engine failure (the first few with their cause) and returns {@code Status.ERROR}. */
   protected final Status failed(String op, String key, Exception e) {
     int n = ERRORS.incrementAndGet();
+    ClientExitStatus.operationFailed();
     if (n <= ERRORS_PRINTED) {
       System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, Keys.escape(key), e);
       if (n == 1) {

@@ -586,6 +586,138 @@ public abstract class KeyValueDbContract {
     assertEquals(Map.of("f", "v"), read(again, "k", null), "its own files reopen");
   }
 
+  /** Properties for the full-disk test: small buffers and caches, so the engine's margin fits a small disk. */
+  protected Properties fullDiskProperties(Path dir) {
+    Properties p = properties(dir);
+    p.setProperty("writebuffersize", "1m");
+    p.setProperty("cachesize", "2m");
+    return p;
+  }
+
+  /**
+   * Fills a 48 MB tmpfs: LevelDB and Kyoto write through mmap, where a full disk was a SIGBUS that
+   * killed the JVM. Now the insert that finds too little room is an ERROR naming the filesystem and
+   * its free space, a reopen on the still-full disk is refused the same way, and once the disk has
+   * room again every acknowledged record is there.
+   */
+  @Test
+  void aFullDiskIsAnErrorAndLosesNoAcknowledgedRecord() throws Exception {
+    Path mount = tmp.resolve("small");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 48)) {
+      try {
+        fillUntilRefused(fs, mount);
+      } finally {
+        closeLeftovers(); // before the unmount: no engine file may stay open
+      }
+    }
+  }
+
+  private void fillUntilRefused(SmallFilesystem fs, Path mount) throws Exception {
+    Properties p = fullDiskProperties(mount.resolve("db"));
+    Map<String, byte[]> acknowledged = new java.util.LinkedHashMap<>();
+    Random random = new Random(48);
+    String printed = capturingStderr(() -> {
+      DB db = open(p);
+      for (int i = 0; i < 100_000; i++) {
+        byte[] value = new byte[4000]; // random bytes: no engine compresses them
+        random.nextBytes(value);
+        String key = String.format("full%06d", i);
+        Map<String, ByteIterator> rec = new HashMap<>();
+        rec.put("f", new site.ycsb.ByteArrayByteIterator(value));
+        Status s = db.insert("usertable", key, rec);
+        if (s != Status.OK) {
+          assertEquals(Status.ERROR, s, "insert " + key);
+          break;
+        }
+        acknowledged.put(key, value);
+      }
+      close(db);
+    });
+    assertTrue(acknowledged.size() > 100 && acknowledged.size() < 100_000,
+        "some inserts succeed, then the disk is full: " + acknowledged.size() + " acknowledged");
+    assertTrue(printed.contains("mounted on " + mount) && printed.contains("MB free")
+        && printed.contains("diskspacemargin"), "the refusal names the filesystem and its free space:\n" + printed);
+
+    Path filler = fs.fill("filler"); // whatever close freed: the disk is full for the reopen
+    DBException refused = assertThrows(DBException.class, () -> open(p), "a reopen on a full disk");
+    assertTrue(refused.getMessage().contains("mounted on " + mount) && refused.getMessage().contains("MB free"),
+        "the refused open names the filesystem and its free space: " + refused.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+
+    Files.delete(filler);
+    fs.resize(200);
+    DB again = open(p);
+    for (Map.Entry<String, byte[]> e : acknowledged.entrySet()) {
+      Map<String, ByteIterator> got = new HashMap<>();
+      assertEquals(Status.OK, again.read("usertable", e.getKey(), null, got), "acknowledged " + e.getKey());
+      assertArrayEquals(e.getValue(), got.get("f").toArray(), "contents of " + e.getKey());
+    }
+    close(again);
+  }
+
+  /** YCSB 0.17's own client exits 0 after a refused init(); under it the binding makes the exit 3. */
+  @Test
+  void ycsbsClientExitsNonZeroWhenTheBindingRefusesToOpen() throws Exception {
+    Path file = Files.writeString(tmp.resolve("plainfile"), "not a directory");
+    String binding = newClient().getClass().getName();
+    String[] unwritable = YcsbClientProcess.run(tmp, binding, "-load",
+        Map.of("path", file.resolve("db").toString(), "recordcount", "10"));
+    assertEquals("3", unwritable[0], "an unwritable directory must fail the run:\n" + unwritable[1]);
+    assertTrue(unwritable[1].contains("[ycsb-embedded] exit status 3: the binding refused to open: [" + engine()
+        + "]") && unwritable[1].contains(file.toString()), unwritable[1]);
+    String[] badProperty = YcsbClientProcess.run(tmp, binding, "-load",
+        Map.of("path", tmp.resolve("db").toString(), "recordcount", "10", engine() + ".sync", "maybe"));
+    assertEquals("3", badProperty[0], "a bad property value must fail the run:\n" + badProperty[1]);
+    assertTrue(badProperty[1].contains("[ycsb-embedded] exit status 3: the binding refused to open: [" + engine()
+        + "] property " + engine() + ".sync = 'maybe'"), badProperty[1]);
+  }
+
+  @Test
+  void aDiskSpaceMarginAboveTheFreeSpaceRefusesTheOpen() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("diskspacemargin", "1000000g"); // more than any disk here has free
+    DBException e = assertThrows(DBException.class, () -> open(p));
+    assertTrue(e.getMessage().contains("opening " + engine() + " refused") && e.getMessage().contains("MB free")
+        && e.getMessage().contains("diskspacemargin"), e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+    p.setProperty(engine() + ".diskspacemargin", "0"); // 0: no check at all
+    DB db = open(p);
+    assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));
+    assertEquals(Map.of("f", "v"), read(db, "k", null));
+  }
+
+  /** Something to run with System.err captured. */
+  @FunctionalInterface
+  protected interface Action {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code action}, copying what it prints on System.err to the real one; returns the text. */
+  protected static String capturingStderr(Action action) throws Exception {
+    java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    java.io.OutputStream tee = new java.io.OutputStream() {
+      @Override
+      public void write(int b) {
+        copy.write(b);
+        saved.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        copy.write(b, off, len);
+        saved.write(b, off, len);
+      }
+    };
+    System.setErr(new java.io.PrintStream(tee, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(saved);
+    }
+    return copy.toString(StandardCharsets.UTF_8);
+  }
+
   /** The stored size of a record, read through the engine. */
   protected long storedSize(DB db, String key) throws Exception {
     byte[] stored = ((KeyValueDB<?>) db).storedBytes(key);

@@ -176,10 +176,16 @@ public final class BindingOverhead {
   }
 
   static double[] runBinding(Engine e, Path dir, Workload w) throws Exception {
+    return runBinding(e, dir, w, new Properties());
+  }
+
+  /** The binding side with {@code extra} properties on top of the direct side's options. */
+  static double[] runBinding(Engine e, Path dir, Workload w, Properties extra) throws Exception {
     Properties p = new Properties();
     p.setProperty("path", dir.toString());
     p.setProperty("fieldcount", "1"); // one field stored bare: the same 100 bytes as the direct side
     e.configure(p);
+    p.putAll(extra);
     DB db = e.newClient();
     db.setProperties(p);
     db.init();

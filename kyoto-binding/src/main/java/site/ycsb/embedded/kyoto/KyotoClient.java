@@ -147,9 +147,32 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     }
   }
 
+  /** The TreeDB page cache configure() read (0 for a HashDB): dirty pages the file may still grow by. */
+  private long pageCacheBytes;
+
   @Override
   protected String engineName() {
     return "kyoto";
+  }
+
+  /**
+   * Kyoto writes its file through mmap (a full disk is a SIGBUS). A TreeDB keeps up to its page
+   * cache (pccap) of dirty, mostly new, pages that reach the file when the cache overflows and at
+   * close; 8 MB more covers the transaction log of a batch and the file's own growth.
+   */
+  @Override
+  protected long diskSpaceMargin() {
+    return pageCacheBytes + (8L << 20);
+  }
+
+  /**
+   * A TreeDB was seen to keep every large record (4,000 bytes) in memory until close, whatever its
+   * page cache; on disk a record then takes up to about 1.2 times its bytes. So 1.25 times what was
+   * written since open is reserved too. A HashDB writes each record into its map at once.
+   */
+  @Override
+  protected double diskSpaceDeferredShare() {
+    return pageCacheBytes > 0 ? 1.25 : 0;
   }
 
   @Override
@@ -201,6 +224,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     if (tree) {
       pageSize = props.integer(PAGE_SIZE, PAGE_SIZE_DEFAULT, 256, 16 << 20);
       cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
+      pageCacheBytes = cacheSize;
       tuning.append("#psiz=").append(pageSize).append("#pccap=").append(cacheSize);
     } else {
       for (String treeOnly : List.of(PAGE_SIZE, EngineProperties.CACHE_SIZE)) {

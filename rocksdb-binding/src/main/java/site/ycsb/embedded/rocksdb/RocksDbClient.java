@@ -97,6 +97,8 @@ public class RocksDbClient extends KeyValueDB<Handle> {
       MAX_BACKGROUND_COMPACTIONS, MAX_OPEN_FILES, BLOOM_BITS, BLOCK_SIZE);
 
   private boolean blindUpdates;
+  /** Memtable bytes configure() read (size x number): what may still be flushed after the last write. */
+  private long memtableBytes = WRITE_BUFFER_SIZE_DEFAULT * MAX_WRITE_BUFFER_NUMBER_DEFAULT;
 
   @Override
   protected String engineName() {
@@ -114,6 +116,7 @@ public class RocksDbClient extends KeyValueDB<Handle> {
     // the one opener that runs.
     Settings s = new Settings(props, getProperties());
     blindUpdates = s.blindUpdates;
+    memtableBytes = s.writeBufferSize * s.maxWriteBufferNumber;
     loadNativeLibrary(); // here, so that the open time printed is the database's alone
     return new Opener(s, dir);
   }
@@ -125,6 +128,16 @@ public class RocksDbClient extends KeyValueDB<Handle> {
       throw new IOException("cannot load the RocksDB native library from rocksdbjni (it unpacks into"
           + " java.io.tmpdir, which must allow executables; set YCSB_TMPDIR): " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * RocksDB fails a write on a full disk with an error (no crash), but then stops accepting writes
+   * until reopened; the margin keeps room for the memtables it may flush after the last accepted
+   * write, and 8 MB for its logs and manifest, so that the refusal is ours and clear.
+   */
+  @Override
+  protected long diskSpaceMargin() {
+    return memtableBytes + (8L << 20);
   }
 
   @Override

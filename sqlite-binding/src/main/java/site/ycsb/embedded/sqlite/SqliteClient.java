@@ -302,6 +302,7 @@ public class SqliteClient extends KeyValueDB<Session> {
       return super.insert(table, key, values);
     }
     try {
+      diskSpaceFor(key.length() + fieldBytes(values));
       return columns.insert(handle(), transactions, key, values);
     } catch (Exception e) {
       return failed("insert", key, e);
@@ -314,6 +315,7 @@ public class SqliteClient extends KeyValueDB<Session> {
       return super.update(table, key, values);
     }
     try {
+      diskSpaceFor(key.length() + fieldBytes(values));
       return columns.update(handle(), transactions, key, values);
     } catch (Exception e) {
       return failed("update", key, e);
@@ -326,6 +328,7 @@ public class SqliteClient extends KeyValueDB<Session> {
       return super.delete(table, key);
     }
     try {
+      diskSpaceFor(key.length());
       return columns.delete(handle(), transactions, key);
     } catch (Exception e) {
       return failed("delete", key, e);

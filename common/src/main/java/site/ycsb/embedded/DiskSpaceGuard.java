@@ -1,0 +1,140 @@
+package site.ycsb.embedded;
+
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Refuses writes while the data directory's filesystem has less free space than a margin.
+ *
+ * <p>LevelDB (leveldbjni) and Kyoto Cabinet write through memory maps: on a full filesystem the
+ * page fault is a SIGBUS that kills the JVM, and no exception is ever thrown. So the binding must
+ * stop before the engine touches the map. The margin is what the engine may still write after the
+ * last accepted write: its background flushes and compactions, the file or map growth in progress,
+ * the flush at close. The free space is read (one statvfs) once every {@link #CHECK_EVERY_BYTES}
+ * bytes written by all client threads together, and on every write while it is below the margin.
+ *
+ * <p>An engine may hold what it was given in memory and write it to its file only at close (Kyoto's
+ * TreeDB does, for large records): the filesystem does not show that yet, so such an engine names a
+ * share of the bytes written since open that is reserved on top of the margin.
+ */
+public final class DiskSpaceGuard {
+
+  /** Bytes written between two looks at the free space; the margin must cover them too. */
+  public static final long CHECK_EVERY_BYTES = 1L << 20;
+
+  /** One guard per data directory per JVM, so that every client thread counts into one total. */
+  private static final Map<String, DiskSpaceGuard> GUARDS = new ConcurrentHashMap<>();
+
+  private final Path dir;
+  private final long margin;
+  private final double deferredShare;
+  private final AtomicLong sinceCheck = new AtomicLong();
+  private final AtomicLong sinceOpen = new AtomicLong();
+  private volatile FileStore store;
+  /** Set while the last look found too little space: then every write looks again. */
+  private volatile boolean low;
+
+  private DiskSpaceGuard(Path dir, long margin, double deferredShare) {
+    this.dir = dir;
+    this.margin = margin;
+    this.deferredShare = deferredShare;
+  }
+
+  /**
+   * The guard of {@code dir} with {@code margin} bytes (0: no guard, every write passes), reserving
+   * also {@code deferredShare} times the bytes written since open.
+   */
+  public static DiskSpaceGuard of(Path dir, long margin, double deferredShare) {
+    Path abs = dir.toAbsolutePath().normalize();
+    return GUARDS.computeIfAbsent(abs + "\n" + margin + "\n" + deferredShare,
+        k -> new DiskSpaceGuard(abs, margin, deferredShare));
+  }
+
+  /** The engine was (re)opened: nothing written since. */
+  public void opened() {
+    sinceOpen.set(0);
+    sinceCheck.set(0);
+  }
+
+  public long margin() {
+    return margin;
+  }
+
+  /** Counts {@code bytes} about to be written; every so often checks the free space first. */
+  public void beforeWrite(long bytes) throws DiskFullException {
+    if (margin == 0) {
+      return;
+    }
+    if (deferredShare > 0) {
+      sinceOpen.addAndGet(bytes);
+    }
+    if (low || sinceCheck.addAndGet(bytes) >= CHECK_EVERY_BYTES) {
+      sinceCheck.set(0);
+      check("write");
+    }
+  }
+
+  /**
+   * Checks the free space now; {@code what} names the refused action in the message ("open").
+   *
+   * @throws DiskFullException naming the filesystem, the directory, the free space and the margin
+   */
+  public void check(String what) throws DiskFullException {
+    if (margin == 0) {
+      return;
+    }
+    long free;
+    FileStore fs;
+    try {
+      fs = fileStore();
+      free = fs.getUsableSpace();
+    } catch (IOException e) {
+      // The directory is unreadable: the engine's own call will say so more precisely.
+      return;
+    }
+    long deferred = (long) (deferredShare * sinceOpen.get());
+    low = free < margin + deferred;
+    if (low) {
+      throw new DiskFullException(String.format("%s refused: the filesystem %s holding %s has %s free, less than"
+              + " the %s the engine needs in reserve: %s for its background flushes, file growth and the flush at"
+              + " close (property diskspacemargin, 0 turns the check off)%s; free some space and reopen",
+          what, describe(fs), dir, mb(free), mb(margin + deferred), mb(margin),
+          deferred == 0 ? "" : " and " + mb(deferred) + " for what it holds in memory until close"));
+    }
+  }
+
+  private FileStore fileStore() throws IOException {
+    FileStore fs = store;
+    if (fs == null) {
+      fs = Files.getFileStore(dir);
+      store = fs;
+    }
+    return fs;
+  }
+
+  /** "tmpfs mounted on /mnt/x" from the store's toString ("/mnt/x (tmpfs)") and its type. */
+  private static String describe(FileStore fs) {
+    String s = fs.toString();
+    int paren = s.lastIndexOf(" (");
+    String mount = paren > 0 ? s.substring(0, paren) : s;
+    return "'" + fs.name() + "' (" + fs.type() + ") mounted on " + mount;
+  }
+
+  static String mb(long bytes) {
+    return String.format("%.1f MB", bytes / 1048576.0);
+  }
+
+  /** Too little free space on the data directory's filesystem: the write was not attempted. */
+  public static final class DiskFullException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public DiskFullException(String message) {
+      super(message);
+    }
+  }
+}
