@@ -68,6 +68,7 @@ def test_every_other_engine_refuses_the_directory_and_leaves_it_as_it_was(loaded
             f"{engine} on {owner}'s files (exit {run.returncode}):\n{said[-3000:]}"
         )
         assert "[READ], Return=" not in run.stdout, f"{engine} ran operations on {owner}'s files"
+        assert run.returncode == 3, f"{engine} on {owner}'s files exits 3 (refused), not {run.returncode}"
         assert snapshot(path) == before, f"{engine} changed {owner}'s directory"
     own = ycsb("run", owner, path)
     assert own.returncode == 0 and "[READ], Return=OK" in own.stdout and "NOT_FOUND" not in own.stdout, (
