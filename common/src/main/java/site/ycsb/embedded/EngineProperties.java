@@ -78,10 +78,15 @@ public final class EngineProperties {
 
   /** A size in bytes from 0 to {@code max}, with an optional k, m or g suffix. */
   public long size(String name, long def, long max) {
+    return size(name, def, 0, max);
+  }
+
+  /** A size in bytes from {@code min} to {@code max}, with an optional k, m or g suffix. */
+  public long size(String name, long def, long min, long max) {
     Found f = lookup(name, Long.toString(def));
     long v = parseSize(f.value);
-    if (v < 0 || v > max) {
-      throw f.bad("a size in bytes from 0 to " + max + ", optionally with k, m or g (4194304, 4m, 4MB)");
+    if (v < min || v > max) {
+      throw f.bad("a size in bytes from " + min + " to " + max + ", optionally with k, m or g (4194304, 4m, 4MB)");
     }
     return v;
   }
