@@ -344,4 +344,29 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     }
     assertTrue(n >= 1, listed);
   }
+
+  /**
+   * A write the filesystem refuses is Status.ERROR with LevelDB's message, and the JVM lives on to
+   * close the database: LevelDB 1.23 writes with write(), where leveldbjni's 1.13 writes through
+   * mmap and dies of SIGBUS. A file-size limit (ulimit -f, no root needed) stands in for a full
+   * disk here; README.md records the same on a full 20 MB tmpfs ("No space left on device").
+   */
+  @Test
+  void aRefusedWriteIsAnErrorNotACrash() throws Exception {
+    Path dir = tmp.resolve("limited");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String command = "ulimit -f 512; exec '" + java + "' --enable-native-access=ALL-UNNAMED"
+        + " -Djava.library.path='" + System.getProperty("java.library.path") + "'"
+        + " -cp '" + System.getProperty("java.class.path") + "' site.ycsb.Client -load"
+        + " -db " + LevelDbClient.class.getName()
+        + " -p workload=site.ycsb.workloads.CoreWorkload -p recordcount=20000 -p fieldcount=1 -p fieldlength=1000"
+        + " -p leveldb.library=system -p path='" + dir + "'";
+    Process proc = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    int exit = proc.waitFor();
+    assertEquals(0, exit, "YCSB ends normally, no crash:\n" + out);
+    assertTrue(out.contains("[INSERT], Return=ERROR, 1"), out);
+    assertTrue(out.contains("LevelDB: IO error: ") && out.contains("File too large"), out);
+    assertTrue(out.contains("[leveldb] closed " + dir.toAbsolutePath()), "the database is closed after the error:\n" + out);
+  }
 }
