@@ -34,7 +34,7 @@ _Static_assert(C(SNAPPY_COMPRESSION) == leveldb_snappy_compression, "SNAPPY_COMP
 /* Keys and values up to this many bytes are copied through the stack. */
 #define STACK_BYTES 1024
 
-/* Bytes in front of every value a scan writes: its length, a uint32 in native byte order. */
+/* Bytes in front of every value a scan writes: its length, a little-endian uint32. */
 #define LENGTH_BYTES 4
 
 /* An open database and the option objects it was opened with (all owned, all freed by close). */
@@ -469,10 +469,10 @@ JNIEXPORT jlong JNICALL J(iterator)(JNIEnv* env, jclass cls, jlong h, jbyteArray
   return (jlong)(intptr_t)it;
 }
 
-JNIEXPORT jint JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, jint max_entries) {
+JNIEXPORT jlong JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, jint max_entries) {
   (void)cls;
   leveldb_iterator_t* it = ITER(ih);
-  char* base = (*env)->GetDirectBufferAddress(env, out);
+  unsigned char* base = (*env)->GetDirectBufferAddress(env, out);
   jlong capacity = (*env)->GetDirectBufferCapacity(env, out);
   if (base == NULL || capacity < 0) {
     throw_java(env, "java/lang/IllegalArgumentException", "leveldbjni_sys: the scan buffer is not a direct buffer");
@@ -490,12 +490,15 @@ JNIEXPORT jint JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, j
     }
     if (used + LENGTH_BYTES + vsiz > cap) {
       if (count == 0) {
-        return -(jint)(LENGTH_BYTES + vsiz); /* the caller grows its buffer and calls again */
+        return -(jlong)(LENGTH_BYTES + vsiz); /* the caller grows its buffer and calls again */
       }
       break;
     }
-    uint32_t n = (uint32_t)vsiz;
-    memcpy(base + used, &n, LENGTH_BYTES);
+    /* little-endian whatever the machine, so the Java side reads it with plain shifts */
+    base[used] = (unsigned char)vsiz;
+    base[used + 1] = (unsigned char)(vsiz >> 8);
+    base[used + 2] = (unsigned char)(vsiz >> 16);
+    base[used + 3] = (unsigned char)(vsiz >> 24);
     memcpy(base + used + LENGTH_BYTES, v, vsiz);
     used += LENGTH_BYTES + vsiz;
     count++;
@@ -509,7 +512,7 @@ JNIEXPORT jint JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, j
       return 0;
     }
   }
-  return (count << 1) | ended;
+  return ((jlong)used << 1) | ended;
 }
 
 JNIEXPORT void JNICALL J(destroyIterator)(JNIEnv* env, jclass cls, jlong ih) {

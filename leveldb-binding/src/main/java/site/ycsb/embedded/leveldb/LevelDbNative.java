@@ -26,7 +26,7 @@ final class LevelDbNative {
   static final int NO_COMPRESSION = 0;
   static final int SNAPPY_COMPRESSION = 1;
 
-  /** Bytes in front of every value {@link #fill} writes: its length, an int in native byte order. */
+  /** Bytes in front of every value {@link #fill} writes: its length, a little-endian int. */
   static final int LENGTH_BYTES = 4;
 
   /** Why the library could not be loaded, with what to install; null when it is loaded. */
@@ -145,12 +145,12 @@ final class LevelDbNative {
   static native long iterator(long db, byte[] start) throws Failure;
 
   /**
-   * Copies values from the iterator into {@code out} (a direct buffer), each as its length (an
-   * int in native order) and its bytes, stepping past each, until {@code maxEntries} were copied,
-   * the buffer is full or the iterator ends. Returns {@code count << 1 | ended}; a negative
-   * result means that the next value alone needs {@code -result} bytes.
+   * Copies values from the iterator into {@code out} (a direct buffer), each as its length (a
+   * little-endian int) and its bytes, stepping past each, until {@code maxEntries} were copied,
+   * the buffer is full or the iterator ends. Returns {@code bytesWritten << 1 | ended}; a
+   * negative result means that the next value alone needs {@code -result} bytes.
    */
-  static native int fill(long iterator, ByteBuffer out, int maxEntries) throws Failure;
+  static native long fill(long iterator, ByteBuffer out, int maxEntries) throws Failure;
 
   static native void destroyIterator(long iterator);
 }
