@@ -97,7 +97,7 @@ final class SystemLevelDb extends LevelDbClient.Handle {
       while (left > 0) {
         long r = LevelDbNative.fill(it, buf, Math.min(left, MAX_ENTRIES_PER_FILL));
         if (r < 0) {
-          buf = directBuffer((int) Math.max(-r, buf.capacity() * 2L));
+          buf = directBuffer((int) Math.min(Integer.MAX_VALUE - 8, Math.max(-r, buf.capacity() * 2L)));
           SCAN_BUFFER.set(buf);
           continue;
         }
