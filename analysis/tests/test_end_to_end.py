@@ -90,5 +90,5 @@ def test_report_command_rerenders_a_text_output_run(tmp_path):
     compared = subprocess.run([sys.executable, "-m", "analysis.compare", str(out), str(out)], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
     assert compared.returncode == 0, compared.stderr
-    assert "| LevelDB | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
+    assert "| LevelDB 1.13 (leveldbjni) | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
     assert "ops/sec" in (out / "report.md").read_text()
