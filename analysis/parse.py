@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .scenarios import binding_of
+
 # Metrics that are not operations: totals, the JVM's GC, and YCSB's closing of the DB.
 NON_OPERATIONS = ("OVERALL", "CLEANUP", "READSEQ")
 OK_RETURN_CODES = frozenset({"OK", "BATCHED_OK"})
@@ -222,7 +224,7 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
     """`[engine] <name and version>`, `[engine] opened <dir> in X ms; effective configuration:`
     with indented `name = value (origin)` lines, and `[engine] closed <dir> in X ms`."""
     banner = EngineBanner(engine)
-    prefix = f"[{engine}] "
+    prefix = f"[{binding_of(engine)}] "
     in_configuration = False
     engine_line = False  # outputs older than the "engine:" line: the first other line is the version
     for line in stderr.splitlines():
@@ -357,7 +359,7 @@ def parse_engine_stats(stderr: str, engine: str) -> EngineStats | None:
     None for the other engines and for outputs without them (a failed step, an older binding)."""
     if engine == "rocksdb":
         return parse_rocksdb_stats(stderr)
-    if engine == "leveldb":
+    if binding_of(engine) == "leveldb":
         return parse_leveldb_stats(stderr)
     return None
 

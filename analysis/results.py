@@ -19,7 +19,7 @@ from .parse import (
     parse_ycsb_output,
     slowest_interval,
 )
-from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario
+from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario, binding_of
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd
@@ -128,7 +128,7 @@ def level_one(engine: str, stats: EngineStats, configuration: dict[str, str]) ->
     rocksdb.targetfilesize against rocksdb.maxbytesforlevelbase (pure)."""
     if len(stats.files_per_level) < 2:
         return None
-    if engine == "leveldb" and len(stats.level_bytes) >= 2:
+    if binding_of(engine) == "leveldb" and len(stats.level_bytes) >= 2:
         return LevelOne(stats.level_bytes[1], LEVELDB_L1_TARGET_BYTES, estimated=False)
     file_size = parse_size(configuration.get(f"{engine}.targetfilesize"))
     if file_size is None:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
-from .scenarios import Scenario, Step
+from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
 JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
@@ -56,7 +56,7 @@ def stacked_properties(files: list[Path]) -> dict[str, str]:
 
 def engine_is_built(repo: Path, engine: str) -> bool:
     """The same test bin/ycsb makes: a built source module or a distribution's lib directory."""
-    module = repo / f"{engine}-binding"
+    module = repo / f"{binding_of(engine)}-binding"
     return (module / "target" / "lib").is_dir() or (module / "lib").is_dir()
 
 
@@ -134,13 +134,14 @@ def ycsb_command(
     export_file: Path | None,
 ) -> list[str]:
     """The bin/ycsb call of a step; export_file None keeps YCSB's text output on stdout."""
-    command = [str(launcher), resolved.step.phase, engine]
+    command = [str(launcher), resolved.step.phase, binding_of(engine)]
     for f in workload_files:
         command += ["-P", str(f)]
     props = {
         "path": str(data_dir),
         "recordcount": str(resolved.recordcount),
         "operationcount": str(resolved.operationcount),
+        **dict(ENGINE_PROPS.get(engine, ())),
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         "status.interval": "1",
@@ -194,7 +195,8 @@ def precheck_cell(options: RunOptions, engine: str, scenario: Scenario) -> str |
     if engine not in scenario.engines:
         return f"scenario {scenario.id} does not apply to {engine}"
     if not engine_is_built(options.repo, engine):
-        return f"the {engine} binding is not built ({engine}-binding/target/lib missing; run mvn package)"
+        binding = binding_of(engine)
+        return f"the {binding} binding is not built ({binding}-binding/target/lib missing; run mvn package)"
     missing = [f for f in scenario.workload_files() if not (options.workloads / f).is_file()]
     if missing:
         return f"workload file(s) missing: {', '.join('workloads/' + f for f in missing)}"

@@ -15,6 +15,7 @@ command -v shellcheck >/dev/null || apt_packages+=(shellcheck)   # scripts/test.
 need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
 need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
 need_pkg libsnappy-dev
+need_pkg libleveldb-dev       # LevelDB 1.23 and leveldb/c.h, for leveldb.library=system
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)
 fi

@@ -71,11 +71,14 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     machine = json.loads((out / "machine.json").read_text())
     assert machine["cores"] and machine["filesystem"] and machine["jdk"].startswith(("openjdk", "java"))
     assert set(machine["engines"]) == set(engines)
-    assert machine["engines"]["leveldb"].startswith("LevelDB")
+    assert machine["engines"]["leveldb"].startswith("LevelDB 1.13 (leveldb.library=leveldbjni")
+    assert "leveldb-system" in engines  # the second engine: LevelDB again, through the system library
+    assert machine["engines"]["leveldb-system"].startswith("LevelDB 1.23 (leveldb.library=system")
 
     text = report.read_text()
     assert "### Baseline: Writes" in text and "### Baseline: Reads" in text
-    assert "| LevelDB | " in text and "ops/sec" in text
+    assert "| LevelDB 1.13 (leveldbjni) | " in text and "ops/sec" in text
+    assert "| LevelDB 1.23 (system library) | " in text
     assert "Sequential: 2011, X5650, ext3" in text
     assert (out / "charts" / "1-writes.png").is_file() and (out / "report.html").is_file()
 
@@ -127,5 +130,5 @@ def test_report_command_rerenders_a_text_output_run(tmp_path):
         timeout=120,
     )
     assert compared.returncode == 0, compared.stderr
-    assert "| LevelDB | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
+    assert "| LevelDB 1.13 (leveldbjni) | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
     assert "ops/sec" in (out / "report.md").read_text()

@@ -27,7 +27,9 @@ def test_fastest_sequential_writes_reproduces():
     }
     result = check("F1", values)
     assert result.status == REPRODUCED
-    assert result.evidence == "seqwrite: LevelDB 512,000 > Kyoto TreeDB 301,000, SQLite3 40,200 ops/sec"
+    assert (
+        result.evidence == "seqwrite: LevelDB 1.13 (leveldbjni) 512,000 > Kyoto TreeDB 301,000, SQLite3 40,200 ops/sec"
+    )
 
 
 def test_fastest_random_reads_does_not_reproduce_when_leveldb_wins():
@@ -38,7 +40,7 @@ def test_fastest_random_reads_does_not_reproduce_when_leveldb_wins():
     }
     result = check("F4", values)
     assert result.status == NOT_REPRODUCED
-    assert "Kyoto TreeDB 90,000 is not above all of LevelDB 120,000" in result.evidence
+    assert "Kyoto TreeDB 90,000 is not above all of LevelDB 1.13 (leveldbjni) 120,000" in result.evidence
 
 
 def test_a_missing_engine_means_not_measured_and_says_which():
@@ -159,8 +161,9 @@ def test_f12_reproduces_when_leveldb_is_faster_and_rocksdb_l1_overgrows():
     result = evaluate_finding(FINDINGS["F12"], values, None, figures)
     assert result.status == REPRODUCED
     assert result.evidence == (
-        "kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec; RocksDB at close: L1 ~34 MB vs 10 MB target (3.40x), "
-        "above it (files L0 4 · L1 17 · L2 39; 45 write stops, 6.8 s stalled); LevelDB at close: "
+        "kv1000: LevelDB 1.13 (leveldbjni) 46,000 > RocksDB 28,000 ops/sec; "
+        "RocksDB at close: L1 ~34 MB vs 10 MB target (3.40x), above it "
+        "(files L0 4 · L1 17 · L2 39; 45 write stops, 6.8 s stalled); LevelDB at close: "
         "L1 empty (10 MB target) (files L0 6 · L1 0 · L2 10) "
         "(criterion: LevelDB faster, and RocksDB's L1 above its target)"
     )
@@ -170,7 +173,7 @@ def test_f12_is_not_reproduced_when_rocksdb_l1_stays_within_its_target():
     values, figures = kv1000_figures(rocksdb_l1_files=2)
     result = evaluate_finding(FINDINGS["F12"], values, None, figures)
     assert result.status == NOT_REPRODUCED
-    assert "kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec" in result.evidence  # the speed part held
+    assert "kv1000: LevelDB 1.13 (leveldbjni) 46,000 > RocksDB 28,000 ops/sec" in result.evidence  # the speed part held
     assert "L1 ~4.0 MB vs 10 MB target (0.40x), not above it" in result.evidence
 
 
@@ -187,7 +190,7 @@ def test_f12_level_part_is_not_measured_without_statistics_at_close():
     result = evaluate_finding(FINDINGS["F12"], values, None, figures)
     assert result.status == NOT_MEASURED
     assert result.evidence.startswith(
-        "kv1000: LevelDB 46,000 > RocksDB 28,000 ops/sec; RocksDB's level 1 not "
+        "kv1000: LevelDB 1.13 (leveldbjni) 46,000 > RocksDB 28,000 ops/sec; RocksDB's level 1 not "
         "measured (no statistics at close in its stderr)"
     )
     assert check("F12", values).status == NOT_MEASURED  # no figures passed at all: the same
@@ -204,7 +207,7 @@ def test_f12_without_throughput_is_not_measured():
     values, figures = kv1000_figures(rocksdb_l1_files=17)
     del values[("leveldb", "kv1000", "")]
     result = evaluate_finding(FINDINGS["F12"], values, None, figures)
-    assert result.status == NOT_MEASURED and result.evidence == "missing: kv1000 on LevelDB"
+    assert result.status == NOT_MEASURED and result.evidence == "missing: kv1000 on LevelDB 1.13 (leveldbjni)"
 
 
 FULL = FIXTURES / "close-stats"  # real outputs of the published 1,000,000-record fill (README.md there)
@@ -245,8 +248,9 @@ def test_f12_reproduces_on_the_real_full_size_fill():
     result = evaluate_finding(FINDINGS["F12"], values, None, figures)
     assert result.status == REPRODUCED
     assert result.evidence == (
-        "kv1000: LevelDB 26,000 > RocksDB 17,700 ops/sec; RocksDB at close: L1 ~52 MB vs 10 MB target (5.20x), "
-        "above it (files L0 5 · L1 26 · L2 175 · L3 76; 230 write stops, 47 s stalled); LevelDB at close: "
+        "kv1000: LevelDB 1.13 (leveldbjni) 26,000 > RocksDB 17,700 ops/sec; "
+        "RocksDB at close: L1 ~52 MB vs 10 MB target (5.20x), above it "
+        "(files L0 5 · L1 26 · L2 175 · L3 76; 230 write stops, 47 s stalled); LevelDB at close: "
         "L1 35 MB vs 10 MB target (3.50x) (files L0 7 · L1 24 · L2 114 · L3 144) "
         "(criterion: LevelDB faster, and RocksDB's L1 above its target)"
     )

@@ -80,8 +80,13 @@ def test_baseline_table_puts_published_beside_today():
         "Random: 2011, X5650, ext3",
     ]
     rows = rows_of(built.table)
-    assert list(rows) == ["LevelDB", "Kyoto TreeDB", "SQLite3"]  # the 2011 page's order
-    assert rows["LevelDB"] == ["500,000 ops/sec", "779,000 ops/sec", "200,000 ops/sec", "164,000 ops/sec"]
+    assert list(rows) == ["LevelDB 1.13 (leveldbjni)", "Kyoto TreeDB", "SQLite3"]  # the 2011 page's order
+    assert rows["LevelDB 1.13 (leveldbjni)"] == [
+        "500,000 ops/sec",
+        "779,000 ops/sec",
+        "200,000 ops/sec",
+        "164,000 ops/sec",
+    ]
     assert [p.title for p in built.panels] == ["Sequential", "Random"]
     assert built.panels[0].series[0].values == [500_000.0, 300_000.0, 40_000.0]
 
@@ -89,8 +94,8 @@ def test_baseline_table_puts_published_beside_today():
 def test_batch_table_gives_every_value_its_baseline_ratio():
     built = build_table(TABLES["2B"], by_key(BASELINE_AND_BATCH), load_published())
     rows = rows_of(built.table)
-    assert rows["LevelDB"][0] == "600,000 entries/sec (1.20x baseline)"
-    assert rows["LevelDB"][1] == "840,000 entries/sec (1.08x baseline)"
+    assert rows["LevelDB 1.13 (leveldbjni)"][0] == "600,000 entries/sec (1.20x baseline)"
+    assert rows["LevelDB 1.13 (leveldbjni)"][1] == "840,000 entries/sec (1.08x baseline)"
     assert rows["Kyoto TreeDB"][0] == "450,000 entries/sec (1.50x baseline)"
     assert rows["Kyoto TreeDB"][1] == "—"  # the 2011 page had no TreeDB batch row
     assert rows["Kyoto TreeDB"][2] == "failed"
@@ -155,7 +160,7 @@ def constructed_run(tmp_path: Path) -> RunData:
         cells,
         pd.DataFrame(columns=TIDY_COLUMNS),
         BASELINE_AND_BATCH,
-        {"leveldb": "LevelDB 1.13 (test)", "kyoto": "Kyoto Cabinet 1.2.79 (test)"},
+        {"leveldb": "LevelDB 1.13 (leveldbjni) 1.13 (test)", "kyoto": "Kyoto Cabinet 1.2.79 (test)"},
     )
 
 
@@ -165,7 +170,7 @@ def test_report_reads_like_the_2011_page(tmp_path):
     order = [
         "## This machine",
         "Test CPU 3000 (2 cores)",
-        "LevelDB 1.13 (test)",
+        "LevelDB 1.13 (leveldbjni) 1.13 (test)",
         "## 1. Baseline Performance",
         "### Baseline: Writes",
         "### Baseline: Reads",
@@ -217,7 +222,7 @@ def test_compare_report_names_both_runs(tmp_path):
     run_a, run_b = constructed_run(tmp_path / "a"), constructed_run(tmp_path / "b")
     markdown = to_markdown(comparison_blocks(run_a, run_b, compare_figures(run_a.figures, run_b.figures)))
     assert "A = `" in markdown and "B = `" in markdown
-    assert "| LevelDB | seqwrite | 500,000 ops/sec | 500,000 ops/sec | 1.00x | 1.00x |" in markdown
+    assert "| LevelDB 1.13 (leveldbjni) | seqwrite | 500,000 ops/sec | 500,000 ops/sec | 1.00x | 1.00x |" in markdown
 
 
 def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
@@ -269,9 +274,9 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
     ]
     rows = {(row[0], row[1]): row[2:] for row in table.rows}
     assert list(rows) == [
-        ("8-byte keys, empty values", "LevelDB"),
+        ("8-byte keys, empty values", "LevelDB 1.13 (leveldbjni)"),
         ("8-byte keys, empty values", "RocksDB"),
-        ("8-byte keys, 1,000-byte values", "LevelDB"),
+        ("8-byte keys, 1,000-byte values", "LevelDB 1.13 (leveldbjni)"),
         ("8-byte keys, 1,000-byte values", "RocksDB"),
     ]
     assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][1:] == [
@@ -282,15 +287,17 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
         "flush+compaction share one thread; L1 grew far past its target ([6 359 148 0 0 0 0])",
     ]
     assert rows[("8-byte keys, 1,000-byte values", "RocksDB")][0].startswith("7,000 ops/sec, 7.06 MB/s")
-    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][1:4] == [
+    assert rows[("8-byte keys, 1,000-byte values", "LevelDB 1.13 (leveldbjni)")][1:4] == [
         "— (no stall counter)",
         "L0 9 · L1 8 · L2 12; L1 16 MB vs 10 MB target (1.60x)",
         "146 MB, flushes included",
     ]
-    assert rows[("8-byte keys, 1,000-byte values", "LevelDB")][-1] == "—"  # the published row has no note
+    assert (
+        rows[("8-byte keys, 1,000-byte values", "LevelDB 1.13 (leveldbjni)")][-1] == "—"
+    )  # the published row has no note
     assert rows[("8-byte keys, empty values", "RocksDB")][1:3] == ["none", "L0 2; L1 empty (10 MB target)"]
-    assert rows[("8-byte keys, empty values", "LevelDB")][1:4] == ["—", "—", "—"]
-    assert rows[("8-byte keys, empty values", "LevelDB")][-1] == "no stall"
+    assert rows[("8-byte keys, empty values", "LevelDB 1.13 (leveldbjni)")][1:4] == ["—", "—", "—"]
+    assert rows[("8-byte keys, empty values", "LevelDB 1.13 (leveldbjni)")][-1] == "no stall"
     # The level shape and the notes are text: left-aligned, free to wrap.
     assert to_markdown([table]).splitlines()[1] == "|---|---|---:|---:|---|---:|---:|---|"
     assert "<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>" in to_html([table], "t")

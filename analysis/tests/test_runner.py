@@ -214,3 +214,25 @@ def test_a_launcher_that_cannot_start_fails_the_cell(fake_repo, tmp_path):
     (fake_repo / "bin" / "ycsb").unlink()
     cell = run_cell(options_for(fake_repo, tmp_path, cap=10), "leveldb", SCENARIOS_BY_ID["seqwrite"])
     assert cell.status == "failed" and "cannot start" in cell.error
+
+
+def test_leveldb_runs_on_both_libraries_through_one_binding(fake_repo, tmp_path):
+    from analysis.scenarios import ENGINES, LEVELDB_2011, SCENARIOS
+
+    for scenario in LEVELDB_2011:  # the 2011 sections, the baseline among them: one row per library
+        assert {"leveldb", "leveldb-system"} <= set(scenario.engines), scenario.id
+    for scenario in SCENARIOS:
+        if scenario not in LEVELDB_2011:
+            assert "leveldb-system" not in scenario.engines, scenario.id
+    assert ENGINES.index("leveldb-system") == ENGINES.index("leveldb") + 1
+    assert engine_is_built(fake_repo, "leveldb-system")  # the leveldb binding's module
+    options = options_for(fake_repo, tmp_path, cap=1000)
+    cells = {engine: run_cell(options, engine, SCENARIOS_BY_ID["randread"]) for engine in ("leveldb", "leveldb-system")}
+    for engine, library in (("leveldb", "leveldbjni"), ("leveldb-system", "system")):
+        cell = cells[engine]
+        assert cell.status == "ok", cell.error
+        assert cell.engine_version == "FakeEngine 1.0 for tests"  # read from the binding's "[leveldb]" lines
+        for step in cell.repeats[0]:
+            assert step.command[1:3] == [step.phase, "leveldb"]
+            assert f"leveldb.library={library}" in step.command
+        assert (options.out / engine / "randread" / "cell.json").is_file()

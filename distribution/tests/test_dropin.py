@@ -51,6 +51,7 @@ def test_layout_is_upstreams(distribution: Path) -> None:
         assert any(j.startswith(f"{engine}-binding-") for j in jars), jars
         assert not any(j.startswith("core-0.17") for j in jars), "YCSB core belongs in lib/ only"
     assert (distribution / "kyoto-binding" / "lib" / "libkyotojni.so").is_file()
+    assert (distribution / "leveldb-binding" / "lib" / "libleveldbjni_sys.so").is_file()
 
 
 @pytest.mark.parametrize("engine", list(ENGINES))
@@ -148,6 +149,34 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     )
     assert refused.returncode == 3, refused.stderr[-2000:]
     assert "exit status 3: the binding refused to open: [kyoto] property batchsize" in refused.stderr
+    # The system LevelDB's JNI library is found beside the binding's jar: upstream sets no java.library.path.
+    classpath = f"{ycsb / 'lib'}/*:{ycsb / 'leveldb-binding' / 'lib'}/*"
+    run = subprocess.run(
+        [
+            "java",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            classpath,
+            "site.ycsb.Client",
+            "-db",
+            ENGINES["leveldb"],
+            "-load",
+            "-P",
+            str(distribution / "workloads" / "randwrite"),
+            "-p",
+            "recordcount=300",
+            "-p",
+            f"path={tmp_path / 'leveldb-system'}",
+            "-p",
+            "leveldb.library=system",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert ok_inserts(run.stdout) == 300, f"leveldb.library=system: {run.stdout}{run.stderr[-2000:]}"
+    assert "engine: LevelDB 1.23 (leveldb.library=system" in run.stderr, run.stderr[-2000:]
     again = subprocess.run(
         ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
         capture_output=True,

@@ -82,10 +82,16 @@ public final class EngineProperties {
 
   /** A size in bytes from 0 to {@code max}, in the grammar of {@link #parseSize}. */
   public long size(String name, long def, long max) {
+    return size(name, def, 0, max);
+  }
+
+  /** A size in bytes from {@code min} to {@code max}, in the grammar of {@link #parseSize}. */
+  public long size(String name, long def, long min, long max) {
     Found f = lookup(name, Long.toString(def));
     long v = parseSize(f.value);
-    if (v < 0 || v > max) {
-      throw f.bad("a size in bytes from 0 to " + max + ", optionally with k, m, g or t (4194304, 4m, 4MiB, 2.5g)");
+    if (v < min || v > max) {
+      throw f.bad("a size in bytes from " + min + " to " + max
+          + ", optionally with k, m, g or t (4194304, 4m, 4MiB, 2.5g)");
     }
     return v;
   }

@@ -18,8 +18,9 @@ import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 
 /**
- * YCSB binding for LevelDB through leveldbjni (fusesource 1.8, LevelDB 1.13 with Snappy).
- * Property table: leveldb-binding/README.md.
+ * YCSB binding for LevelDB through one of two libraries ({@value #LIBRARY}): leveldbjni (fusesource
+ * 1.8, LevelDB 1.13 with Snappy) or the system's LevelDB (1.23 on Debian 12) through the binding's
+ * own JNI layer. Property table: leveldb-binding/README.md.
  */
 public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
@@ -45,24 +46,138 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   /** Verify block checksums on every read. */
   public static final String VERIFY_CHECKSUMS = "leveldb.verifychecksums";
 
-  /** The LevelDB release inside leveldbjni-all 1.8 (it exposes no version call). */
-  static final String LEVELDB_VERSION = "1.13";
+  // Choice of library.
+  /** leveldbjni (fusesource 1.8, LevelDB 1.13) or system (the system's libleveldb through leveldbjni_sys). */
+  public static final String LIBRARY = "leveldb.library";
+  public static final String LIBRARY_DEFAULT = "leveldbjni";
+  public static final String LIBRARY_LEVELDBJNI = "leveldbjni";
+  public static final String LIBRARY_SYSTEM = "system";
 
-  /** The open database with the option objects every client thread shares. */
-  public static final class Handle {
+  // Options only the system library (LevelDB 1.23's C API) has; leveldbjni refuses them.
+  /** Bloom filter bits per key; 0: no filter (LevelDB's default). */
+  public static final String BLOOM_BITS = "leveldb.bloombits";
+  public static final int BLOOM_BITS_DEFAULT = 0;
+  /** Size at which a compaction starts a new table file, bytes (LevelDB clips it to 1 MB..1 GB). */
+  public static final String MAX_FILE_SIZE = "leveldb.maxfilesize";
+  public static final long MAX_FILE_SIZE_DEFAULT = 2L << 20;
+
+  /** The LevelDB release inside leveldbjni-all 1.8 (it exposes no version call). */
+  static final String LEVELDBJNI_LEVELDB_VERSION = "1.13";
+
+  /**
+   * The open database, shared by every client thread: the primitives of one LevelDB library
+   * (leveldbjni or the system library), so that the client and its tests are the same for both.
+   */
+  public abstract static class Handle {
+    /** "leveldbjni" or "system". */
+    public abstract String library();
+
+    /** The LevelDB release ("1.13", "1.23"). */
+    public abstract String levelDbVersion();
+
+    abstract byte[] get(byte[] key) throws IOException;
+
+    abstract void put(byte[] key, byte[] value) throws IOException;
+
+    abstract void delete(byte[] key) throws IOException;
+
+    abstract void write(byte[][] keys, byte[][] values, int count) throws IOException;
+
+    abstract void scan(byte[] start, int count, ValueSink sink) throws IOException;
+
+    /** A LevelDB property ("leveldb.stats", "leveldb.sstables", ...), or null when unknown. */
+    public abstract String property(String name);
+
+    /** Compacts the whole key range (tests use it to push every table below level 0). */
+    public abstract void compactAll();
+
+    /** Writes the memtable to a table file: CompactRange("", "") compacts nothing else. */
+    abstract void flushMemtable();
+
+    abstract void close() throws IOException;
+
+    /** LevelDB's own statistics ("leveldb.stats"): files, sizes and compaction work per level. */
+    public String stats() {
+      return property("leveldb.stats");
+    }
+  }
+
+  /** LevelDB 1.13 through leveldbjni 1.8. */
+  static final class JniHandle extends Handle {
     final DB db;
     final ReadOptions readOptions;
     final WriteOptions writeOptions;
 
-    Handle(DB db, ReadOptions readOptions, WriteOptions writeOptions) {
+    JniHandle(DB db, ReadOptions readOptions, WriteOptions writeOptions) {
       this.db = db;
       this.readOptions = readOptions;
       this.writeOptions = writeOptions;
     }
 
-    /** LevelDB's own statistics ("leveldb.stats"): files, sizes and compaction work per level. */
-    public String stats() {
-      return db.getProperty("leveldb.stats");
+    @Override
+    public String library() {
+      return LIBRARY_LEVELDBJNI;
+    }
+
+    @Override
+    public String levelDbVersion() {
+      return LEVELDBJNI_LEVELDB_VERSION;
+    }
+
+    @Override
+    byte[] get(byte[] key) {
+      return db.get(key, readOptions);
+    }
+
+    @Override
+    void put(byte[] key, byte[] value) {
+      db.put(key, value, writeOptions);
+    }
+
+    @Override
+    void delete(byte[] key) {
+      db.delete(key, writeOptions);
+    }
+
+    @Override
+    void write(byte[][] keys, byte[][] values, int count) throws IOException {
+      try (WriteBatch batch = db.createWriteBatch()) {
+        for (int i = 0; i < count; i++) {
+          batch.put(keys[i], values[i]);
+        }
+        db.write(batch, writeOptions);
+      }
+    }
+
+    @Override
+    void scan(byte[] start, int count, ValueSink sink) throws IOException {
+      try (DBIterator it = db.iterator(readOptions)) {
+        it.seek(start);
+        for (int n = 0; n < count && it.hasNext(); n++) {
+          Map.Entry<byte[], byte[]> e = it.next();
+          sink.accept(e.getValue());
+        }
+      }
+    }
+
+    @Override
+    public String property(String name) {
+      return db.getProperty(name);
+    }
+
+    @Override
+    public void compactAll() {
+      db.compactRange(null, null);
+    }
+
+    @Override
+    void flushMemtable() {
+      db.compactRange(new byte[0], new byte[0]);
+    }
+
+    @Override
+    void close() throws IOException {
+      db.close();
     }
   }
 
@@ -75,25 +190,64 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   private long writeBufferSize = WRITE_BUFFER_SIZE_DEFAULT;
 
   @Override
-  protected EngineOpener<Handle> configure(EngineProperties props, Path dir) {
-    writeBufferSize = props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT, Integer.MAX_VALUE);
+  protected EngineOpener<Handle> configure(EngineProperties props, Path dir) throws Exception {
+    String library = props.choice(LIBRARY, LIBRARY_DEFAULT, LIBRARY_LEVELDBJNI, LIBRARY_SYSTEM);
+    boolean system = library.equals(LIBRARY_SYSTEM);
+    boolean createIfMissing = props.bool(CREATE_IF_MISSING, true);
+    long cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
+    // LevelDB 1.23 clips these silently to other bounds than 1.13: refuse what it would change.
+    int writeBufferSize = (int) props.size(EngineProperties.WRITE_BUFFER_SIZE, WRITE_BUFFER_SIZE_DEFAULT,
+        system ? 64 << 10 : 0, system ? 1 << 30 : Integer.MAX_VALUE);
+    this.writeBufferSize = writeBufferSize; // the free-space margin is measured in it
+    int blockSize = props.integer(BLOCK_SIZE, BLOCK_SIZE_DEFAULT, system ? 1024 : 256, system ? 4 << 20 : 64 << 20);
+    int maxOpenFiles = props.integer(MAX_OPEN_FILES, MAX_OPEN_FILES_DEFAULT, system ? 74 : 20,
+        system ? 50_000 : 1 << 20);
+    boolean snappy = props.choice(EngineProperties.COMPRESSION, COMPRESSION_DEFAULT, "snappy", "none")
+        .equals("snappy");
+    boolean paranoidChecks = props.bool(PARANOID_CHECKS, false);
+    boolean verifyChecksums = props.bool(VERIFY_CHECKSUMS, false);
+    boolean sync = props.bool(EngineProperties.SYNC, false);
+    if (system) {
+      int bloomBits = props.integer(BLOOM_BITS, BLOOM_BITS_DEFAULT, 0, 1000);
+      long maxFileSize = props.size(MAX_FILE_SIZE, MAX_FILE_SIZE_DEFAULT, 1L << 20, 1L << 30);
+      SystemLevelDb.Options o = new SystemLevelDb.Options(createIfMissing, paranoidChecks, writeBufferSize,
+          maxOpenFiles, cacheSize, blockSize, maxFileSize, snappy, bloomBits, verifyChecksums, sync);
+      return opener(dir, () -> SystemLevelDb.open(dir, o));
+    }
+    for (String only : new String[] {BLOOM_BITS, MAX_FILE_SIZE}) {
+      if (props.isSet(only)) {
+        String value = props.string(only, "");
+        throw new EngineProperties.BadPropertyException("property " + only + " = '" + value + "' is not allowed with "
+            + LIBRARY + "=leveldbjni (LevelDB 1.13 through leveldbjni has no such option): expected "
+            + LIBRARY + "=system, or no " + only);
+      }
+    }
     Options options = new Options()
-        .createIfMissing(props.bool(CREATE_IF_MISSING, true))
-        .cacheSize(props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT))
-        .writeBufferSize((int) writeBufferSize)
-        .blockSize(props.integer(BLOCK_SIZE, BLOCK_SIZE_DEFAULT, 256, 64 << 20))
-        .maxOpenFiles(props.integer(MAX_OPEN_FILES, MAX_OPEN_FILES_DEFAULT, 20, 1 << 20))
-        .compressionType(props.choice(EngineProperties.COMPRESSION, COMPRESSION_DEFAULT, "snappy", "none")
-            .equals("snappy") ? CompressionType.SNAPPY : CompressionType.NONE)
-        .paranoidChecks(props.bool(PARANOID_CHECKS, false));
-    ReadOptions readOptions = new ReadOptions().verifyChecksums(props.bool(VERIFY_CHECKSUMS, false));
-    WriteOptions writeOptions = new WriteOptions().sync(props.bool(EngineProperties.SYNC, false));
+        .createIfMissing(createIfMissing)
+        .cacheSize(cacheSize)
+        .writeBufferSize(writeBufferSize)
+        .blockSize(blockSize)
+        .maxOpenFiles(maxOpenFiles)
+        .compressionType(snappy ? CompressionType.SNAPPY : CompressionType.NONE)
+        .paranoidChecks(paranoidChecks);
+    ReadOptions readOptions = new ReadOptions().verifyChecksums(verifyChecksums);
+    WriteOptions writeOptions = new WriteOptions().sync(sync);
+    return opener(dir, () -> new JniHandle(JniDBFactory.factory.open(dir.toFile(), options), readOptions,
+        writeOptions));
+  }
 
+  /** Opens one library's handle. */
+  @FunctionalInterface
+  interface Open {
+    Handle open() throws IOException;
+  }
+
+  private EngineOpener<Handle> opener(Path dir, Open how) {
     return new EngineOpener<Handle>() {
       @Override
       public Handle open() throws IOException {
         try {
-          return new Handle(JniDBFactory.factory.open(dir.toFile(), options), readOptions, writeOptions);
+          return how.open();
         } catch (IOException | RuntimeException e) {
           throw explain(dir, e);
         }
@@ -103,23 +257,31 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
       public void close(Handle h) throws IOException {
         // LevelDB has no flush call, but CompactRange always writes the memtable to a table
         // first, and an empty range compacts nothing else. Without it the next run replays the
-        // log inside its timed window. On a full disk that write would be a SIGBUS (mmap): the
-        // log keeps every write, so the flush is left to the next open.
+        // log inside its timed window. On a full disk that write would be a SIGBUS with leveldbjni
+        // (mmap): the log keeps every write, so the flush is left to the next open.
         String shortage = diskSpaceShortage("the flush of the memtable at close");
-        if (shortage == null) {
-          h.db.compactRange(new byte[0], new byte[0]);
-        } else {
-          System.err.printf("[leveldb] %s; the log keeps the writes and the next open replays it%n", shortage);
+        String stats;
+        try {
+          if (shortage == null) {
+            h.flushMemtable();
+          } else {
+            System.err.printf("[leveldb] %s; the log keeps the writes and the next open replays it%n", shortage);
+          }
+          stats = h.stats();
+        } finally {
+          h.close();
         }
-        String stats = h.stats();
-        h.db.close();
         System.err.printf("[leveldb] leveldb.stats at close:%n%s", stats);
       }
 
       @Override
       public String describe(Handle h) {
-        return "LevelDB " + LEVELDB_VERSION + " (leveldbjni " + JniDBFactory.VERSION + ", "
-            + System.getProperty("os.arch") + ")";
+        if (h instanceof JniHandle) {
+          return "LevelDB " + h.levelDbVersion() + " (leveldb.library=leveldbjni: leveldbjni " + JniDBFactory.VERSION
+              + ", " + System.getProperty("os.arch") + ")";
+        }
+        return "LevelDB " + h.levelDbVersion() + " (leveldb.library=system: the system libleveldb through"
+            + " leveldbjni_sys, " + System.getProperty("os.arch") + ")";
       }
     };
   }
@@ -136,41 +298,30 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   }
 
   @Override
-  protected byte[] get(Handle h, byte[] key) {
-    return h.db.get(key, h.readOptions);
+  protected byte[] get(Handle h, byte[] key) throws IOException {
+    return h.get(key);
   }
 
   @Override
-  protected void put(Handle h, byte[] key, byte[] value) {
-    h.db.put(key, value, h.writeOptions);
+  protected void put(Handle h, byte[] key, byte[] value) throws IOException {
+    h.put(key, value);
   }
 
   /** LevelDB cannot tell whether the key existed; a delete of a missing key is OK. */
   @Override
-  protected boolean remove(Handle h, byte[] key) {
-    h.db.delete(key, h.writeOptions);
+  protected boolean remove(Handle h, byte[] key) throws IOException {
+    h.delete(key);
     return true;
   }
 
   @Override
   protected void scan(Handle h, byte[] start, int count, ValueSink sink) throws IOException {
-    try (DBIterator it = h.db.iterator(h.readOptions)) {
-      it.seek(start);
-      for (int n = 0; n < count && it.hasNext(); n++) {
-        Map.Entry<byte[], byte[]> e = it.next();
-        sink.accept(e.getValue());
-      }
-    }
+    h.scan(start, count, sink);
   }
 
   @Override
   protected void applyBatch(Handle h, byte[][] keys, byte[][] values, int count) throws IOException {
-    try (WriteBatch batch = h.db.createWriteBatch()) {
-      for (int i = 0; i < count; i++) {
-        batch.put(keys[i], values[i]);
-      }
-      h.db.write(batch, h.writeOptions);
-    }
+    h.write(keys, values, count);
   }
 
   /** Turns LevelDB's terse open errors into messages that say what to do. */

@@ -15,11 +15,32 @@ import site.ycsb.Status;
 import site.ycsb.embedded.KeyValueDbContract;
 import site.ycsb.embedded.SmallFilesystem;
 
+/**
+ * The contract and LevelDB's own checks on leveldbjni; {@link LevelDbSystemClientTest} runs them on the system
+ * library.
+ */
 class LevelDbClientTest extends KeyValueDbContract {
+
+  /** The value of leveldb.library every test of this class runs with. */
+  protected String library() {
+    return LevelDbClient.LIBRARY_LEVELDBJNI;
+  }
+
+  /** The LevelDB release that library carries. */
+  protected String levelDbVersion() {
+    return "1.13";
+  }
 
   @Override
   protected String engine() {
     return "leveldb";
+  }
+
+  @Override
+  protected Properties properties(java.nio.file.Path dir) {
+    Properties p = super.properties(dir);
+    p.setProperty(LevelDbClient.LIBRARY, library());
+    return p;
   }
 
   @Override
@@ -30,6 +51,10 @@ class LevelDbClientTest extends KeyValueDbContract {
   @Override
   protected List<String[]> badProperties() {
     return List.of(
+        new String[] {"leveldb.library", "jni"},
+        // leveldbjni has neither option; the system library refuses what LevelDB 1.23 would clip
+        new String[] {"leveldb.bloombits", library().equals("system") ? "-1" : "10"},
+        new String[] {"leveldb.maxfilesize", library().equals("system") ? "512k" : "4m"},
         new String[] {"leveldb.compression", "zstd"},
         new String[] {"compression", "lz4"},
         new String[] {"leveldb.blocksize", "tiny"},
@@ -160,6 +185,7 @@ class LevelDbClientTest extends KeyValueDbContract {
     db.insert("usertable", "a", record("f", "1"));
     String stats = ((LevelDbClient) db).handle().stats();
     assertTrue(stats.contains("Level") && stats.contains("Files"), stats);
-    assertEquals("1.13", LevelDbClient.LEVELDB_VERSION);
+    assertEquals(library(), ((LevelDbClient) db).handle().library());
+    assertEquals(levelDbVersion(), ((LevelDbClient) db).handle().levelDbVersion());
   }
 }
