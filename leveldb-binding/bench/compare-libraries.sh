@@ -58,7 +58,7 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2
 figure() { # figure <file pattern> <grep> <awk field>
   local vals
   vals=$(for f in $1; do grep -h "$2" "$f" | awk -F', ' '{print $3}'; done)
-  printf '%s  (median %s)\n' "$(echo $vals)" "$(echo "$vals" | median)"
+  printf '%s  (median %s)\n' "$(tr '\n' ' ' <<<"$vals")" "$(median <<<"$vals")"
 }
 {
   echo "LevelDB libraries side by side: $records records, $rounds rounds, $passes readseq passes, $(nproc) cores, $(date -u +%FT%TZ)"
@@ -70,5 +70,5 @@ figure() { # figure <file pattern> <grep> <awk field>
     echo "readseq through YCSB, entries/sec: $(figure "$out/readseq-*-$lib.txt" '^\[READSEQ\], Entries/sec')"
   done
   vals=$(grep -ho '[0-9]* entries/sec' "$out"/creadseq-*-system.txt | awk '{print $1}')
-  echo "== readseq.c over the system library, entries/sec: $(echo $vals)  (median $(echo "$vals" | median))"
+  echo "== readseq.c over the system library, entries/sec: $(tr '\n' ' ' <<<"$vals") (median $(median <<<"$vals"))"
 } | tee "$out/summary.txt"
