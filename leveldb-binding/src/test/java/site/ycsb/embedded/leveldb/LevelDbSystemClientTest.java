@@ -365,7 +365,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     Process proc = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
     String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int exit = proc.waitFor();
-    assertEquals(0, exit, "YCSB ends normally, no crash:\n" + out);
+    assertEquals(4, exit, "YCSB ends normally, no crash, and exits 4 because an operation returned ERROR:\n" + out);
     assertTrue(out.contains("[INSERT], Return=ERROR, 1"), out);
     assertTrue(out.contains("LevelDB: IO error: ") && out.contains("File too large"), out);
     assertTrue(out.contains("[leveldb] closed " + dir.toAbsolutePath()),
