@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from .scenarios import ENGINES
+from .scenarios import ENGINE_PROPS, ENGINES, binding_of
 
 REPO = Path(__file__).resolve().parent.parent
 CRASH_DIR = "crash"  # under a results directory
@@ -307,12 +307,15 @@ def run_round(options: CrashOptions, engine: str, sync: bool, number: int, kill_
         shutil.rmtree(d, ignore_errors=True)
     raw.mkdir(parents=True)
     data.parent.mkdir(parents=True, exist_ok=True)  # the binding creates the directory itself
-    props = [a for p in (f"path={data}", f"sync={str(sync).lower()}", *options.properties) for a in ("-p", p)]
+    # A suite engine is a binding plus the properties that pick its library (leveldb-system).
+    chosen = [f"{name}={value}" for name, value in ENGINE_PROPS.get(engine, ())]
+    settings = (f"path={data}", f"sync={str(sync).lower()}", *chosen, *options.properties)
+    props = [a for p in settings for a in ("-p", p)]
     result = Round(engine, sync, number, round(kill_after, 3))
     acked = raw / "acked.txt"
     with open(acked, "wb") as out, open(raw / "writer.err", "wb") as err:
         writer = subprocess.Popen(
-            [str(options.launcher), "crash-write", engine, *props],
+            [str(options.launcher), "crash-write", binding_of(engine), *props],
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
@@ -387,7 +390,7 @@ def check_files(engine: str, data: Path, result: Round) -> None:
 def _verify(options: CrashOptions, engine: str, props: list[str], raw: Path, acked: Path, result: Round) -> None:
     try:
         done = subprocess.run(
-            [str(options.launcher), "crash-verify", engine, *props, "-acked", str(acked)],
+            [str(options.launcher), "crash-verify", binding_of(engine), *props, "-acked", str(acked)],
             capture_output=True,
             stdin=subprocess.DEVNULL,
             timeout=VERIFY_TIMEOUT,
