@@ -126,7 +126,7 @@ def matrix_cells(engines: list[str], scenarios: list[Scenario]) -> list[tuple[st
 
 
 def shard_cells(cells: list[tuple[str, Scenario]], shard: tuple[int, int] | None) -> list[tuple[str, Scenario]]:
-    """The I-th of N disjoint parts, dealt round-robin so each part gets a share of every scenario (pure)."""
+    """The I-th of N disjoint parts, dealt round-robin over the cells in run order (pure)."""
     if shard is None:
         return cells
     index, count = shard

@@ -64,6 +64,7 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     ycsb = ycsb_017_tree(distribution, tmp_path / "ycsb-0.17.0")
     installed = install_into(ycsb, distribution)
     assert installed.returncode == 0, installed.stderr
+    assert f"{ycsb}/bin/ycsb.sh load sqlite -P" in installed.stdout, "the launcher that works is named"
     lines = (ycsb / "bin" / "bindings.properties").read_text().splitlines()
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
     names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto"}
