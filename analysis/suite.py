@@ -48,7 +48,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="scaled-down counts (the default)")
     mode.add_argument("--full", action="store_true", help="the workload files' own (published) counts")
-    p.add_argument("--engines", nargs="+", metavar="ENGINE", help=f"engines to run (default: {' '.join(ENGINES)})")
+    p.add_argument(
+        "--engines",
+        nargs="+",
+        metavar="ENGINE",
+        help=f"engines to run (default: {' '.join(ENGINES)}; none: only the --peer bindings)",
+    )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="run every cell N times; report medians")
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
@@ -231,7 +236,8 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
         scenarios = select_scenarios(split_names(args.scenarios))
-        engines = select_engines(split_names(args.engines))
+        names = split_names(args.engines)
+        engines = [] if names == ["none"] else select_engines(names)  # none: only the peers
     except ValueError as e:
         print(f"run: {e}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.compare import main as compare_main
 from analysis.report import main as report_main
 from analysis.scenarios import select_scenarios
 from analysis.suite import main as run_main
@@ -68,6 +69,12 @@ def test_shards_merged_give_the_report_of_one_run(tmp_path: Path, capsys: pytest
     where = both[both.index("## Where each cell ran") :]
     assert f"`{first}`" in where and f"`{second}`" in where
     assert "Merged from 2 results directories (s1, s2)" in both
+
+    # compare merges a side's shards the same way: every figure of the whole run has its counterpart.
+    capsys.readouterr()
+    assert compare_main([str(whole), f"{first},{second}"]) == 0
+    compared = capsys.readouterr().out
+    assert "4 figures in both" in compared and f"`{first}` + `{second}`" in compared, compared
 
     # Runs that measured with other counts, or the same cell twice, are not one report.
     suite = json.loads((second / "suite.json").read_text())
