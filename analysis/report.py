@@ -341,7 +341,8 @@ def how_blocks(run: RunData) -> list[Block]:
             [
                 ("Command: " if len(commands) == 1 else "Commands: ") + ", ".join(f"`{c}`" for c in commands) + ".",
                 "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
-                "with `-s` status lines (one a second) and "
+                + ("(a peer's: `java -cp <its tree's classpath> site.ycsb.Client`) " if run.suite.get("peers") else "")
+                + "with `-s` status lines (one a second) and "
                 + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
                 + ". YCSB's run time includes opening and closing the database.",
                 "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "

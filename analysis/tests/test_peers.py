@@ -100,3 +100,24 @@ def test_a_peer_runs_the_scenarios_every_engine_of_ours_runs() -> None:
     assert not SCENARIOS_BY_ID["pk-query-threads"].runs_on("basic@ycsb-0.17.0")  # SQLite's own tuning
     assert not SCENARIOS_BY_ID["kv1000"].runs_on("basic@ycsb-0.17.0")
     assert not SCENARIOS_BY_ID["kv1000"].runs_on("sqlite")
+
+
+def test_a_peer_without_our_workload_class_skips_the_cells_that_need_it(tmp_path: Path) -> None:
+    from analysis.runner import RunOptions, peer_skip_reason
+
+    repo = Path(__file__).resolve().parents[2]
+    basic = Peer("basic@ycsb-0.17.0", "basic", "site.ycsb.BasicDB", tmp_path, "0.17.0")  # no common jar found
+    options = RunOptions(repo, tmp_path, repo / "workloads", tmp_path / "data", peers={basic.engine: basic})
+    reason = peer_skip_reason(options, basic.engine, SCENARIOS_BY_ID["seqwrite"])
+    assert reason is not None and reason.startswith(
+        "skipped: seqwrite use site.ycsb.embedded.workload.EmbeddedWorkload"
+    )
+    assert peer_skip_reason(options, basic.engine, SCENARIOS_BY_ID["workloada"]) is None  # CoreWorkload
+    with_jar = RunOptions(
+        repo,
+        tmp_path,
+        repo / "workloads",
+        tmp_path / "data",
+        peers={basic.engine: Peer(**{**basic.__dict__, "common_jar": tmp_path / "c.jar"})},
+    )
+    assert peer_skip_reason(with_jar, basic.engine, SCENARIOS_BY_ID["seqwrite"]) is None
