@@ -1,6 +1,7 @@
 """Compares two results directories (before/after a change, or two machines) as ratios B / A.
 
 python -m analysis compare results/before results/after [--out compare.md]
+python -m analysis compare results/a1,results/a2 results/b1,results/b2    each side merged from its shards
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from .formatting import format_figure, format_ratio
 from .render import Block, Heading, Paragraph, Table, to_markdown
-from .results import Figure, RunData, load_run
+from .results import Figure, RunData, load_runs
 from .tables import engine_label
 
 # For elapsed times lower is better: B / A above 1 is a slowdown there, a speed-up elsewhere.
@@ -56,8 +57,10 @@ def compare_figures(a: list[Figure], b: list[Figure]) -> list[Comparison]:
 
 def _machine_line(run: RunData) -> str:
     m = run.machine
+    parts = run.suite.get("merged_from") or [{"directory": run.directory}]
+    where = " + ".join(f"`{p['directory']}`" for p in parts)
     return (
-        f"`{run.directory}`: {run.suite.get('mode', '?')} mode, {m.get('cpu', '?')} ({m.get('cores', '?')} cores), "
+        f"{where}: {run.suite.get('mode', '?')} mode, {m.get('cpu', '?')} ({m.get('cores', '?')} cores), "
         f"{m.get('filesystem', '?')} on {m.get('disk', '?')}, {m.get('jdk', '?')}"
     )
 
@@ -96,15 +99,21 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="python -m analysis compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("dir_a", type=Path)
-    p.add_argument("dir_b", type=Path)
+    p.add_argument("dir_a", help="results directory A (several, comma-separated, merge like `report DIR...`)")
+    p.add_argument("dir_b", help="results directory B (likewise)")
     p.add_argument("--out", type=Path, help="write the Markdown here (default: print it)")
+    p.add_argument("--allow-mixed", action="store_true", help="merge a side's runs even if machines or counts differ")
     args = p.parse_args(argv)
-    for d in (args.dir_a, args.dir_b):
+    sides = [[Path(d) for d in side.split(",") if d] for side in (args.dir_a, args.dir_b)]
+    for d in (d for side in sides for d in side):
         if not any(d.glob("*/*/cell.json")):
             print(f"compare: {d} holds no suite results", file=sys.stderr)
             return 2
-    a, b = load_run(args.dir_a), load_run(args.dir_b)
+    try:
+        a, b = (load_runs(side, allow_mixed=args.allow_mixed) for side in sides)
+    except ValueError as e:
+        print(f"compare: {e}", file=sys.stderr)
+        return 2
     markdown = to_markdown(comparison_blocks(a, b, compare_figures(a.figures, b.figures)))
     if args.out:
         args.out.write_text(markdown)

@@ -2,6 +2,10 @@
 figures.csv. Prints the Markdown report's path.
 
     python -m analysis report results/20261122-014500-quick
+    python -m analysis report results/host-a results/host-b --out results/merged    several runs as one
+
+Several directories (the shards of `run --shard I/N`, runs on several hosts) make one report, each
+cell named with its host; runs whose machines or counts differ are refused unless --allow-mixed.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_tables import REPORT_TABLES, ReportTable
-from .results import RunData, figures_frame, load_run
+from .results import RunData, figures_frame, load_runs
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -52,6 +56,7 @@ def machine_blocks(run: RunData) -> list[Block]:
         ),
         ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
         ["JDK", m.get("jdk", "unknown")],
+        ["Host", ", ".join(m.get("hostnames") or [m.get("hostname", "unknown")])],
     ]
     rows += [[f"Engine: {engine_label(e)}", v] for e, v in sorted(run.engine_versions.items())]
     return [Heading(2, "This machine"), Table(["", ""], rows, align_right_from=2)]
@@ -65,6 +70,21 @@ def run_summary(run: RunData) -> str:
     repeats = f"median of {repeat} runs per figure" if repeat > 1 else "one run per figure"
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
+    parts = suite.get("merged_from") or []
+    if parts:
+        hosts = sorted({str(p.get("host")) for p in parts})
+        merged = (
+            f"Merged from {len(parts)} results directories ({', '.join(Path(p['directory']).name for p in parts)}) "
+            f"on {len(hosts)} host{'s' if len(hosts) > 1 else ''} ({', '.join(hosts)}), first started "
+            f"{suite.get('started', '?')}: "
+        )
+        if run.machine.get("merge_problems"):
+            merged += "**merged although " + "; ".join(run.machine["merge_problems"]) + "**; "
+        return (
+            f"{merged}{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
+            f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
+            f"engine's baseline on the same machine."
+        )
     return (
         f"Run `{run.directory.name}` ({suite.get('started', '?')}, revision {suite.get('revision', '?')}): "
         f"{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
@@ -185,7 +205,7 @@ def failed_blocks(run: RunData) -> list[Block]:
     blocks: list[Block] = [Heading(2, "Failed cells")]
     if not failed:
         return blocks + [Paragraph("None: every cell ran without errors, misses or missing operations.")]
-    rows = [[engine_label(c["engine"]), c["scenario"], c.get("error") or "?"] for c in failed]
+    rows = [[engine_label(c["engine"]), c["scenario"], c.get("error") or "?"] for c in failed]  # "skipped: ..."
     return blocks + [
         Table(["Engine", "Scenario", "Error"], rows, align_right_from=3),
         Paragraph("Raw outputs of every step: `<engine>/<scenario>/r<repeat>/` in the results directory."),
@@ -249,15 +269,80 @@ def counts_blocks(run: RunData) -> list[Block]:
     ]
 
 
+def peers_blocks(run: RunData) -> list[Block]:
+    """The upstream YCSB bindings that ran beside ours: where from, with what, and what of our workload
+    files they used (our workload class's properties) or could not (our bindings' properties)."""
+    peers = run.suite.get("peers") or []
+    if not peers:
+        return []
+    items = []
+    for peer in peers:
+        cells = [c for c in run.cells if c["engine"] == peer["engine"]]
+        given = ", ".join(f"`{k}={v}`" for k, v in peer.get("properties", {}).items()) or "none"
+        used: dict[str, str] = {}
+        ignored: dict[str, str] = {}
+        for cell in cells:
+            used.update(cell.get("workload_class_properties") or {})
+            ignored.update(cell.get("ignored_properties") or {})
+        where = (
+            "in core, `lib/`" if peer["binding"] == "basic" else f"`{peer['binding'].split('-', 1)[0]}-binding/lib/`"
+        )
+        text = (
+            f"**{engine_label(peer['engine'])}**: `{peer['class']}` ({where}) of `{peer['ycsb_home']}`; "
+            f"properties as given: {given}. Its durability and cache are these and the binding's own defaults."
+        )
+        if used:
+            text += (
+                f" Our workload class ran on its classpath (`{Path(peer.get('common_jar') or '?').name}` beside core), "
+                f"with {', '.join(f'`{k}={v}`' for k, v in sorted(used.items()))}."
+            )
+        neutral = sorted(k for k in ignored if "." not in k)
+        prefixes = sorted({k.split(".", 1)[0] + ".*" for k in ignored if "." in k})
+        if ignored:
+            text += (
+                " Not for it: our bindings' properties in the workload files ("
+                + ", ".join([f"`{k}`" for k in neutral] + [f"`{k}`" for k in prefixes])
+                + ")."
+            )
+        skipped = [c for c in cells if c["status"] == "skipped"]
+        if skipped:
+            text += f" Skipped {len(skipped)} cell(s): {skipped[0].get('error')}."
+        items.append(text)
+    return [
+        Heading(2, "Upstream YCSB bindings beside ours"),
+        Paragraph(
+            "Each peer ran the same workload files through its YCSB release's own classpath, every cell in a "
+            "fresh data directory where the binding keeps one (a server's namespace is what its properties give)."
+        ),
+        BulletList(items),
+    ]
+
+
+def hosts_blocks(run: RunData) -> list[Block]:
+    """Where each cell ran, when the report merges several runs."""
+    if not run.suite.get("merged_from"):
+        return []
+    rows = [
+        [engine_label(c["engine"]), c["scenario"], c.get("host", "?"), f"`{c.get('results_dir', '?')}`", c["status"]]
+        for c in run.cells
+    ]
+    return [
+        Heading(2, "Where each cell ran"),
+        Table(["Engine", "Scenario", "Host", "Results directory", "Status"], rows, align_right_from=5),
+    ]
+
+
 def how_blocks(run: RunData) -> list[Block]:
-    command = " ".join(run.suite.get("command", ["python", "-m", "analysis", "run"]))
+    parts = run.suite.get("merged_from") or [{"command": run.suite.get("command")}]
+    commands = [" ".join(p.get("command") or ["python", "-m", "analysis", "run"]) for p in parts]
     return [
         Heading(2, "How this was run"),
         BulletList(
             [
-                f"Command: `{command}`.",
+                ("Command: " if len(commands) == 1 else "Commands: ") + ", ".join(f"`{c}`" for c in commands) + ".",
                 "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
-                "with `-s` status lines (one a second) and "
+                + ("(a peer's: `java -cp <its tree's classpath> site.ycsb.Client`) " if run.suite.get("peers") else "")
+                + "with `-s` status lines (one a second) and "
                 + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
                 + ". YCSB's run time includes opening and closing the database.",
                 "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
@@ -277,7 +362,7 @@ def how_blocks(run: RunData) -> list[Block]:
 def build_report(run: RunData, report_dir: Path) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
-    blocks: list[Block] = [Heading(1, TITLE), Paragraph(run_summary(run)), *machine_blocks(run)]
+    blocks: list[Block] = [Heading(1, TITLE), Paragraph(run_summary(run)), *machine_blocks(run), *peers_blocks(run)]
     current_section = None
     for definition in REPORT_TABLES:
         built = build_table(definition, figure_map, published)
@@ -294,16 +379,20 @@ def build_report(run: RunData, report_dir: Path) -> list[Block]:
         blocks += durability_blocks(crash)
     blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine, figure_map))
     blocks += failed_blocks(run)
+    blocks += hosts_blocks(run)
     blocks += how_blocks(run)
     return blocks
 
 
-def write_report(results_dir: Path) -> ReportPaths:
-    results_dir = Path(results_dir).resolve()
-    run = load_run(results_dir)
-    blocks = build_report(run, results_dir)
+def write_report(results_dir: Path | list[Path], out: Path | None = None, allow_mixed: bool = False) -> ReportPaths:
+    """The report of one results directory (into it), or of several merged into one (into `out`)."""
+    directories = [Path(d).resolve() for d in (results_dir if isinstance(results_dir, list) else [results_dir])]
+    report_dir = (out or directories[0]).resolve()
+    report_dir.mkdir(parents=True, exist_ok=True)
+    run = load_runs(directories, allow_mixed=allow_mixed, into=report_dir)
+    blocks = build_report(run, report_dir)
     paths = ReportPaths(
-        results_dir / "report.md", results_dir / "report.html", results_dir / "tidy.csv", results_dir / "figures.csv"
+        report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
     )
     paths.markdown.write_text(to_markdown(blocks))
     paths.html.write_text(to_html(blocks, TITLE))
@@ -312,21 +401,39 @@ def write_report(results_dir: Path) -> ReportPaths:
     return paths
 
 
+def holds_results(directory: Path) -> bool:
+    return (
+        (directory / "suite.json").is_file()
+        or any(directory.glob("*/*/cell.json"))
+        or load_crash_results(directory) is not None
+    )
+
+
 def main(argv: list[str]) -> int:
     """`python -m analysis report`."""
     p = argparse.ArgumentParser(
         prog="python -m analysis report", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("results_dir", type=Path)
+    p.add_argument("results_dir", type=Path, nargs="+", help="one results directory, or several to merge")
+    p.add_argument("--out", type=Path, help="where the merged report goes (needed with several directories)")
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="merge runs whose machines or counts differ (the report says so at the top)",
+    )
     args = p.parse_args(argv)
-    if (
-        not (args.results_dir / "suite.json").is_file()
-        and not any(args.results_dir.glob("*/*/cell.json"))
-        and load_crash_results(args.results_dir) is None
-    ):
-        print(f"report: {args.results_dir} holds no suite results", file=sys.stderr)
+    for directory in args.results_dir:
+        if not holds_results(directory):
+            print(f"report: {directory} holds no suite results", file=sys.stderr)
+            return 2
+    if len(args.results_dir) > 1 and args.out is None:
+        print("report: several results directories need --out DIR for the merged report", file=sys.stderr)
         return 2
-    print(write_report(args.results_dir).markdown)
+    try:
+        print(write_report(args.results_dir, args.out, args.allow_mixed).markdown)
+    except ValueError as e:
+        print(f"report: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -265,18 +265,35 @@ def _read_text(path: Path) -> str:
     return path.read_text(errors="replace") if path.is_file() else ""
 
 
+def engines_in(directory: Path) -> list[str]:
+    """The engines with cells under directory: ours first, then the peers (upstream bindings) by name."""
+    found = {path.parent.parent.name for path in directory.glob("*/*/cell.json")}
+    return [e for e in ENGINES if e in found] + sorted(found - set(ENGINES))
+
+
+def catalogue_order(cell: dict) -> tuple[int, str, int]:
+    """Ours in ENGINES' order, then peers by name; scenarios in catalogue order."""
+    engine = cell["engine"]
+    ours = ENGINES.index(engine) if engine in ENGINES else len(ENGINES)
+    scenario = SCENARIOS_BY_ID.get(cell["scenario"])
+    return ours, engine if ours == len(ENGINES) else "", SCENARIOS.index(scenario) if scenario else len(SCENARIOS)
+
+
 def load_cells(directory: Path) -> list[dict]:
-    """Every cell.json under directory, in catalogue order."""
+    """Every cell.json under directory, in catalogue order; each knows its results directory."""
     cells = []
-    for engine in ENGINES:
+    for engine in engines_in(directory):
         for scenario in SCENARIOS:
             path = directory / engine / scenario.id / "cell.json"
             if path.is_file():
-                cells.append(json.loads(path.read_text()))
+                cell = json.loads(path.read_text())
+                cell["results_dir"] = str(directory)
+                cells.append(cell)
     return cells
 
 
 def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict]:
+    directory = Path(cell.get("results_dir", directory))
     stdout = _read_text(directory / step["stdout"])
     stderr = _read_text(directory / step["stderr"])
     json_text = _read_text(directory / step["json"]) or None
@@ -301,25 +318,119 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
 
 
 def load_run(directory: Path) -> RunData:
-    directory = Path(directory)
-    cells = load_cells(directory)
+    return load_runs([Path(directory)])
+
+
+# What must agree for runs to be merged into one report: the machine they measured (not its name:
+# shards on identical hosts are the point) and the counts they ran with.
+MACHINE_KEYS = ("cpu", "cores", "memory_bytes", "os", "kernel", "filesystem", "disk", "jdk")
+COUNT_KEYS = ("mode", "repeat", "cap", "exporter")
+
+
+def _described(value: object) -> str:
+    return "none" if value is None else str(value)
+
+
+def merge_problems(runs: list[tuple[Path, dict, dict]]) -> list[str]:
+    """Why (directory, suite, machine) runs should not be one report: machines or counts that differ,
+    peers given other properties (pure)."""
+    problems = []
+    (first, suite0, machine0), rest = runs[0], runs[1:]
+    for directory, suite, machine in rest:
+        for key in MACHINE_KEYS:
+            if machine.get(key) != machine0.get(key):
+                problems.append(
+                    f"machines differ: {key} is {_described(machine0.get(key))} in {first} "
+                    f"but {_described(machine.get(key))} in {directory}"
+                )
+        for key in COUNT_KEYS:
+            if suite.get(key) != suite0.get(key):
+                problems.append(
+                    f"counts differ: {key} is {_described(suite0.get(key))} in {first} "
+                    f"but {_described(suite.get(key))} in {directory}"
+                )
+        peers0 = {p["engine"]: p.get("properties") for p in suite0.get("peers") or []}
+        for peer in suite.get("peers") or []:
+            if peer["engine"] in peers0 and peers0[peer["engine"]] != peer.get("properties"):
+                problems.append(
+                    f"peer {peer['engine']} ran with {peer.get('properties')} in {directory} "
+                    f"but {peers0[peer['engine']]} in {first}"
+                )
+    return problems
+
+
+def merged_suite(runs: list[tuple[Path, dict, dict]]) -> dict:
+    """One suite.json for several runs: the first's settings, every run's cells, engines and peers, and
+    where each part came from."""
+    suite = dict(runs[0][1])
+    if len(runs) == 1:
+        return suite
+    suite["cells"] = [c for _, s, _ in runs for c in s.get("cells", [])]
+    suite["engines"] = list(dict.fromkeys(e for _, s, _ in runs for e in s.get("engines", [])))
+    peers: dict[str, dict] = {}
+    for _, s, _ in runs:
+        for peer in s.get("peers") or []:
+            peers.setdefault(peer["engine"], peer)
+    suite["peers"] = list(peers.values())
+    suite["merged_from"] = [
+        {
+            "directory": str(d),
+            "host": m.get("hostname"),
+            "shard": s.get("shard"),
+            "command": s.get("command"),
+            "started": s.get("started"),
+            "revision": s.get("revision"),
+        }
+        for d, s, m in runs
+    ]
+    suite["started"] = min((s.get("started") or "?") for _, s, _ in runs)
+    return suite
+
+
+def load_runs(directories: list[Path], allow_mixed: bool = False, into: Path | None = None) -> RunData:
+    """One or several results directories (the shards of one matrix, runs on several hosts) as one run.
+    ValueError when two hold the same cell, or, unless allow_mixed, when their machines or counts differ.
+    `into` is the directory the merged report goes to (default: the first)."""
+    directories = [Path(d) for d in directories]
+    runs = [(d, _read_json(d / "suite.json"), _read_json(d / "machine.json")) for d in directories]
+    problems = merge_problems(runs) if len(runs) > 1 else []
+    if problems and not allow_mixed:
+        raise ValueError("; ".join(problems) + " (--allow-mixed merges them all the same)")
+    cells: list[dict] = []
+    seen: dict[tuple[str, str], str] = {}
+    versions: dict[str, str] = {}
+    for directory, _suite, machine in runs:
+        for engine, version in machine.get("engines", {}).items():
+            versions.setdefault(engine, version)
+        for cell in load_cells(directory):
+            key = (cell["engine"], cell["scenario"])
+            if key in seen:
+                raise ValueError(f"cell {key[0]}/{key[1]} is in both {seen[key]} and {directory}: which one counts?")
+            seen[key] = str(directory)
+            cell.setdefault("host", machine.get("hostname", "unknown"))
+            cells.append(cell)
+    cells.sort(key=catalogue_order)  # a merged run reads like one run of the whole matrix
     rows: list[dict] = []
-    versions: dict[str, str] = dict(_read_json(directory / "machine.json").get("engines", {}))
     for cell in cells:
         for repeat, steps in enumerate(cell["repeats"], start=1):
             for step in steps:
-                rows += step_rows(directory, cell, repeat, step)
+                rows += step_rows(Path(cell["results_dir"]), cell, repeat, step)
                 if cell["engine"] not in versions:
-                    version = parse_engine_banner(_read_text(directory / step["stderr"]), cell["engine"]).version
+                    stderr = _read_text(Path(cell["results_dir"]) / step["stderr"])
+                    version = parse_engine_banner(stderr, cell["engine"]).version
                     if version:
                         versions[cell["engine"]] = version
     import pandas as pd
 
+    machine = dict(runs[0][2])
+    if len(runs) > 1:
+        machine["hostnames"] = sorted({m.get("hostname", "unknown") for _, _, m in runs})
+        machine["merge_problems"] = problems
     tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
     return RunData(
-        directory,
-        _read_json(directory / "suite.json"),
-        _read_json(directory / "machine.json"),
+        into or directories[0],
+        merged_suite(runs),
+        machine,
         cells,
         tidy,
         figures_of(cells, rows),
@@ -365,7 +476,7 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
                 figure.slowest_interval_ops_per_sec = statistics.median(slowest) if slowest else None
                 figure.close = close_stats_of(overalls)
             else:
-                figure.status = "failed" if cell["status"] != "ok" else "not run"
+                figure.status = cell["status"] if cell["status"] != "ok" else "not run"
                 figure.error = cell.get("error")
             figures.append(figure)
     return figures

@@ -15,13 +15,23 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
+from .peers import (
+    EMBEDDED_WORKLOAD,
+    Peer,
+    java_command,
+    our_binding_properties,
+    peer_properties,
+    workload_class_properties,
+)
 from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -73,10 +83,50 @@ class RunOptions:
     keep_data: bool = False
     exporter: str = "json"  # "json": measurements in <step>.json; "text": on stdout
     ycsb: Path | None = None  # the launcher; default <repo>/bin/ycsb
+    peers: Mapping[str, Peer] = field(default_factory=dict)  # engine -> an upstream YCSB tree's binding
 
     @property
     def launcher(self) -> Path:
         return self.ycsb or self.repo / "bin" / "ycsb"
+
+    def launcher_for(self, engine: str) -> Launcher:
+        peer = self.peers.get(engine)
+        return PeerLauncher(peer) if peer else OurLauncher(self.launcher, engine)
+
+
+class Launcher(Protocol):
+    """How a cell's step starts its JVM: our bin/ycsb, or an upstream YCSB tree's classpath."""
+
+    def prefix(self, phase: str) -> list[str]:
+        """The command up to YCSB's own options (-P, -p, -s)."""
+        ...
+
+    def extra_properties(self, data_dir: Path) -> dict[str, str]:
+        """-p properties given after the suite's own (they win)."""
+        ...
+
+
+@dataclass(frozen=True)
+class OurLauncher:
+    path: Path
+    engine: str
+
+    def prefix(self, phase: str) -> list[str]:
+        return [str(self.path), phase, binding_of(self.engine)]
+
+    def extra_properties(self, data_dir: Path) -> dict[str, str]:
+        return {}
+
+
+@dataclass(frozen=True)
+class PeerLauncher:
+    peer: Peer
+
+    def prefix(self, phase: str) -> list[str]:
+        return java_command(self.peer, phase)
+
+    def extra_properties(self, data_dir: Path) -> dict[str, str]:
+        return peer_properties(self.peer, data_dir)
 
 
 @dataclass
@@ -126,15 +176,17 @@ def resolve_step(
 
 
 def ycsb_command(
-    launcher: Path,
+    launcher: Path | Launcher,
     engine: str,
     workload_files: list[Path],
     resolved: ResolvedStep,
     data_dir: Path,
     export_file: Path | None,
 ) -> list[str]:
-    """The bin/ycsb call of a step; export_file None keeps YCSB's text output on stdout."""
-    command = [str(launcher), resolved.step.phase, binding_of(engine)]
+    """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout."""
+    if isinstance(launcher, Path):
+        launcher = OurLauncher(launcher, engine)
+    command = launcher.prefix(resolved.step.phase)
     for f in workload_files:
         command += ["-P", str(f)]
     props = {
@@ -145,6 +197,7 @@ def ycsb_command(
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         "status.interval": "1",
+        **launcher.extra_properties(data_dir),
     }
     for name, value in props.items():
         command += ["-p", f"{name}={value}"]
@@ -181,6 +234,11 @@ class CellRecord:
     seconds: float = 0.0
     repeats: list[list[StepRecord]] = field(default_factory=list)
     engine_version: str | None = None
+    host: str = field(default_factory=socket.gethostname)
+    # A peer: its workload files' properties that only our workload class reads (in effect: the class
+    # ran on the peer's classpath) and those only our bindings read (the peer ignored them).
+    workload_class_properties: dict[str, str] = field(default_factory=dict)
+    ignored_properties: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -192,15 +250,47 @@ def cell_dir(out: Path, engine: str, scenario_id: str) -> Path:
 
 def precheck_cell(options: RunOptions, engine: str, scenario: Scenario) -> str | None:
     """Why a cell cannot run at all, or None."""
-    if engine not in scenario.engines:
+    if not scenario.runs_on(engine):
         return f"scenario {scenario.id} does not apply to {engine}"
-    if not engine_is_built(options.repo, engine):
+    peer = options.peers.get(engine)
+    if peer is not None:
+        reason = peer.unavailable()
+        if reason:
+            return reason
+    elif not engine_is_built(options.repo, engine):
         binding = binding_of(engine)
         return f"the {binding} binding is not built ({binding}-binding/target/lib missing; run mvn package)"
     missing = [f for f in scenario.workload_files() if not (options.workloads / f).is_file()]
     if missing:
         return f"workload file(s) missing: {', '.join('workloads/' + f for f in missing)}"
     return None
+
+
+def peer_skip_reason(options: RunOptions, engine: str, scenario: Scenario) -> str | None:
+    """Why a peer's cell is skipped: its workload files need our workload class, which only this
+    project's common jar holds, and none was found to put beside core."""
+    peer = options.peers.get(engine)
+    if peer is None or peer.common_jar is not None:
+        return None
+    needing = [
+        f
+        for f in scenario.workload_files()
+        if stacked_properties([options.workloads / f]).get("workload") == EMBEDDED_WORKLOAD
+    ]
+    if not needing:
+        return None
+    return (
+        f"skipped: {', '.join(needing)} use {EMBEDDED_WORKLOAD}, which is in this project's common jar, "
+        f"and none was found to put beside {peer.binding}'s core (build it: mvn -q -DskipTests package)"
+    )
+
+
+def note_peer_properties(cell: CellRecord, options: RunOptions, steps: list[ResolvedStep]) -> None:
+    """What of our workload files a peer's cell used (our workload class's properties) and ignored."""
+    for resolved in steps:
+        props = stacked_properties([options.workloads / f for f in resolved.step.workloads])
+        cell.workload_class_properties.update(workload_class_properties(props))
+        cell.ignored_properties.update(our_binding_properties({**props, **resolved.props}))
 
 
 def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
@@ -228,12 +318,16 @@ def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeo
             raise
 
 
+def describe_peer_version(peer: Peer) -> str:
+    return f"YCSB {peer.version} binding {peer.binding} ({peer.binding_class}), from {peer.ycsb_home}"
+
+
 def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
     files = [options.workloads / f for f in resolved.step.workloads]
     command = ycsb_command(
-        options.launcher, engine, files, resolved, data_dir, export if options.exporter == "json" else None
+        options.launcher_for(engine), engine, files, resolved, data_dir, export if options.exporter == "json" else None
     )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(
@@ -294,11 +388,19 @@ def run_cell(
             steps = plan_steps(options, scenario)
         except (ValueError, OSError) as e:
             reason = str(e)
+    if reason is None:
+        reason = peer_skip_reason(options, engine, scenario)
+        skipped = reason is not None
+    else:
+        skipped = False
     if reason is not None:
-        cell.status, cell.error = "failed", reason
+        cell.status, cell.error = ("skipped" if skipped else "failed"), reason
+    elif engine in options.peers:
+        note_peer_properties(cell, options, steps)
+        cell.engine_version = describe_peer_version(options.peers[engine])
     done = 0.0
     for repeat in range(1, options.repeat + 1):
-        if cell.status == "failed":
+        if cell.status != "ok":
             break
         repeat_dir = directory / f"r{repeat}"
         repeat_dir.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,25 @@ def binding_of(engine: str) -> str:
     return ENGINE_BINDINGS.get(engine, engine)
 
 
+# An upstream YCSB binding run beside ours (`--peer`) is an engine named "<binding>@ycsb-<version>":
+# its results directory, its rows in the report and its label all come from that one name.
+PEER_MARK = "@ycsb-"
+
+
+def peer_id(binding: str, version: str) -> str:
+    return f"{binding}{PEER_MARK}{version}"
+
+
+def is_peer(engine: str) -> bool:
+    return PEER_MARK in engine
+
+
+def peer_label(engine: str) -> str:
+    """'rocksdb@ycsb-0.17.0' -> 'rocksdb (YCSB 0.17.0)': the binding's name and its tree's version."""
+    binding, _, version = engine.partition(PEER_MARK)
+    return f"{binding} (YCSB {version})"
+
+
 # Return codes a step may report without failing; a scenario that expects misses allows more.
 OK_RETURNS: frozenset[str] = frozenset({"OK", "BATCHED_OK"})
 
@@ -101,6 +120,11 @@ class Scenario:
     @property
     def variants(self) -> tuple[str, ...]:
         return tuple(s.variant for s in self.steps if s.measured)
+
+    def runs_on(self, engine: str) -> bool:
+        """Whether this scenario applies to the engine: a peer runs the scenarios every engine of ours
+        runs (the ones with one engine's own tuning, like SQLite's shared cache, are not for it)."""
+        return engine in self.engines or (is_peer(engine) and set(ENGINES) <= set(self.engines))
 
     def workload_files(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}

@@ -3,6 +3,9 @@
 python -m analysis run --quick                       every scenario on every engine, scaled down
 python -m analysis run --full --engines leveldb      the published counts
 python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
+python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer rocksdb --peer basic:basicdb.verbose=false
+                                                     upstream YCSB bindings as rows of their own
+python -m analysis run --shard 2/4                   the second of four disjoint parts of the matrix
 python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
@@ -20,6 +23,7 @@ from typing import TextIO
 
 from .crash import CrashOptions, check_and_report, failures
 from .machine import collect_machine_info
+from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
 from .scenarios import ENGINES, SCENARIO_GROUPS, Scenario, select_engines, select_scenarios
@@ -44,7 +48,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="scaled-down counts (the default)")
     mode.add_argument("--full", action="store_true", help="the workload files' own (published) counts")
-    p.add_argument("--engines", nargs="+", metavar="ENGINE", help=f"engines to run (default: {' '.join(ENGINES)})")
+    p.add_argument(
+        "--engines",
+        nargs="+",
+        metavar="ENGINE",
+        help=f"engines to run (default: {' '.join(ENGINES)}; none: only the --peer bindings)",
+    )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="run every cell N times; report medians")
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
@@ -72,13 +81,61 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="then run the crash check (python -m analysis crash) N rounds per engine and sync mode "
         "into the same results directory: the report's Durability section (default 0: none)",
     )
+    p.add_argument(
+        "--ycsb-home",
+        type=Path,
+        metavar="DIR",
+        help="an upstream YCSB release (bin/bindings.properties, lib/, <name>-binding/lib/) whose bindings --peer runs",
+    )
+    p.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="NAME[:PROP=VALUE,...]",
+        help="run a binding of --ycsb-home on the same workloads, as a row of its own (repeatable); "
+        "{dir} in a value is the cell's fresh data directory",
+    )
+    p.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="I/N",
+        help="run only the I-th of N disjoint parts of the matrix (1-based); merge the parts with "
+        "`python -m analysis report DIR...`",
+    )
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
+    if args.peer and args.ycsb_home is None:
+        p.error("--peer needs --ycsb-home DIR (the upstream YCSB release whose binding it is)")
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
     if args.crash_rounds < 0:
         p.error("--crash-rounds must be 0 or more")
     return args
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`2/4` -> (2, 4)."""
+    index, sep, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        i, n = 0, 0
+    if not sep or n < 1 or not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r} is not I/N with 1 <= I <= N")
+    return i, n
+
+
+def matrix_cells(engines: list[str], scenarios: list[Scenario]) -> list[tuple[str, Scenario]]:
+    """Every applicable (engine, scenario) cell, in the order the suite runs them."""
+    return [(e, s) for s in scenarios for e in engines if s.runs_on(e)]
+
+
+def shard_cells(cells: list[tuple[str, Scenario]], shard: tuple[int, int] | None) -> list[tuple[str, Scenario]]:
+    """The I-th of N disjoint parts, dealt round-robin over the cells in run order (pure)."""
+    if shard is None:
+        return cells
+    index, count = shard
+    return [cell for n, cell in enumerate(cells) if n % count == index - 1]
 
 
 def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
@@ -109,10 +166,14 @@ def git_revision(repo: Path) -> str:
 
 
 def run_matrix(
-    options: RunOptions, engines: list[str], scenarios: list[Scenario], progress_stream: TextIO = sys.stderr
+    options: RunOptions,
+    engines: list[str],
+    scenarios: list[Scenario],
+    progress_stream: TextIO = sys.stderr,
+    shard: tuple[int, int] | None = None,
 ) -> list[dict]:
-    """Every applicable (scenario, engine) cell in turn; a failure is recorded and the rest goes on."""
-    cells = [(e, s) for s in scenarios for e in engines if e in s.engines]
+    """Every applicable (scenario, engine) cell of the shard in turn; a failure is recorded and the rest goes on."""
+    cells = shard_cells(matrix_cells(engines, scenarios), shard)
     weights = [cell_weight(options, e, s) for e, s in cells]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
     finished_weight = 0.0
@@ -129,7 +190,7 @@ def run_matrix(
         cell = run_cell(options, engine, scenario, on_progress)
         finished_weight += weight
         if cell.status != "ok":
-            bar.message(f"FAILED {name}: {cell.error}")
+            bar.message(f"{'SKIPPED' if cell.status == 'skipped' else 'FAILED'} {name}: {cell.error}")
         summary.append(
             {
                 "engine": engine,
@@ -138,6 +199,7 @@ def run_matrix(
                 "error": cell.error,
                 "seconds": cell.seconds,
                 "engine_version": cell.engine_version,
+                "host": cell.host,
             }
         )
         bar.update(n + 1, finished_weight, name)
@@ -174,10 +236,18 @@ def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
         scenarios = select_scenarios(split_names(args.scenarios))
-        engines = select_engines(split_names(args.engines))
+        names = split_names(args.engines)
+        engines = [] if names == ["none"] else select_engines(names)  # none: only the peers
     except ValueError as e:
         print(f"run: {e}", file=sys.stderr)
         return 2
+    peers: list[Peer] = []
+    if args.ycsb_home is not None:
+        try:
+            peers = make_peers(args.ycsb_home.resolve(), args.peer, find_common_jar(REPO))
+        except (ValueError, OSError) as e:
+            print(f"run: {e}", file=sys.stderr)
+            return 2
     quick = not args.full
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
@@ -194,6 +264,7 @@ def main(argv: list[str]) -> int:
         keep_data=args.keep_data,
         exporter=args.exporter,
         step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None),
+        peers={p.engine: p for p in peers},
     )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
@@ -205,6 +276,8 @@ def main(argv: list[str]) -> int:
         "cap": args.cap,
         "exporter": args.exporter,
         "engines": engines,
+        "peers": [p.describe() for p in peers],
+        "shard": list(args.shard) if args.shard else None,
         "scenarios": [s.id for s in scenarios],
         "command": ["python", "-m", "analysis", "run", *argv],
         "revision": git_revision(REPO),
@@ -215,7 +288,7 @@ def main(argv: list[str]) -> int:
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
 
     start = time.monotonic()
-    summary = run_matrix(options, engines, scenarios)
+    summary = run_matrix(options, engines + [p.engine for p in peers], scenarios, shard=args.shard)
     machine["engines"] = engine_versions(summary)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
     suite.update(
@@ -227,13 +300,15 @@ def main(argv: list[str]) -> int:
     if not args.keep_data:
         _remove_empty_dirs(data)
 
-    failed = [c for c in summary if c["status"] != "ok"]
+    failed = [c for c in summary if c["status"] == "failed"]
     print(
-        f"run: {len(summary) - len(failed)} of {len(summary)} cells ok in "
+        f"run: {sum(1 for c in summary if c['status'] == 'ok')} of {len(summary)} cells ok in "
         f"{format_duration(time.monotonic() - start)}; raw outputs in {out}",
         file=sys.stderr,
     )
-    crash_failures = run_crash_check(args.crash_rounds, out, data, engines, args.keep_data)
+    # A shard's matrix is part of one; the crash check runs once, with the first part.
+    crash_rounds = args.crash_rounds if args.shard is None or args.shard[0] == 1 else 0
+    crash_failures = run_crash_check(crash_rounds, out, data, engines, args.keep_data)
     if args.no_report:
         print(out)
     else:

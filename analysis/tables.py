@@ -27,7 +27,7 @@ from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .report_tables import Column, ReportTable
 from .results import CloseStats, Figure
-from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID
+from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
 
 DISPLAY_ORDER = ("leveldb", "leveldb-system", "kyoto", "sqlite", "rocksdb", "fastdb")  # the 2011 page's order first
 TODAY = "today, this host"
@@ -36,7 +36,14 @@ FigureMap = Mapping[tuple[str, str, str], Figure]  # (engine, scenario, variant)
 
 
 def engine_label(engine: str) -> str:
+    if is_peer(engine):
+        return peer_label(engine)
     return ENGINE_LABELS.get(engine) or PUBLISHED_ONLY_ENGINES.get(engine, engine)
+
+
+def measured_here(engine: str) -> bool:
+    """An engine this suite runs (ours, a peer), not one known only from a published page."""
+    return engine not in PUBLISHED_ONLY_ENGINES
 
 
 @dataclass
@@ -81,7 +88,7 @@ def published_ratio(published: Mapping[Key, Published], engine: str, column: Col
 
 def today_text(figures: FigureMap, engine: str, column: Column) -> str:
     scenario = SCENARIOS_BY_ID[column.scenario]
-    if engine not in scenario.engines:
+    if not scenario.runs_on(engine):
         return "n/a"
     figure = figures.get((engine, column.scenario, column.variant))
     if figure is None:
@@ -109,7 +116,7 @@ def published_text(published: Mapping[Key, Published], engine: str, column: Colu
 
 
 def _ordered(engines: set[str]) -> list[str]:
-    return sorted(engines, key=lambda e: DISPLAY_ORDER.index(e) if e in DISPLAY_ORDER else len(DISPLAY_ORDER))
+    return sorted(engines, key=lambda e: (DISPLAY_ORDER.index(e) if e in DISPLAY_ORDER else len(DISPLAY_ORDER), e))
 
 
 def table_engines(definition: ReportTable, figures: FigureMap) -> list[str]:
@@ -163,7 +170,7 @@ def engine_panels(
         series = [
             Series(engine_label(e), [_value(figures, e, c) for c in definition.columns])
             for e in engines
-            if e in ENGINE_LABELS
+            if measured_here(e)
         ]
         return [Panel(definition.title, [c.label for c in definition.columns], series)]
     panels = []
@@ -188,7 +195,7 @@ def build_engine_table(definition: ReportTable, figures: FigureMap, published: M
     for engine in engines:
         row = [engine_label(engine)]
         for column in definition.columns:
-            row.append(today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a")
+            row.append(today_text(figures, engine, column) if measured_here(engine) else "n/a")
             if label:
                 row.append(published_text(published, engine, column))
         rows.append(row)
@@ -286,7 +293,7 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
             row = [
                 column.label,
                 engine_label(engine),
-                today_text(figures, engine, column) if engine in ENGINE_LABELS else "n/a",
+                today_text(figures, engine, column) if measured_here(engine) else "n/a",
                 stalls_text(close),
                 level_shape_text(close),
                 background_writes_text(close),

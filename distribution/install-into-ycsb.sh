@@ -22,6 +22,10 @@ while IFS=: read -r engine class; do
   grep -q "^$name:" "$ycsb/bin/bindings.properties" || echo "$name:$class" >> "$ycsb/bin/bindings.properties"
   echo "installed $engine as '$name' ($ycsb/$name-binding)"
 done < "$from/bin/bindings.properties"
+# Upstream's bin/ycsb is Python 2 with a hard-coded list of binding names: python3 cannot start it and
+# python2 rejects these names. Its bin/ycsb.sh reads bin/bindings.properties, so that is the launcher.
+echo "run them with upstream's bin/ycsb.sh (its bin/ycsb is Python 2 and knows only its own names), e.g.:"
+echo "  $ycsb/bin/ycsb.sh load sqlite -P $ycsb/workloads/workloada -p path=/tmp/ycsb-sqlite"
 echo "JDK 22+: export JAVA_OPTS=--enable-native-access=ALL-UNNAMED before bin/ycsb.sh"
 echo "exit status of bin/ycsb.sh with these bindings: 0 done, 3 the binding refused to open (bad property, locked,"
 echo "  foreign or unwritable directory, full disk), 4 an operation returned ERROR; YCSB 0.17 alone exits 0 for both"

@@ -6,34 +6,18 @@ and sets no java.library.path; the drop-in test runs YCSB exactly that way.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import tarfile
 from pathlib import Path
 
 import pytest
+from conftest import install_into, ycsb_017_tree
 
-TOP = Path(__file__).resolve().parents[2]
 ENGINES = {
     "leveldb": "site.ycsb.embedded.leveldb.LevelDbClient",
     "rocksdb": "site.ycsb.embedded.rocksdb.RocksDbClient",
     "sqlite": "site.ycsb.embedded.sqlite.SqliteClient",
     "kyoto": "site.ycsb.embedded.kyoto.KyotoClient",
 }
-
-
-@pytest.fixture(scope="module")
-def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run(
-        ["bash", str(TOP / "distribution" / "build.sh"), str(out)], capture_output=True, text=True, check=False
-    )
-    assert built.returncode == 0, built.stderr
-    tarball = Path(built.stdout.strip().splitlines()[-1])
-    with tarfile.open(tarball) as t:
-        t.extractall(out / "unpacked", filter="data")
-    (home,) = (out / "unpacked").iterdir()
-    return home
 
 
 def ok_inserts(stdout: str) -> int:
@@ -78,19 +62,10 @@ def test_its_own_launcher_runs_every_engine(distribution: Path, tmp_path: Path, 
 
 
 def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) -> None:
-    ycsb = tmp_path / "ycsb-0.17.0"
-    (ycsb / "bin").mkdir(parents=True)
-    shutil.copytree(distribution / "lib", ycsb / "lib")
-    (ycsb / "bin" / "bindings.properties").write_text(
-        "basic:site.ycsb.BasicDB\nrocksdb:site.ycsb.db.rocksdb.RocksDBClient\n"
-    )
-    installed = subprocess.run(
-        ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    ycsb = ycsb_017_tree(distribution, tmp_path / "ycsb-0.17.0")
+    installed = install_into(ycsb, distribution)
     assert installed.returncode == 0, installed.stderr
+    assert f"{ycsb}/bin/ycsb.sh load sqlite -P" in installed.stdout, "the launcher that works is named"
     lines = (ycsb / "bin" / "bindings.properties").read_text().splitlines()
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
     names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto"}
@@ -177,11 +152,6 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     )
     assert ok_inserts(run.stdout) == 300, f"leveldb.library=system: {run.stdout}{run.stderr[-2000:]}"
     assert "engine: LevelDB 1.23 (leveldb.library=system" in run.stderr, run.stderr[-2000:]
-    again = subprocess.run(
-        ["bash", str(TOP / "distribution" / "install-into-ycsb.sh"), str(ycsb), str(distribution)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    again = install_into(ycsb, distribution)
     assert again.returncode == 0
     assert (ycsb / "bin" / "bindings.properties").read_text().splitlines() == lines, "installing twice adds nothing"

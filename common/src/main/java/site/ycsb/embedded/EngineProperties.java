@@ -34,6 +34,28 @@ public final class EngineProperties {
   /** Write buffer (memtable) size in bytes (k, m, g and t suffixes allowed). */
   public static final String WRITE_BUFFER_SIZE = "writebuffersize";
 
+  /**
+   * Upstream YCSB 0.17's property names that mean the same as one of ours, per engine: a pipeline
+   * that swaps upstream's binding for ours keeps its command line ({@code rocksdb.dir} is the data
+   * directory of upstream's RocksDB binding). Key: our engine-prefixed name; value: upstream's.
+   */
+  private static final java.util.Map<String, java.util.Map<String, String>> UPSTREAM_ALIASES = java.util.Map.of(
+      "rocksdb", java.util.Map.of("rocksdb.path", "rocksdb.dir"));
+
+  /**
+   * Upstream YCSB 0.17's property names whose meaning differs from anything ours does, per engine:
+   * refused at start rather than ignored. Value: what upstream meant and what to set instead.
+   */
+  private static final java.util.Map<String, java.util.Map<String, String>> UPSTREAM_REFUSED = java.util.Map.of(
+      "sqlite", java.util.Map.of(
+          "db.url", "upstream's JDBC binding names the database with a JDBC URL; this binding takes a"
+              + " directory: set path=DIR (and sqlite.file=NAME)",
+          "db.batchsize", "upstream's JDBC binding batches inserts only; here batchsize groups every write"
+              + " into one transaction: set batchsize=N",
+          "jdbc.autocommit", "this binding commits every batchsize writes: set batchsize=N",
+          "jdbc.batchupdateapi", "this binding always writes a batch in one transaction: set batchsize=N",
+          "jdbc.fetchsize", "this binding reads a scan through one SQLite cursor: there is no fetch size"));
+
   private final Properties props;
   private final String engine;
   private final List<String> effective = new ArrayList<>();
@@ -48,6 +70,30 @@ public final class EngineProperties {
 
   public String engine() {
     return engine;
+  }
+
+  /** Upstream YCSB's names this engine honours, as upstream name -> our engine-prefixed name. */
+  public static java.util.SortedMap<String, String> upstreamAliases(String engine) {
+    java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+    UPSTREAM_ALIASES.getOrDefault(engine, java.util.Map.of()).forEach((ours, theirs) -> out.put(theirs, ours));
+    return out;
+  }
+
+  /**
+   * Refuses an upstream YCSB name whose meaning differs from ours, naming every such property set
+   * and what to set instead; a pipeline's option is never dropped without a word.
+   */
+  public void refuseUpstreamNames() {
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    new java.util.TreeMap<>(UPSTREAM_REFUSED.getOrDefault(engine, java.util.Map.of())).forEach((name, why) -> {
+      if (props.getProperty(name) != null) {
+        problems.add("property " + name + " = '" + props.getProperty(name) + "' (upstream YCSB's) is not"
+            + " honoured: " + why);
+      }
+    });
+    if (!problems.isEmpty()) {
+      throw new BadPropertyException(String.join("; ", problems));
+    }
   }
 
   /** A string; never fails. */
@@ -225,8 +271,20 @@ public final class EngineProperties {
     String key = prefixed(name);
     String v = props.getProperty(key);
     String origin;
+    String upstream = UPSTREAM_ALIASES.getOrDefault(engine, java.util.Map.of()).get(key);
+    String upstreamValue = upstream == null ? null : props.getProperty(upstream);
+    if (upstreamValue != null) {
+      read.add(upstream);
+    }
+    if (v != null && upstreamValue != null && !v.equals(upstreamValue)) {
+      throw new BadPropertyException("properties " + key + " = '" + v + "' and " + upstream + " = '"
+          + upstreamValue + "' (upstream YCSB's name for it) disagree: set one of them");
+    }
     if (v != null) {
       origin = "set";
+    } else if (upstreamValue != null) {
+      v = upstreamValue;
+      origin = "from " + upstream + ", upstream YCSB's name";
     } else if (!key.equals(name) && (v = props.getProperty(name)) != null) {
       origin = "from " + name;
     } else {
@@ -235,7 +293,8 @@ public final class EngineProperties {
     }
     effective.add(key + " = " + v + " (" + origin + ")");
     read.add(key);
-    Found f = new Found(key, name, v, origin);
+    Found f = new Found(key, upstreamValue != null && origin.startsWith("from " + upstream) ? upstream : name, v,
+        origin);
     found.put(name, f);
     return f;
   }

@@ -153,6 +153,7 @@ public abstract class KeyValueDB<H> extends DB {
   public void init() throws DBException {
     EngineProperties props = new EngineProperties(getProperties(), engineName());
     try {
+      props.refuseUpstreamNames();
       Path dir = Paths.get(props.string(EngineProperties.PATH, "data/" + engineName()));
       // true: always; load: only in YCSB's load phase (Client sets dotransactions=false there).
       String destroyWhen = props.choice(EngineProperties.DESTROY, "false", "false", "true", "load");

@@ -118,4 +118,49 @@ class EnginePropertiesTest {
     assertFalse(props("sync", "off").bool("sync", true));
     assertThrows(EngineProperties.BadPropertyException.class, () -> props("sync", "ture").bool("sync", false));
   }
+
+  private static EngineProperties engine(String engine, String... kv) {
+    Properties p = new Properties();
+    for (int i = 0; i < kv.length; i += 2) {
+      p.setProperty(kv[i], kv[i + 1]);
+    }
+    return new EngineProperties(p, engine);
+  }
+
+  @Test
+  void upstreamRocksDbDirIsTheDataDirectory() {
+    EngineProperties e = engine("rocksdb", "rocksdb.dir", "/data/x", "path", "/elsewhere");
+    assertEquals("/data/x", e.string(EngineProperties.PATH, "data/rocksdb"));
+    assertTrue(e.describe().contains("rocksdb.path = /data/x (from rocksdb.dir, upstream YCSB's name)"), e.describe());
+    assertTrue(e.unread().isEmpty(), "rocksdb.dir is read, so no typo warning: " + e.unread());
+    assertEquals("/data/x", engine("rocksdb", "rocksdb.dir", "/data/x", "rocksdb.path", "/data/x")
+        .string(EngineProperties.PATH, "data/rocksdb"), "the same value under both names is fine");
+  }
+
+  @Test
+  void upstreamNameAndOursDisagreeingIsRefused() {
+    var e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> engine("rocksdb", "rocksdb.dir", "/a", "rocksdb.path", "/b").string(EngineProperties.PATH, "d"));
+    assertTrue(e.getMessage().contains("rocksdb.path = '/b'") && e.getMessage().contains("rocksdb.dir = '/a'"),
+        e.getMessage());
+  }
+
+  @Test
+  void upstreamNamesBelongToTheirEngineOnly() {
+    assertEquals("data/leveldb", engine("leveldb", "rocksdb.dir", "/data/x").string(EngineProperties.PATH,
+        "data/leveldb"));
+    assertEquals(java.util.Map.of("rocksdb.dir", "rocksdb.path"), EngineProperties.upstreamAliases("rocksdb"));
+    assertTrue(EngineProperties.upstreamAliases("kyoto").isEmpty());
+  }
+
+  @Test
+  void upstreamNamesThatMeanSomethingElseAreRefusedAllAtOnce() {
+    EngineProperties e = engine("sqlite", "db.url", "jdbc:sqlite:/tmp/x.db", "db.batchsize", "100");
+    var thrown = assertThrows(EngineProperties.BadPropertyException.class, e::refuseUpstreamNames);
+    assertTrue(thrown.getMessage().contains("db.url = 'jdbc:sqlite:/tmp/x.db'")
+        && thrown.getMessage().contains("set path=DIR") && thrown.getMessage().contains("db.batchsize = '100'"),
+        thrown.getMessage());
+    engine("leveldb", "db.url", "jdbc:sqlite:/tmp/x.db").refuseUpstreamNames(); // not an upstream name for LevelDB
+    engine("sqlite", "path", "/tmp").refuseUpstreamNames();
+  }
 }

@@ -1,0 +1,193 @@
+"""Upstream YCSB bindings as engines of the suite (`--ycsb-home DIR --peer NAME[:prop=value,...]`).
+
+An upstream YCSB release is just another launcher for a cell: the runner builds the peer's
+classpath the way upstream's bin/ycsb.sh does (DIR/conf, DIR/lib/*, DIR/<name>-binding/conf and
+lib/*; `basic` lives in core), puts this project's `common` jar beside core (our workload class and
+JSON exporter) and runs site.ycsb.Client on the same workload files. The rest of the pipeline sees
+one more engine, named `<binding>@ycsb-<version>`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .scenarios import peer_id
+
+YCSB_CLIENT = "site.ycsb.Client"
+DATA_DIR_PLACEHOLDER = "{dir}"  # in a peer's property values: the cell's fresh data directory
+
+# Upstream bindings that keep their data in a directory, and the property that names it: the runner
+# gives each cell a fresh one. Our own bindings (installed under any name) read `path`, always passed.
+EMBEDDED_DIR_PROPERTIES: Mapping[str, str] = {"rocksdb": "rocksdb.dir"}
+
+# What only this project's workload class understands (common/.../workload/EmbeddedWorkload).
+EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
+WORKLOAD_CLASS_PROPERTIES = (
+    "keyformat",
+    "keylength",
+    "loadorder",
+    "loadseed",
+    "valuecompressionratio",
+    "deleteproportion",
+    "readseqproportion",
+)
+# What only this project's bindings understand: the neutral knobs of the workload files and the
+# engine-prefixed names. A peer's durability and cache are the ones given with --peer.
+OUR_ENGINE_PREFIXES = ("leveldb.", "rocksdb.", "sqlite.", "kyoto.")
+BINDING_PROPERTIES = ("destroy", "batchsize", "sync", "compression", "cachesize", "writebuffersize", "recordlayout")
+
+
+def read_bindings(ycsb_home: Path) -> dict[str, str]:
+    """name -> binding class from DIR/bin/bindings.properties (upstream's format, `name:class`)."""
+    bindings: dict[str, str] = {}
+    for raw in (ycsb_home / "bin" / "bindings.properties").read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or ":" not in line:
+            continue
+        name, _, cls = line.partition(":")
+        bindings.setdefault(name.strip(), cls.strip())
+    return bindings
+
+
+def core_version(ycsb_home: Path) -> str:
+    """The tree's YCSB version, from its lib/core-<version>.jar."""
+    jars = sorted((ycsb_home / "lib").glob("core-*.jar"))
+    if not jars:
+        raise ValueError(f"{ycsb_home}/lib has no core-<version>.jar: not a YCSB release")
+    return jars[0].name[len("core-") : -len(".jar")]
+
+
+def binding_dir(ycsb_home: Path, name: str) -> Path | None:
+    """Where upstream's bin/ycsb.sh looks for a binding: the name up to its first '-' (cassandra-cql ->
+    cassandra-binding); `basic` is in core."""
+    if name == "basic":
+        return None
+    return ycsb_home / f"{name.split('-', 1)[0]}-binding"
+
+
+def parse_peer_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`rocksdb` or `jdbc:db.driver=org.sqlite.JDBC,db.url=jdbc:sqlite:{dir}/x.db` -> (name, properties).
+    A comma starts a new property only where the text after it reads `name=`."""
+    name, _, rest = spec.partition(":")
+    if not name:
+        raise ValueError(f"--peer {spec!r}: no binding name")
+    props: dict[str, str] = {}
+    pieces: list[str] = []
+    for piece in rest.split(",") if rest else []:
+        head = piece.split("=", 1)[0]
+        if pieces and ("=" not in piece or not head or any(c in head for c in "/:;")):
+            pieces[-1] += "," + piece  # a comma inside a value (a URL's options)
+        else:
+            pieces.append(piece)
+    for piece in pieces:
+        key, sep, value = piece.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--peer {spec!r}: {piece!r} is not prop=value")
+        props[key.strip()] = value
+    return name, props
+
+
+@dataclass(frozen=True)
+class Peer:
+    """One upstream binding of one YCSB tree, with the properties the user gave it."""
+
+    engine: str  # <binding>@ycsb-<version>
+    binding: str
+    binding_class: str
+    ycsb_home: Path
+    version: str
+    properties: dict[str, str] = field(default_factory=dict)
+    common_jar: Path | None = None  # our workload class and exporter, beside core
+
+    def classpath(self) -> str:
+        parts = [self.ycsb_home / "conf", self.ycsb_home / "lib" / "*"]
+        if self.common_jar is not None:
+            parts.append(self.common_jar)
+        home = binding_dir(self.ycsb_home, self.binding)
+        if home is not None:
+            parts += [home / "conf", home / "lib" / "*"]
+        return os.pathsep.join(str(p) for p in parts)
+
+    def unavailable(self) -> str | None:
+        """Why this peer cannot run at all, or None."""
+        home = binding_dir(self.ycsb_home, self.binding)
+        if home is not None and not (home / "lib").is_dir():
+            return f"peer {self.binding}: {home}/lib missing (bin/bindings.properties names it, the tree lacks it)"
+        return None
+
+    def describe(self) -> dict:
+        """What suite.json keeps of the peer."""
+        return {
+            "engine": self.engine,
+            "binding": self.binding,
+            "class": self.binding_class,
+            "ycsb_home": str(self.ycsb_home),
+            "version": self.version,
+            "properties": self.properties,
+            "common_jar": str(self.common_jar) if self.common_jar else None,
+        }
+
+
+def find_common_jar(repo: Path) -> Path | None:
+    """This project's common jar: the build's, or a distribution's copy beside a binding."""
+    candidates = sorted((repo / "common" / "target").glob("common-*.jar"))
+    candidates += sorted(repo.glob("*-binding/lib/common-*.jar"))
+    candidates = [c for c in candidates if not c.name.endswith(("-tests.jar", "-sources.jar"))]
+    return candidates[0] if candidates else None
+
+
+def make_peers(ycsb_home: Path, specs: list[str], common_jar: Path | None) -> list[Peer]:
+    """The peers of `--peer` specs on one tree; ValueError naming what is wrong."""
+    if not (ycsb_home / "bin" / "bindings.properties").is_file():
+        raise ValueError(f"--ycsb-home {ycsb_home}: no bin/bindings.properties (not a YCSB release)")
+    bindings = read_bindings(ycsb_home)
+    version = core_version(ycsb_home)
+    peers: list[Peer] = []
+    for spec in specs:
+        name, props = parse_peer_spec(spec)
+        if name not in bindings:
+            raise ValueError(
+                f"--peer {name}: not in {ycsb_home}/bin/bindings.properties; it has {', '.join(sorted(bindings))}"
+            )
+        engine = peer_id(name, version)
+        taken = {p.engine for p in peers}
+        n = 2
+        while engine in taken:  # the same binding twice, say jdbc on two databases
+            engine = peer_id(f"{name}-{n}", version)
+            n += 1
+        peers.append(Peer(engine, name, bindings[name], ycsb_home, version, props, common_jar))
+    return peers
+
+
+def peer_properties(peer: Peer, data_dir: Path) -> dict[str, str]:
+    """The -p properties a peer's step adds after ours: its fresh data directory under the binding's own
+    name (where upstream's binding keeps one), then what the user gave, with {dir} filled in."""
+    props: dict[str, str] = {}
+    if peer.binding in EMBEDDED_DIR_PROPERTIES:
+        props[EMBEDDED_DIR_PROPERTIES[peer.binding]] = str(data_dir)
+    for name, value in peer.properties.items():
+        props[name] = value.replace(DATA_DIR_PLACEHOLDER, str(data_dir))
+    return props
+
+
+def workload_class_properties(file_props: Mapping[str, str]) -> dict[str, str]:
+    """The properties of stacked workload files that only our workload class reads."""
+    if file_props.get("workload") != EMBEDDED_WORKLOAD:
+        return {}
+    return {n: file_props[n] for n in WORKLOAD_CLASS_PROPERTIES if n in file_props}
+
+
+def our_binding_properties(props: Mapping[str, str]) -> dict[str, str]:
+    """The properties only our bindings read (a peer ignores them)."""
+    return {n: v for n, v in props.items() if n in BINDING_PROPERTIES or n.startswith(OUR_ENGINE_PREFIXES)}
+
+
+def java_command(peer: Peer, phase: str) -> list[str]:
+    """The JVM of a peer's step, as upstream's bin/ycsb.sh starts it (JAVA and JAVA_OPTS as in bin/ycsb)."""
+    java = os.environ.get("JAVA", "java")
+    opts = ["--enable-native-access=ALL-UNNAMED", *os.environ.get("JAVA_OPTS", "").split()]
+    mode = ["-load"] if phase == "load" else ["-t"]
+    return [java, *opts, "-cp", peer.classpath(), YCSB_CLIENT, "-db", peer.binding_class, *mode]
