@@ -133,8 +133,8 @@ class Peer:
 
 def find_common_jar(repo: Path) -> Path | None:
     """This project's common jar: the build's, or a distribution's copy beside a binding."""
-    candidates = sorted((repo / "common" / "target").glob("common-*.jar"))
-    candidates += sorted(repo.glob("*-binding/lib/common-*.jar"))
+    candidates = sorted((repo / "common" / "target").glob("ycsb-embedded-common-*.jar"))
+    candidates += sorted(repo.glob("*-binding/lib/ycsb-embedded-common-*.jar"))
     candidates = [c for c in candidates if not c.name.endswith(("-tests.jar", "-sources.jar"))]
     return candidates[0] if candidates else None
 

@@ -124,7 +124,7 @@ class Scenario:
     def runs_on(self, engine: str) -> bool:
         """Whether this scenario applies to the engine: a peer runs the scenarios every engine of ours
         runs (the ones with one engine's own tuning, like SQLite's shared cache, are not for it)."""
-        return engine in self.engines or (is_peer(engine) and set(ENGINES) <= set(self.engines))
+        return engine in self.engines or (is_peer(engine) and set(BINDING_ENGINES) <= set(self.engines))
 
     def workload_files(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
