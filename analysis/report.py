@@ -13,10 +13,11 @@ from pathlib import Path
 
 from .charts import bar_chart
 from .crash import FILE_CHECKS, CrashResults, failures, load_crash_results
-from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, FindingResult, evaluate_findings
+from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, FindingResult, evaluate_findings
 from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .report_costs import TIMELINE_SCENARIOS, amplification_blocks, costs_blocks, summary_blocks, timeline_blocks
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_run
 from .tables import BuiltTable, build_table, engine_label
@@ -62,7 +63,12 @@ def run_summary(run: RunData) -> str:
     mode = suite.get("mode", "?")
     counts = "scaled-down counts (--quick)" if mode == "quick" else "the published counts (--full)"
     repeat = suite.get("repeat", 1)
-    repeats = f"median of {repeat} runs per figure" if repeat > 1 else "one run per figure"
+    by_scenario = suite.get("repeats") or {}
+    if repeat > 1 and len(set(by_scenario.values())) > 1:
+        several = sorted(s for s, n in by_scenario.items() if n > 1)
+        repeats = f"median (and min-max) of {repeat} runs for {', '.join(several)}, one run for the rest"
+    else:
+        repeats = f"median (and min-max) of {repeat} runs per figure" if repeat > 1 else "one run per figure"
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
     return (
@@ -111,13 +117,16 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
 
 
 def findings_blocks(results: list[FindingResult]) -> list[Block]:
-    counts = {s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
+    counts = {
+        s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
+    }
     rows = [[r.id, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
     return [
         Heading(2, "Findings"),
         Paragraph(
             f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
-            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_MEASURED]} not measured."
+            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[TOO_CLOSE]} too close to call, "
+            f"{counts[NOT_MEASURED]} not measured."
         ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]
@@ -274,34 +283,48 @@ def how_blocks(run: RunData) -> list[Block]:
     ]
 
 
-def build_report(run: RunData, report_dir: Path) -> list[Block]:
+def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
-    blocks: list[Block] = [Heading(1, TITLE), Paragraph(run_summary(run)), *machine_blocks(run)]
+    findings = evaluate_findings(load_findings(), run.values(), run.machine, figure_map)
+    crash = load_crash_results(run.directory)
+    full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
+    blocks: list[Block] = [
+        Heading(1, TITLE),
+        Paragraph(run_summary(run)),
+        *summary_blocks(run, findings, crash, full_repeats),
+        *machine_blocks(run),
+    ]
     current_section = None
     for definition in REPORT_TABLES:
         built = build_table(definition, figure_map, published)
         if built is None:
             continue
         if definition.section != current_section:
+            if current_section is not None:
+                blocks += costs_blocks(run, current_section)
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
-    crash = load_crash_results(run.directory)
+    if current_section is not None:
+        blocks += costs_blocks(run, current_section)
+    blocks += amplification_blocks(run, report_dir)
+    blocks += timeline_blocks(run, report_dir, timelines)
     if crash is not None:
         blocks += durability_blocks(crash)
-    blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine, figure_map))
+    blocks += findings_blocks(findings)
     blocks += failed_blocks(run)
     blocks += how_blocks(run)
     return blocks
 
 
-def write_report(results_dir: Path) -> ReportPaths:
+def write_report(results_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> ReportPaths:
+    """timelines: the scenarios whose throughput is drawn second by second."""
     results_dir = Path(results_dir).resolve()
     run = load_run(results_dir)
-    blocks = build_report(run, results_dir)
+    blocks = build_report(run, results_dir, timelines)
     paths = ReportPaths(
         results_dir / "report.md", results_dir / "report.html", results_dir / "tidy.csv", results_dir / "figures.csv"
     )
@@ -318,6 +341,13 @@ def main(argv: list[str]) -> int:
         prog="python -m analysis report", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("results_dir", type=Path)
+    p.add_argument(
+        "--timeline",
+        nargs="+",
+        metavar="SCENARIO",
+        default=[],
+        help=f"also draw these scenarios' ops/sec second by second (always: {', '.join(TIMELINE_SCENARIOS)})",
+    )
     args = p.parse_args(argv)
     if (
         not (args.results_dir / "suite.json").is_file()
@@ -326,7 +356,8 @@ def main(argv: list[str]) -> int:
     ):
         print(f"report: {args.results_dir} holds no suite results", file=sys.stderr)
         return 2
-    print(write_report(args.results_dir).markdown)
+    timelines = tuple(dict.fromkeys([*TIMELINE_SCENARIOS, *(n for v in args.timeline for n in v.split(","))]))
+    print(write_report(args.results_dir, timelines).markdown)
     return 0
 
 

@@ -12,16 +12,15 @@ Layout of a results directory:
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .costs import StepShape, step_shape
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
+from .resources import DiskSize, ProcessUsage, disk_size, run_measured
 from .scenarios import Scenario, Step
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -87,6 +86,7 @@ class ResolvedStep:
     operationcount: int
     props: dict[str, str]
     expectation: Expectation
+    shape: StepShape | None = None  # bytes of user data one insert / update writes; client threads
 
     @property
     def file_stem(self) -> str:
@@ -122,7 +122,10 @@ def resolve_step(
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = records * operations
-    return ResolvedStep(step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq))
+    shape = step_shape({**file_props, **props})
+    return ResolvedStep(
+        step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq), shape
+    )
 
 
 def ycsb_command(
@@ -169,6 +172,7 @@ class StepRecord:
     exit_code: int | None = None
     seconds: float | None = None
     problems: list[str] = field(default_factory=list)
+    resources: dict | None = None  # what the step cost: CPU, memory, bytes written, size on disk (costs.py)
 
 
 @dataclass
@@ -212,18 +216,8 @@ def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
 
 def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeout: float | None) -> tuple[int, bool]:
     """Runs one JVM with its output going to files; (exit code, timed out)."""
-    with stdout.open("w") as out, stderr.open("w") as err:
-        proc = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd, start_new_session=True)
-        try:
-            return proc.wait(timeout=timeout), False
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # its own session: the JVM and nothing else
-            return proc.wait(), True
-        except BaseException:
-            # Ctrl-C reaches only us (the JVM has its own session): do not leave it running.
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise
+    code, timed_out, _ = run_measured(command, stdout, stderr, cwd, timeout)
+    return code, timed_out
 
 
 def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
@@ -252,11 +246,12 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     )
     start = time.monotonic()
     try:
-        code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
         return record
     record.seconds = round(time.monotonic() - start, 3)
+    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
     json_text = export.read_text(errors="replace") if export.exists() else None
@@ -269,6 +264,15 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     if timed_out:
         record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
     return record
+
+
+def step_resources(usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None) -> dict:
+    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize and StepShape."""
+    resources: dict = {}
+    for part in (usage, disk, shape):
+        if part is not None:
+            resources.update(asdict(part))
+    return resources
 
 
 def run_cell(
