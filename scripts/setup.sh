@@ -14,6 +14,7 @@ command -v make >/dev/null || apt_packages+=(make)
 need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
 need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
 need_pkg libsnappy-dev
+need_pkg chromium            # headless browser: the test that the HTML report fits a 1280-pixel window
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)
 fi
