@@ -106,7 +106,8 @@ def to_html(blocks: list[Block], title: str) -> str:
     """A page that fits its window: long words and tables wrap, and a table too wide for any wrapping
     scrolls inside itself, never the page (a test checks it in chromium at 1280 px)."""
     parts = [
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{html.escape(title)}</title>'
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width"><title>{html.escape(title)}</title>'
         f"<style>{_CSS}</style></head><body>"
     ]
     for block in blocks:

@@ -13,8 +13,8 @@ import pytest
 from analysis.costs import inside_ops_per_sec, step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.reference import load_findings
-from analysis.report import build_report
 from analysis.render import to_markdown
+from analysis.report import build_report
 from analysis.resources import disk_size, run_measured
 from analysis.results import Figure, load_run
 from analysis.runner import run_cell, stacked_properties
