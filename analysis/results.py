@@ -330,7 +330,14 @@ def step_costs(step: dict, output: YcsbOutput) -> dict:
     ]
     return {
         "inside_ops_per_sec": inside_ops_per_sec(latencies, resources.get("threads", 1)),
-        **cost_columns(resources, step["phase"], step["recordcount"], counts, output.operations_done),
+        # A full-scan pass is one YCSB operation: CPU per 1,000 entries read compares with the point reads.
+        **cost_columns(
+            resources,
+            step["phase"],
+            step["recordcount"],
+            counts,
+            output.readseq.entries if output.readseq else output.operations_done,
+        ),
     }
 
 
