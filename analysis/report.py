@@ -17,7 +17,14 @@ from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, Findi
 from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
-from .report_costs import TIMELINE_SCENARIOS, amplification_blocks, costs_blocks, summary_blocks, timeline_blocks
+from .report_costs import (
+    COSTS_HEADING,
+    TIMELINE_SCENARIOS,
+    amplification_blocks,
+    costs_blocks,
+    summary_blocks,
+    timeline_blocks,
+)
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_run
 from .tables import BuiltTable, build_table, engine_label
@@ -302,14 +309,14 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
             continue
         if definition.section != current_section:
             if current_section is not None:
-                blocks += costs_blocks(run, current_section)
+                blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
     if current_section is not None:
-        blocks += costs_blocks(run, current_section)
+        blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
     blocks += amplification_blocks(run, report_dir)
     blocks += timeline_blocks(run, report_dir, timelines)
     if crash is not None:

@@ -27,18 +27,20 @@ COSTS_NOTE = (
     "`/proc/<pid>/io`, the data directory after the step); medians over repeats. "
     "**Inside ops**: operations / (count x average latency), the time spent inside operations; YCSB's figure "
     "also counts opening and closing the database. db_bench, which produced the 2011 page and the RocksDB vs "
-    "LevelDB figures, starts its clock after opening the database, so its figures correspond to *inside ops* "
-    "more closely than to YCSB's. **CPU**: user + system seconds of the whole JVM per 1,000 operations: client "
-    "threads, the engine's background flush and compaction threads, the JIT and the garbage collector. "
-    "**Peak RSS**: the JVM's peak resident memory: its heap as far as touched, the engine's caches and "
-    "memtables; not the page cache. **Written**: bytes the JVM sent towards the disk (`ru_oublock`: every "
-    "file page dirtied, counted once per dirtying, whether the kernel wrote it during or after the step; "
-    "also files deleted before they reached the disk). **Write amp.**: written / user data written (keys plus "
-    "fieldcount x fieldlength values, the bytes YCSB asked to store). **On disk**: the data directory's "
-    "allocated size after the step; **space amp.**: on disk / user data the database holds."
+    "LevelDB figures, starts its clock after opening the database, so its figures correspond to 'inside ops' "
+    "more closely than to YCSB's. **CPU**: user + system seconds of the whole JVM per 1,000 operations "
+    "(entries, for a full scan): client threads, the engine's background flush and compaction threads, the JIT "
+    "and the garbage collector. **Peak RSS**: the JVM's peak resident memory: its heap as far as touched, the "
+    "engine's caches and memtables; not the page cache. **Written**: bytes the JVM sent towards the disk "
+    "(`ru_oublock`: every file page dirtied, counted once per dirtying, whether the kernel wrote it during or "
+    "after the step; also files deleted before they reached the disk, and YCSB's own output files, a few KB). "
+    "**Write amp.**: written / user data written (keys plus fieldcount x fieldlength values, the bytes YCSB "
+    "asked to store). **On disk**: the data directory's allocated size after the step; **space amp.**: on disk "
+    "/ user data the database holds."
 )
 
 MB = 1e6
+COSTS_HEADING = Heading(3, "What it cost")
 
 
 def section_scenarios() -> dict[str, list[str]]:
@@ -108,12 +110,14 @@ def costs_table(run: RunData, scenarios: Iterable[str]) -> Table | None:
     return Table(headers, rows, align_right_from=2)
 
 
-def costs_blocks(run: RunData, section: str) -> list[Block]:
-    """The resource table of one report section (nothing when none of its figures has one)."""
+def costs_blocks(run: RunData, section: str, explain: bool) -> list[Block]:
+    """The resource table of one report section (nothing when none of its figures has one); explain:
+    say what each number includes (the first table does, the others point to it)."""
     table = costs_table(run, section_scenarios().get(section, []))
     if table is None:
         return []
-    return [Heading(3, "What it cost"), table]
+    note = COSTS_NOTE if explain else "What each column includes: under the first 'What it cost' table."
+    return [COSTS_HEADING, table, Paragraph(note)]
 
 
 def write_scenarios(run: RunData) -> list[str]:
@@ -157,7 +161,7 @@ def amplification_blocks(run: RunData, report_dir: Path) -> list[Block]:
         Paragraph(
             "Every write scenario's measured step, each engine: bytes written to disk and the database's size "
             "on disk against the user data (keys and values) it was given. What the numbers include is under "
-            "each section's *What it cost*."
+            "the first 'What it cost' table."
         ),
         Image(str(path.relative_to(report_dir)), "Write and space amplification per engine"),
     ]
@@ -235,18 +239,18 @@ def summary_blocks(
         f"{len(by_status.get(s, []))} {s}" + (f" ({', '.join(by_status[s])})" if by_status.get(s) else "")
         for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     )
-    items = [f"**Published findings**: {verdicts}. The table is under *Findings*, at the end."]
+    items = [f"**Published findings**: {verdicts}. The table is under 'Findings', at the end."]
     repeats = run.suite.get("repeats") or {}
     repeated = sorted({n for n in repeats.values()} - {1}) if isinstance(repeats, dict) else []
     if full_repeats:
         items.append(
             f"**Noise**: the cells of {', '.join(MARGIN_FINDINGS)} ran {max(repeated, default=1)} times (`--full` "
-            "does so by default); a finding whose margin is inside its figures' min-max spread is *too close to call*."
+            "does so by default); a finding whose margin is inside its figures' min-max spread is 'too close to call'."
         )
     elif run.suite.get("repeat", 1) > 1:
         items.append(
             f"**Noise**: every cell ran {run.suite['repeat']} times; figures are medians with their min-max, and a "
-            "finding whose margin is inside that spread is *too close to call*."
+            "finding whose margin is inside that spread is 'too close to call'."
         )
     else:
         items.append("**Noise**: one run per cell, so no finding can be judged against its noise (`--repeat 3`).")
