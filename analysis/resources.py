@@ -7,7 +7,8 @@ JIT and the garbage collector), its peak resident set (the Java heap, native mem
 caches and memtables; not the page cache) and `ru_oublock`, the 512-byte blocks it sent towards the
 disk: every page it dirtied in a file, counted once when dirtied (a page rewritten before the
 kernel writes it back counts once; a page dirtied again after an fsync counts again), whether the
-kernel writes it back during or after the step. `/proc/<pid>/io` says the same from another angle
+kernel writes it back during or after the step; the filesystem's own blocks that the writes dirty count
+too. `/proc/<pid>/io` says the same from another angle
 while the process runs (it is gone once reaped): `write_bytes` is `ru_oublock` in bytes,
 `cancelled_write_bytes` what was dirtied and then deleted or truncated before it reached the disk,
 `wchar` every byte passed to write(2) (files and pipes, cached or not).
@@ -104,6 +105,25 @@ def run_measured(
             raise
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
         return proc.returncode, timed_out, usage_of(rusage, io)
+
+
+def flush_directory(directory: Path) -> None:
+    """fsyncs every file under directory, so that the next step's writes are its own: a page still dirty
+    from the step before (a load seconds earlier) would not be counted again when the next one rewrites it."""
+    if not directory.is_dir():
+        return
+    for root, _, names in os.walk(directory):
+        for name in names:
+            try:
+                fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            except OSError:  # removed meanwhile, or not ours to read
+                continue
+            try:
+                os.fsync(fd)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .costs import StepShape, step_shape
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
-from .resources import DiskSize, ProcessUsage, disk_size, run_measured
+from .resources import DiskSize, ProcessUsage, disk_size, flush_directory, run_measured
 from .scenarios import Scenario, Step
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -244,6 +244,7 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
         stderr_name,
         json_name,
     )
+    flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
     start = time.monotonic()
     try:
         code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)

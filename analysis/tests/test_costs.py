@@ -15,7 +15,7 @@ from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.reference import load_findings
 from analysis.render import to_markdown
 from analysis.report import build_report
-from analysis.resources import disk_size, run_measured
+from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results import Figure, load_run
 from analysis.runner import run_cell, stacked_properties
 from analysis.scenarios import SCENARIOS_BY_ID
@@ -25,6 +25,8 @@ from .conftest import REPO
 from .test_runner import FAKE_YCSB, fake_repo, options_for  # noqa: F401 (fake_repo is a fixture)
 
 WRITTEN = 100 * 4096  # whole pages: the kernel counts the pages a process dirties
+# The filesystem's own blocks a write makes dirty (ext4: bitmaps, extent tree) are charged to the writer too.
+METADATA = 8 * 4096
 
 KNOWN_CHILD = f"""
 import os, time
@@ -48,8 +50,9 @@ def test_a_child_that_writes_a_known_number_of_bytes_is_measured_exactly(tmp_pat
     )
     assert (code, timed_out) == (0, False), (tmp_path / "err").read_text()
     assert usage is not None
-    assert usage.written_bytes == WRITTEN
-    assert usage.io_write_bytes == WRITTEN  # /proc/<pid>/io's last sample agrees with ru_oublock
+    assert WRITTEN <= usage.written_bytes <= WRITTEN + METADATA
+    assert usage.io_write_bytes == usage.written_bytes  # /proc/<pid>/io's last sample agrees with ru_oublock
+    assert usage.io_wchar == WRITTEN  # the bytes passed to write(2), exactly
     assert usage.io_cancelled_write_bytes == 0
     assert 200 * 2**20 <= usage.peak_rss_bytes < 400 * 2**20
     assert usage.cpu_seconds >= 0.4
@@ -62,6 +65,25 @@ def test_a_killed_child_is_still_measured(tmp_path):
         [sys.executable, "-c", "import time; time.sleep(30)"], tmp_path / "out", tmp_path / "err", tmp_path, 0.5
     )
     assert timed_out and code == -9 and usage is not None and usage.written_bytes == 0
+
+
+REWRITE = f"""
+import os
+fd = os.open("db/data.bin", os.O_WRONLY | os.O_CREAT)
+os.pwrite(fd, b"y" * {WRITTEN}, 0)  # the same pages each time, left to the kernel to write back
+os.close(fd)
+"""
+
+
+def test_a_step_rewriting_the_previous_step_s_pages_is_charged_for_them(tmp_path):
+    (tmp_path / "db").mkdir()
+    command = [sys.executable, "-I", "-B", "-c", REWRITE]
+    first = run_measured(command, tmp_path / "out1", tmp_path / "err1", tmp_path, 30)[2]
+    assert first is not None and WRITTEN <= first.written_bytes <= WRITTEN + METADATA
+    # Without the flush the second child rewrites pages that are still dirty, and the kernel charges it nothing.
+    flush_directory(tmp_path / "db")
+    second = run_measured(command, tmp_path / "out2", tmp_path / "err2", tmp_path, 30)[2]
+    assert second is not None and WRITTEN <= second.written_bytes <= WRITTEN + METADATA
 
 
 # The stand-in launcher also writes WRITTEN bytes into the database directory and burns some CPU.
@@ -92,7 +114,7 @@ def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  
     # 1,000 records of a 16-byte key and one 100-byte field (workloads/seqwrite).
     assert (resources["key_bytes"], resources["insert_bytes"], resources["threads"]) == (16, 116, 1)
     # The JVM's own output files (stdout, stderr, JSON export) are in the process too: a page each at most.
-    assert WRITTEN <= resources["written_bytes"] <= WRITTEN + 3 * 4096
+    assert WRITTEN <= resources["written_bytes"] <= WRITTEN + 3 * 4096 + METADATA
     assert resources["allocated_bytes"] == WRITTEN and resources["files"] == 1
 
     run = load_run(options.out)
