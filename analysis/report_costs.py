@@ -177,7 +177,11 @@ def timeline_of(run: RunData, engine: str, scenario: str, variant: str = "") -> 
                 continue
             path = run.directory / step["stderr"]
             status = parse_status_lines(path.read_text(errors="replace")) if path.is_file() else []
-            points = [(s.seconds, s.current_ops_per_sec) for s in status if s.current_ops_per_sec is not None]
+            # One point a second: YCSB's closing status line repeats the last second with a partial interval.
+            by_second = {
+                s.seconds: s.current_ops_per_sec for s in reversed(status) if s.current_ops_per_sec is not None
+            }
+            points = sorted(by_second.items())
             if not points:
                 return None
             full = [s for s in status[1:-1] if s.current_ops_per_sec is not None]  # as slowest_interval

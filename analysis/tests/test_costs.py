@@ -206,3 +206,31 @@ def test_the_report_starts_with_a_summary_and_shows_the_costs(fake_repo, tmp_pat
     assert (options.out / "charts" / "amplification.png").is_file()
     # Each figure carries its min-max over the two repeats.
     assert "ops/sec [" in markdown
+
+
+STATUS_LINES = """2026-11-22 20:45:22:001 0 sec: 0 operations; est completion in 0 second
+2026-11-22 20:45:23:001 1 sec: 20000 operations; 20000 current ops/sec; [INSERT: Count=20000, Max=10, Min=1, Avg=2]
+2026-11-22 20:45:24:001 2 sec: 22000 operations; 2000 current ops/sec; [INSERT: Count=2000, Max=10, Min=1, Avg=2]
+2026-11-22 20:45:25:001 3 sec: 41000 operations; 19000 current ops/sec; [INSERT: Count=19000, Max=10, Min=1, Avg=2]
+2026-11-22 20:45:25:401 3 sec: 45000 operations; 10000 current ops/sec; [CLEANUP: Count=1, Max=9, Min=9, Avg=9]
+"""
+
+
+def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_path):
+    import pandas as pd
+
+    from analysis.report_costs import timeline_blocks, timeline_of
+    from analysis.results import TIDY_COLUMNS, RunData
+
+    (tmp_path / "01-load-kv1000.err").write_text(STATUS_LINES)
+    step = {"measured": True, "variant": "", "stderr": "01-load-kv1000.err"}
+    cells = [{"engine": "rocksdb", "scenario": "kv1000", "status": "ok", "repeats": [[step]]}]
+    run = RunData(tmp_path, {}, {}, cells, pd.DataFrame(columns=TIDY_COLUMNS), [], {})
+    timeline = timeline_of(run, "rocksdb", "kv1000")
+    assert timeline is not None
+    # The closing line repeats second 3 with a partial interval: the full interval's figure stays.
+    assert (timeline.seconds, timeline.ops_per_sec) == ([1.0, 2.0, 3.0], [20000.0, 2000.0, 19000.0])
+    assert timeline.slowest == (2.0, 2000.0)
+    markdown = to_markdown(timeline_blocks(run, tmp_path))
+    assert "## Throughput over time" in markdown and "![kv1000: ops/sec second by second]" in markdown
+    assert (tmp_path / "charts" / "timeline-kv1000.png").read_bytes()[:4] == b"\x89PNG"
