@@ -275,7 +275,8 @@ def how_blocks(run: RunData) -> list[Block]:
                 "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
                 "with `-s` status lines (one a second) and "
                 + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
-                + ". YCSB's run time includes opening and closing the database.",
+                + ". YCSB's run time includes opening and closing the database; the 'inside ops/sec' of each 'What it "
+                "cost' table leaves them out (operations / their count x average latency), as db_bench did.",
                 "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
                 "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
                 "latencies put a whole batch on its last entry).",
