@@ -234,3 +234,17 @@ def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_
     markdown = to_markdown(timeline_blocks(run, tmp_path))
     assert "## Throughput over time" in markdown and "![kv1000: ops/sec second by second]" in markdown
     assert (tmp_path / "charts" / "timeline-kv1000.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):
+    import pandas as pd
+
+    from analysis.report import run_summary
+    from analysis.report_costs import summary_blocks
+    from analysis.results import TIDY_COLUMNS, RunData
+
+    suite = {"mode": "full", "repeat": 3, "repeats": {"seqwrite": 3, "kv1000": 3, "workloada": 1}}
+    run = RunData(tmp_path, suite, {}, [], pd.DataFrame(columns=TIDY_COLUMNS), [], {})
+    markdown = to_markdown(summary_blocks(run, [], None, full_repeats=True))
+    assert "the cells of F1, F2, F3, F4, F11, F12 ran 3 times (`--full` does so by default)" in markdown
+    assert "median (and min-max) of 3 runs for kv1000, seqwrite, one run for the rest" in run_summary(run)
