@@ -114,3 +114,50 @@ def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
         fig.savefig(path.with_suffix(".svg"))
     plt.close(fig)
     return path
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """One engine's throughput second by second: YCSB's `-s` status lines."""
+
+    name: str
+    seconds: list[float]  # elapsed time at the end of each interval
+    ops_per_sec: list[float]  # the interval's throughput
+    slowest: tuple[float, float] | None = None  # (seconds, ops/sec) of the slowest full interval
+
+
+def timeline_chart(title: str, timelines: list[Timeline], path: Path) -> Path:
+    """Writes a PNG of ops/sec against time, one line per engine, each slowest second marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    fig, ax = plt.subplots(figsize=(10.0, 3.6), layout="constrained")
+    for k, timeline in enumerate(timelines):
+        colour = TODAY_COLOURS[k % len(TODAY_COLOURS)]
+        ax.plot(timeline.seconds, timeline.ops_per_sec, color=colour, linewidth=1.2, label=timeline.name)
+        if timeline.slowest is not None:
+            x, y = timeline.slowest
+            ax.plot([x], [y], marker="v", color=colour, markersize=8)
+            ax.annotate(
+                f"slowest second: {format_number(y)}",
+                (x, y),
+                xytext=(4, -12),
+                textcoords="offset points",
+                fontsize=7,
+                color=colour,
+            )
+    ax.set_xlabel("seconds since the step started", fontsize=8)
+    ax.set_ylabel("ops/sec (each second)", fontsize=8)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
+    ax.set_ylim(bottom=0)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, frameon=False)
+    ax.set_title(title, fontsize=11)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

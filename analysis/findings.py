@@ -20,6 +20,20 @@ from .scenarios import ENGINE_LABELS
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_MEASURED = "not measured"
+TOO_CLOSE = "too close to call"
+
+# The findings decided by the margin between two engines' figures, and their scenarios: with --full
+# these cells run MARGIN_REPEATS times, so that a margin inside the noise is reported as such.
+MARGIN_FINDINGS: Mapping[str, tuple[str, ...]] = {
+    "F1": ("seqwrite",),
+    "F2": ("randwrite",),
+    "F3": ("seqread",),
+    "F4": ("randread",),
+    "F11": ("tinykeys",),
+    "F12": ("kv1000",),
+}
+MARGIN_SCENARIOS: tuple[str, ...] = tuple(dict.fromkeys(s for ids in MARGIN_FINDINGS.values() for s in ids))
+MARGIN_REPEATS = 3
 
 Values = Mapping[tuple[str, str, str], float]  # (engine, scenario, variant) -> figure
 Figures = Mapping[tuple[str, str, str], Figure]  # the same keys -> the whole Figure (statistics at close)
@@ -65,6 +79,11 @@ class Numbers:
     def ratio(self, engine: str, scenario: str, baseline: str, variant: str = "", base_variant: str = "") -> float:
         return self.get(engine, scenario, variant) / self.get(engine, baseline, base_variant)
 
+    def spread(self, engine: str, scenario: str, variant: str = "") -> float | None:
+        """(max - min) / median of that figure over its repeats; None with one run."""
+        figure = self.figures.get((engine, scenario, variant))
+        return figure.spread if figure else None
+
     def close(self, engine: str, scenario: str, variant: str = "") -> CloseStats | None:
         """The engine's statistics at close of that figure's step; None when it printed none."""
         figure = self.figures.get((engine, scenario, variant))
@@ -79,6 +98,19 @@ def label(engine: str) -> str:
     return ENGINE_LABELS.get(engine, engine)
 
 
+def too_close(margin: float, spreads: list[float | None]) -> float | None:
+    """The spread that a margin (relative, signed) lies inside, or None when the margin decides:
+    both figures were repeated and the margin is no larger than the wider of their spreads (pure)."""
+    if len(spreads) < 2 or any(s is None for s in spreads):
+        return None
+    spread = max(s for s in spreads if s is not None)
+    return spread if abs(margin) <= spread else None
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:.1f} %"
+
+
 def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], unit: str) -> Verdict:
     mine = n.get(engine, scenario)
     others = {r: n.get(r, scenario) for r in rivals}
@@ -86,10 +118,17 @@ def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], un
     holds = all(mine > v for v in others.values())
     rival_text = ", ".join(f"{label(r)} {format_number(v)}" for r, v in others.items())
     relation = ">" if holds else "is not above all of"
-    return Verdict(
-        REPRODUCED if holds else NOT_REPRODUCED,
-        f"{scenario}: {label(engine)} {format_number(mine)} {relation} {rival_text} {unit}",
-    )
+    evidence = f"{scenario}: {label(engine)} {format_number(mine)} {relation} {rival_text} {unit}"
+    closest = max(others, key=others.__getitem__)
+    margin = (mine - others[closest]) / others[closest] if others[closest] else float("inf")
+    spread = too_close(margin, [n.spread(engine, scenario), n.spread(closest, scenario)])
+    if spread is not None:
+        return Verdict(
+            TOO_CLOSE,
+            f"too close to call on this machine (margin {_percent(margin)}, spread {_percent(spread)}): {evidence} "
+            f"(medians; {label(engine)} against {label(closest)})",
+        )
+    return Verdict(REPRODUCED if holds else NOT_REPRODUCED, evidence)
 
 
 def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
@@ -213,7 +252,7 @@ def _level_one_overgrows(close: CloseStats | None, engine: str) -> Verdict:
 def _both(first: Verdict, second: Verdict, criterion: str) -> Verdict:
     """Two claims of one finding: either failing decides it; otherwise an unmeasured one does."""
     statuses = {first.status, second.status}
-    status = NOT_REPRODUCED if NOT_REPRODUCED in statuses else NOT_MEASURED if NOT_MEASURED in statuses else REPRODUCED
+    status = next((s for s in (NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED) if s in statuses), REPRODUCED)
     return Verdict(status, f"{first.evidence}; {second.evidence} (criterion: {criterion})")
 
 

@@ -67,13 +67,14 @@ def to_markdown(blocks: list[Block]) -> str:
 
 _CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto;
-       padding: 0 1em; color: #222; line-height: 1.45; }
-table { border-collapse: collapse; margin: 0.8em 0 1.2em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; }
-th { background: #f0f0f0; }
-td.num { text-align: right; white-space: nowrap; }
-img { max-width: 100%; border: 1px solid #eee; }
-code { background: #f6f6f6; padding: 0 0.2em; }
+       padding: 0 1em; color: #222; line-height: 1.45; overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: 0.8em 0 1.2em; font-size: 0.88em; display: block; max-width: 100%;
+        overflow-x: auto; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.5em; vertical-align: top; overflow-wrap: anywhere; }
+th { background: #f0f0f0; overflow-wrap: normal; }
+td.num { text-align: right; overflow-wrap: normal; }
+img { max-width: 100%; height: auto; border: 1px solid #eee; }
+code { background: #f6f6f6; padding: 0 0.2em; overflow-wrap: anywhere; }
 """
 
 
@@ -102,8 +103,11 @@ def _html_cell(text: str, numeric: bool) -> str:
 
 
 def to_html(blocks: list[Block], title: str) -> str:
+    """A page that fits its window: long words and tables wrap, and a table too wide for any wrapping
+    scrolls inside itself, never the page (a test checks it in chromium at 1280 px)."""
     parts = [
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width"><title>{html.escape(title)}</title>'
         f"<style>{_CSS}</style></head><body>"
     ]
     for block in blocks:

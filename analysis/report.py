@@ -17,10 +17,18 @@ from pathlib import Path
 
 from .charts import bar_chart
 from .crash import FILE_CHECKS, CrashResults, failures, load_crash_results
-from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, FindingResult, evaluate_findings
+from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, FindingResult, evaluate_findings
 from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .report_costs import (
+    COSTS_HEADING,
+    TIMELINE_SCENARIOS,
+    amplification_blocks,
+    costs_blocks,
+    summary_blocks,
+    timeline_blocks,
+)
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_runs
 from .tables import BuiltTable, build_table, engine_label
@@ -67,7 +75,12 @@ def run_summary(run: RunData) -> str:
     mode = suite.get("mode", "?")
     counts = "scaled-down counts (--quick)" if mode == "quick" else "the published counts (--full)"
     repeat = suite.get("repeat", 1)
-    repeats = f"median of {repeat} runs per figure" if repeat > 1 else "one run per figure"
+    by_scenario = suite.get("repeats") or {}
+    if repeat > 1 and len(set(by_scenario.values())) > 1:
+        several = sorted(s for s, n in by_scenario.items() if n > 1)
+        repeats = f"median (and min-max) of {repeat} runs for {', '.join(several)}, one run for the rest"
+    else:
+        repeats = f"median (and min-max) of {repeat} runs per figure" if repeat > 1 else "one run per figure"
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
     parts = suite.get("merged_from") or []
@@ -131,13 +144,16 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
 
 
 def findings_blocks(results: list[FindingResult]) -> list[Block]:
-    counts = {s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
+    counts = {
+        s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
+    }
     rows = [[r.id, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
     return [
         Heading(2, "Findings"),
         Paragraph(
             f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
-            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[NOT_MEASURED]} not measured."
+            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[TOO_CLOSE]} too close to call, "
+            f"{counts[NOT_MEASURED]} not measured."
         ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]
@@ -344,7 +360,8 @@ def how_blocks(run: RunData) -> list[Block]:
                 + ("(a peer's: `java -cp <its tree's classpath> site.ycsb.Client`) " if run.suite.get("peers") else "")
                 + "with `-s` status lines (one a second) and "
                 + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
-                + ". YCSB's run time includes opening and closing the database.",
+                + ". YCSB's run time includes opening and closing the database; the 'inside ops/sec' of each 'What it "
+                "cost' table leaves them out (operations / their count x average latency), as db_bench did.",
                 "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
                 "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
                 "latencies put a whole batch on its last entry).",
@@ -359,38 +376,58 @@ def how_blocks(run: RunData) -> list[Block]:
     ]
 
 
-def build_report(run: RunData, report_dir: Path) -> list[Block]:
+def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
-    blocks: list[Block] = [Heading(1, TITLE), Paragraph(run_summary(run)), *machine_blocks(run), *peers_blocks(run)]
+    findings = evaluate_findings(load_findings(), run.values(), run.machine, figure_map)
+    crash = load_crash_results(run.directory)
+    full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
+    blocks: list[Block] = [
+        Heading(1, TITLE),
+        Paragraph(run_summary(run)),
+        *summary_blocks(run, findings, crash, full_repeats),
+        *machine_blocks(run),
+        *peers_blocks(run),
+    ]
     current_section = None
     for definition in REPORT_TABLES:
         built = build_table(definition, figure_map, published)
         if built is None:
             continue
         if definition.section != current_section:
+            if current_section is not None:
+                blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
-    crash = load_crash_results(run.directory)
+    if current_section is not None:
+        blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
+    blocks += amplification_blocks(run, report_dir)
+    blocks += timeline_blocks(run, report_dir, timelines)
     if crash is not None:
         blocks += durability_blocks(crash)
-    blocks += findings_blocks(evaluate_findings(load_findings(), run.values(), run.machine, figure_map))
+    blocks += findings_blocks(findings)
     blocks += failed_blocks(run)
     blocks += hosts_blocks(run)
     blocks += how_blocks(run)
     return blocks
 
 
-def write_report(results_dir: Path | list[Path], out: Path | None = None, allow_mixed: bool = False) -> ReportPaths:
-    """The report of one results directory (into it), or of several merged into one (into `out`)."""
+def write_report(
+    results_dir: Path | list[Path],
+    out: Path | None = None,
+    allow_mixed: bool = False,
+    timelines: tuple[str, ...] = TIMELINE_SCENARIOS,
+) -> ReportPaths:
+    """The report of one results directory (into it), or of several merged into one (into `out`);
+    timelines: the scenarios whose throughput is drawn second by second."""
     directories = [Path(d).resolve() for d in (results_dir if isinstance(results_dir, list) else [results_dir])]
     report_dir = (out or directories[0]).resolve()
     report_dir.mkdir(parents=True, exist_ok=True)
     run = load_runs(directories, allow_mixed=allow_mixed, into=report_dir)
-    blocks = build_report(run, report_dir)
+    blocks = build_report(run, report_dir, timelines)
     paths = ReportPaths(
         report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
     )
@@ -421,6 +458,13 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="merge runs whose machines or counts differ (the report says so at the top)",
     )
+    p.add_argument(
+        "--timeline",
+        nargs="+",
+        metavar="SCENARIO",
+        default=[],
+        help=f"also draw these scenarios' ops/sec second by second (always: {', '.join(TIMELINE_SCENARIOS)})",
+    )
     args = p.parse_args(argv)
     for directory in args.results_dir:
         if not holds_results(directory):
@@ -429,8 +473,9 @@ def main(argv: list[str]) -> int:
     if len(args.results_dir) > 1 and args.out is None:
         print("report: several results directories need --out DIR for the merged report", file=sys.stderr)
         return 2
+    timelines = tuple(dict.fromkeys([*TIMELINE_SCENARIOS, *(n for v in args.timeline for n in v.split(","))]))
     try:
-        print(write_report(args.results_dir, args.out, args.allow_mixed).markdown)
+        print(write_report(args.results_dir, args.out, args.allow_mixed, timelines).markdown)
     except ValueError as e:
         print(f"report: {e}", file=sys.stderr)
         return 2

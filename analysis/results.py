@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .costs import COST_COLUMNS, cost_columns, inside_ops_per_sec
 from .parse import (
     EngineStats,
     YcsbOutput,
@@ -60,6 +61,7 @@ TIDY_COLUMNS = [
     "slowest_interval_ops_per_sec",
     "step_ok",
     *CLOSE_COLUMNS,
+    *COST_COLUMNS,
 ]
 
 LEVELDB_L1_TARGET_BYTES = 10 * 2**20  # LevelDB's fixed level-1 size (MaxBytesForLevel, db/version_set.cc)
@@ -234,6 +236,22 @@ class Figure:
     status: str = "not run"  # "ok", "failed" or "not run"
     error: str | None = None
     close: CloseStats | None = None  # the engine's statistics at close (LevelDB, RocksDB)
+    costs: dict[str, float | None] = field(default_factory=dict)  # COST_COLUMNS: medians over repeats
+
+    @property
+    def value_min(self) -> float | None:
+        return min(self.values) if self.values else None
+
+    @property
+    def value_max(self) -> float | None:
+        return max(self.values) if self.values else None
+
+    @property
+    def spread(self) -> float | None:
+        """(max - min) / median over the repeats: the noise of this figure on this machine; None for one run."""
+        if len(self.values) < 2 or not self.value:
+            return None
+        return (max(self.values) - min(self.values)) / self.value
 
 
 @dataclass
@@ -314,7 +332,30 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     }
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
     rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
+    rows[0].update(step_costs(step, output))
     return rows
+
+
+def step_costs(step: dict, output: YcsbOutput) -> dict:
+    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json and its operations (pure)."""
+    resources = step.get("resources") or {}
+    counts = {op: s.count for op, s in output.operations.items() if s.count is not None}
+    latencies = [
+        (s.count, s.avg_us)
+        for op, s in output.operations.items()
+        if op != "READ-MODIFY-WRITE" and s.count is not None and s.avg_us is not None
+    ]
+    return {
+        "inside_ops_per_sec": inside_ops_per_sec(latencies, resources.get("threads", 1)),
+        # A full-scan pass is one YCSB operation: CPU per 1,000 entries read compares with the point reads.
+        **cost_columns(
+            resources,
+            step["phase"],
+            step["recordcount"],
+            counts,
+            output.readseq.entries if output.readseq else output.operations_done,
+        ),
+    }
 
 
 def load_run(directory: Path) -> RunData:
@@ -475,6 +516,7 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
                     figure.mb_per_sec = figure.value * scenario.bytes_per_operation / 1e6
                 figure.slowest_interval_ops_per_sec = statistics.median(slowest) if slowest else None
                 figure.close = close_stats_of(overalls)
+                figure.costs = {name: _median([r.get(name) for r in overalls]) for name in COST_COLUMNS}
             else:
                 figure.status = cell["status"] if cell["status"] != "ok" else "not run"
                 figure.error = cell.get("error")
@@ -487,6 +529,10 @@ def figure_record(figure: Figure) -> dict:
     record = asdict(figure)
     close = record.pop("close") or {}
     record["values"] = " ".join(f"{x:.6g}" for x in figure.values)
+    record["value_min"], record["value_max"], record["spread"] = figure.value_min, figure.value_max, figure.spread
+    costs = record.pop("costs") or {}
+    for name in COST_COLUMNS:
+        record[name] = costs.get(name)
     for name in CLOSE_COLUMNS:
         record[name] = close.get(name)
     if close:

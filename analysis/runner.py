@@ -12,17 +12,15 @@ Layout of a results directory:
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .costs import StepShape, step_shape
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .peers import (
     EMBEDDED_WORKLOAD,
@@ -32,6 +30,7 @@ from .peers import (
     peer_properties,
     workload_class_properties,
 )
+from .resources import DiskSize, ProcessUsage, disk_size, flush_directory, run_measured
 from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -137,6 +136,7 @@ class ResolvedStep:
     operationcount: int
     props: dict[str, str]
     expectation: Expectation
+    shape: StepShape | None = None  # bytes of user data one insert / update writes; client threads
 
     @property
     def file_stem(self) -> str:
@@ -172,7 +172,10 @@ def resolve_step(
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = records * operations
-    return ResolvedStep(step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq))
+    shape = step_shape({**file_props, **props})
+    return ResolvedStep(
+        step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq), shape
+    )
 
 
 def ycsb_command(
@@ -223,6 +226,7 @@ class StepRecord:
     exit_code: int | None = None
     seconds: float | None = None
     problems: list[str] = field(default_factory=list)
+    resources: dict | None = None  # what the step cost: CPU, memory, bytes written, size on disk (costs.py)
 
 
 @dataclass
@@ -304,18 +308,8 @@ def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
 
 def run_process(command: list[str], stdout: Path, stderr: Path, cwd: Path, timeout: float | None) -> tuple[int, bool]:
     """Runs one JVM with its output going to files; (exit code, timed out)."""
-    with stdout.open("w") as out, stderr.open("w") as err:
-        proc = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd, start_new_session=True)
-        try:
-            return proc.wait(timeout=timeout), False
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # its own session: the JVM and nothing else
-            return proc.wait(), True
-        except BaseException:
-            # Ctrl-C reaches only us (the JVM has its own session): do not leave it running.
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise
+    code, timed_out, _ = run_measured(command, stdout, stderr, cwd, timeout)
+    return code, timed_out
 
 
 def describe_peer_version(peer: Peer) -> str:
@@ -346,13 +340,15 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
         stderr_name,
         json_name,
     )
+    flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
     start = time.monotonic()
     try:
-        code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
         return record
     record.seconds = round(time.monotonic() - start, 3)
+    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
     json_text = export.read_text(errors="replace") if export.exists() else None
@@ -365,6 +361,15 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     if timed_out:
         record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
     return record
+
+
+def step_resources(usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None) -> dict:
+    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize and StepShape."""
+    resources: dict = {}
+    for part in (usage, disk, shape):
+        if part is not None:
+            resources.update(asdict(part))
+    return resources
 
 
 def run_cell(

@@ -17,11 +17,14 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from .crash import CrashOptions, check_and_report, failures
+from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
@@ -55,7 +58,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"engines to run (default: {' '.join(ENGINES)}; none: only the --peer bindings)",
     )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="run every cell N times; report medians")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        metavar="N",
+        help=f"run every cell N times; report medians and min-max (default 1; with --full, "
+        f"{MARGIN_REPEATS} for the cells a finding decides by a margin: {', '.join(MARGIN_SCENARIOS)})",
+    )
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
     p.add_argument("--data-dir", type=Path, help="where cells keep their databases (default: <out>/data)")
     p.add_argument("--workloads", type=Path, default=REPO / "workloads", help="workload files directory")
@@ -106,7 +115,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.peer and args.ycsb_home is None:
         p.error("--peer needs --ycsb-home DIR (the upstream YCSB release whose binding it is)")
-    if args.repeat < 1:
+    if args.repeat is not None and args.repeat < 1:
         p.error("--repeat must be at least 1")
     if args.crash_rounds < 0:
         p.error("--crash-rounds must be 0 or more")
@@ -165,16 +174,28 @@ def git_revision(repo: Path) -> str:
     return (head or "unknown") + (" (modified)" if dirty else "")
 
 
+def repeats_by_scenario(repeat: int | None, full: bool, scenarios: list[Scenario]) -> dict[str, int]:
+    """How many times each scenario's cells run: --repeat for all, else with --full MARGIN_REPEATS for the
+    cells a finding decides by a margin (their noise decides whether the margin means anything), else 1."""
+    return {
+        s.id: repeat if repeat is not None else MARGIN_REPEATS if full and s.id in MARGIN_SCENARIOS else 1
+        for s in scenarios
+    }
+
+
 def run_matrix(
     options: RunOptions,
     engines: list[str],
     scenarios: list[Scenario],
     progress_stream: TextIO = sys.stderr,
     shard: tuple[int, int] | None = None,
+    repeats: Mapping[str, int] | None = None,
 ) -> list[dict]:
-    """Every applicable (scenario, engine) cell of the shard in turn; a failure is recorded and the rest goes on."""
+    """Every applicable (scenario, engine) cell of the shard in turn; a failure is recorded and the rest goes on.
+    repeats: a scenario's repeat count when it differs from options.repeat."""
     cells = shard_cells(matrix_cells(engines, scenarios), shard)
-    weights = [cell_weight(options, e, s) for e, s in cells]
+    cell_options = {s.id: replace(options, repeat=(repeats or {}).get(s.id, options.repeat)) for s in scenarios}
+    weights = [cell_weight(cell_options[s.id], e, s) for e, s in cells]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
     finished_weight = 0.0
     summary = []
@@ -187,7 +208,7 @@ def run_matrix(
         ) -> None:
             bar.update(n, base + min(done, weight), name, step)
 
-        cell = run_cell(options, engine, scenario, on_progress)
+        cell = run_cell(cell_options[scenario.id], engine, scenario, on_progress)
         finished_weight += weight
         if cell.status != "ok":
             bar.message(f"{'SKIPPED' if cell.status == 'skipped' else 'FAILED'} {name}: {cell.error}")
@@ -259,7 +280,7 @@ def main(argv: list[str]) -> int:
         workloads=args.workloads.resolve(),
         data=data,
         quick=quick,
-        repeat=args.repeat,
+        repeat=args.repeat or 1,
         cap=args.cap,
         keep_data=args.keep_data,
         exporter=args.exporter,
@@ -270,9 +291,11 @@ def main(argv: list[str]) -> int:
     if unbuilt:
         print(f"run: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
 
+    repeats = repeats_by_scenario(args.repeat, not quick, scenarios)
     suite = {
         "mode": mode,
-        "repeat": args.repeat,
+        "repeat": max(repeats.values(), default=1),
+        "repeats": repeats,
         "cap": args.cap,
         "exporter": args.exporter,
         "engines": engines,
@@ -288,7 +311,7 @@ def main(argv: list[str]) -> int:
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
 
     start = time.monotonic()
-    summary = run_matrix(options, engines + [p.engine for p in peers], scenarios, shard=args.shard)
+    summary = run_matrix(options, engines + [p.engine for p in peers], scenarios, shard=args.shard, repeats=repeats)
     machine["engines"] = engine_versions(summary)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
     suite.update(

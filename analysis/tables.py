@@ -96,6 +96,8 @@ def today_text(figures: FigureMap, engine: str, column: Column) -> str:
     if figure.value is None:
         return figure.status
     text = format_figure(figure.value, figure.unit)
+    if len(figure.values) > 1:  # the median's min-max over the repeats: the noise of this machine
+        text += f" [{format_number(figure.value_min)}–{format_number(figure.value_max)}]"
     if figure.mb_per_sec is not None:
         text += f", {figure.mb_per_sec:.2f} MB/s"
     if figure.slowest_interval_ops_per_sec is not None and scenario.section == "rocksdb":

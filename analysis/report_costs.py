@@ -1,0 +1,290 @@
+"""The report's parts about what the engines cost and what a reader sees first: a resource table per
+section, a chart of write and space amplification, throughput second by second, and the summary at
+the top. Each is a function of the run that returns blocks; report.py places them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from .charts import Panel, Series, Timeline, bar_chart, timeline_chart
+from .crash import CrashResults
+from .findings import MARGIN_FINDINGS, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, FindingResult
+from .formatting import format_figure, format_number
+from .parse import parse_status_lines
+from .render import Block, BulletList, Heading, Image, Paragraph, Table
+from .report_tables import REPORT_TABLES
+from .results import Figure, RunData
+from .scenarios import SCENARIOS, SCENARIOS_BY_ID
+from .tables import DISPLAY_ORDER, engine_label
+
+# The write-heavy cells whose throughput is drawn second by second (more with `report --timeline`).
+TIMELINE_SCENARIOS: tuple[str, ...] = ("tinykeys", "kv1000")
+
+COSTS_NOTE = (
+    "Measured by the runner from outside the JVM, the same way for every engine (`os.wait4` on the JVM, "
+    "`/proc/<pid>/io`, the data directory after the step); medians over repeats. "
+    "**Inside ops**: operations / (count x average latency), the time spent inside operations; YCSB's figure "
+    "also counts opening and closing the database. db_bench, which produced the 2011 page and the RocksDB vs "
+    "LevelDB figures, starts its clock after opening the database, so its figures correspond to 'inside ops' "
+    "more closely than to YCSB's. **CPU**: user + system seconds of the whole JVM per 1,000 operations "
+    "(entries, for a full scan): client threads, the engine's background flush and compaction threads, the JIT "
+    "and the garbage collector. **Peak RSS**: the JVM's peak resident memory: its heap as far as touched, the "
+    "engine's caches and memtables; not the page cache. **Written**: bytes the JVM sent towards the disk "
+    "(`ru_oublock`: every file page dirtied, counted once per dirtying, whether the kernel wrote it during or "
+    "after the step; also files deleted before they reached the disk, and YCSB's own output files, a few KB). "
+    "**Write amp.**: written / user data written (keys plus fieldcount x fieldlength values, the bytes YCSB "
+    "asked to store). **On disk**: the data directory's allocated size after the step; **space amp.**: on disk "
+    "/ user data the database holds."
+)
+
+MB = 1e6
+COSTS_HEADING = Heading(3, "What it cost")
+
+
+def section_scenarios() -> dict[str, list[str]]:
+    """Report section heading -> its scenarios, in report order."""
+    sections: dict[str, list[str]] = {}
+    for table in REPORT_TABLES:
+        for column in table.columns:
+            scenarios = sections.setdefault(table.section, [])
+            if column.scenario not in scenarios:
+                scenarios.append(column.scenario)
+    return sections
+
+
+def _ordered_figures(run: RunData, scenarios: Iterable[str]) -> list[Figure]:
+    order = {s: i for i, s in enumerate(scenarios)}
+    chosen = [f for f in run.figures if f.scenario in order and f.value is not None]
+    rank = {e: i for i, e in enumerate(DISPLAY_ORDER)}
+    return sorted(chosen, key=lambda f: (order[f.scenario], f.variant, rank.get(f.engine, len(rank))))
+
+
+def _mb(value: float | None) -> str:
+    return "—" if value is None else f"{value / MB:,.1f}" if value < 100 * MB else f"{value / MB:,.0f}"
+
+
+def _times(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}x" if value < 10 else f"{value:,.0f}x"
+
+
+def _seconds(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}" if value < 1 else f"{value:.2f}"
+
+
+def costs_table(run: RunData, scenarios: Iterable[str]) -> Table | None:
+    """A row per figure of these scenarios: YCSB's figure, inside ops and the resource profile."""
+    rows = []
+    for f in _ordered_figures(run, scenarios):
+        c = f.costs
+        inside = c.get("inside_ops_per_sec") if f.metric in ("ops", "batch") else None
+        rows.append(
+            [
+                f.scenario + (f" {f.variant}" if f.variant else ""),
+                engine_label(f.engine),
+                format_figure(f.value, f.unit),
+                format_number(inside) if inside is not None else "—",
+                _seconds(c.get("cpu_seconds_per_1000_ops")),
+                _mb(c.get("peak_rss_bytes")),
+                _mb(c.get("written_bytes")),
+                _times(c.get("write_amplification")),
+                _mb(c.get("db_bytes")),
+                _times(c.get("space_amplification")),
+            ]
+        )
+    if not rows:
+        return None
+    headers = [
+        "Test",
+        "Engine",
+        "YCSB",
+        "inside ops/sec",
+        "CPU s / 1,000 ops",
+        "peak RSS (MB)",
+        "written (MB)",
+        "write amp.",
+        "on disk (MB)",
+        "space amp.",
+    ]
+    return Table(headers, rows, align_right_from=2)
+
+
+def costs_blocks(run: RunData, section: str, explain: bool) -> list[Block]:
+    """The resource table of one report section (nothing when none of its figures has one); explain:
+    say what each number includes (the first table does, the others point to it)."""
+    table = costs_table(run, section_scenarios().get(section, []))
+    if table is None:
+        return []
+    note = COSTS_NOTE if explain else "What each column includes: under the first 'What it cost' table."
+    return [COSTS_HEADING, table, Paragraph(note)]
+
+
+def write_scenarios(run: RunData) -> list[str]:
+    """Scenarios whose measured step writes (a load, or a run with updates), in catalogue order."""
+    return [
+        s.id
+        for s in SCENARIOS
+        if any(f.scenario == s.id and f.costs.get("write_amplification") is not None for f in run.figures)
+    ]
+
+
+def amplification_blocks(run: RunData, report_dir: Path) -> list[Block]:
+    """One chart: write amplification and space amplification per engine, for every write scenario."""
+    scenarios = write_scenarios(run)
+    engines = [e for e in DISPLAY_ORDER if any(f.engine == e for f in run.figures)]
+    if not scenarios or not engines:
+        return []
+    by_key = {(f.engine, f.scenario): f for f in run.figures if not f.variant}
+    scenarios = [s for s in scenarios if any((e, s) in by_key for e in engines)]
+    panels = [
+        Panel(
+            title,
+            scenarios,
+            [
+                Series(
+                    engine_label(e),
+                    [(by_key[(e, s)].costs.get(column) if (e, s) in by_key else None) for s in scenarios],
+                )
+                for e in engines
+            ],
+        )
+        for title, column in (
+            ("Write amplification (written / user data written)", "write_amplification"),
+            ("Space amplification (on disk / user data)", "space_amplification"),
+        )
+    ]
+    path = report_dir / "charts" / "amplification.png"
+    bar_chart("Write and space amplification of the write scenarios", "x user data", panels, path)
+    return [
+        Heading(2, "Write and space amplification"),
+        Paragraph(
+            "Every write scenario's measured step, each engine: bytes written to disk and the database's size "
+            "on disk against the user data (keys and values) it was given. What the numbers include is under "
+            "the first 'What it cost' table."
+        ),
+        Image(str(path.relative_to(report_dir)), "Write and space amplification per engine"),
+    ]
+
+
+def timeline_of(run: RunData, engine: str, scenario: str, variant: str = "") -> Timeline | None:
+    """The first repeat's measured step of a cell, second by second, from its `-s` status lines."""
+    for cell in run.cells:
+        if (cell["engine"], cell["scenario"]) != (engine, scenario) or not cell["repeats"]:
+            continue
+        for step in cell["repeats"][0]:
+            if not (step["measured"] and step["variant"] == variant):
+                continue
+            path = run.directory / step["stderr"]
+            status = parse_status_lines(path.read_text(errors="replace")) if path.is_file() else []
+            # One point a second: YCSB's closing status line repeats the last second with a partial interval.
+            by_second = {
+                s.seconds: s.current_ops_per_sec for s in reversed(status) if s.current_ops_per_sec is not None
+            }
+            points = sorted(by_second.items())
+            if not points:
+                return None
+            full = [s for s in status[1:-1] if s.current_ops_per_sec is not None]  # as slowest_interval
+            slowest = min(full, key=lambda s: s.current_ops_per_sec or 0.0) if full else None
+            return Timeline(
+                engine_label(engine),
+                [p[0] for p in points],
+                [p[1] for p in points],
+                (slowest.seconds, slowest.current_ops_per_sec or 0.0) if slowest else None,
+            )
+    return None
+
+
+def timeline_blocks(run: RunData, report_dir: Path, scenarios: Iterable[str] = TIMELINE_SCENARIOS) -> list[Block]:
+    blocks: list[Block] = []
+    for scenario in scenarios:
+        timelines = [
+            t for e in DISPLAY_ORDER if (t := timeline_of(run, e, scenario)) is not None and len(t.seconds) > 1
+        ]
+        if not timelines:
+            continue
+        path = report_dir / "charts" / f"timeline-{scenario}.png"
+        title = f"{scenario}: ops/sec second by second"
+        timeline_chart(title, timelines, path)
+        blocks += [Heading(3, title), Image(str(path.relative_to(report_dir)), title)]
+    if not blocks:
+        return []
+    return [
+        Heading(2, "Throughput over time"),
+        Paragraph(
+            "YCSB's `-s` status line of each second of the measured step (first repeat), one line per engine: "
+            "write stalls and compaction debt show as dips; the marker is the slowest full second."
+        ),
+        *blocks,
+    ]
+
+
+def fastest_text(figures: list[Figure]) -> str | None:
+    """'LevelDB (19 % ahead of Kyoto TreeDB)' for one scenario's figures; None with fewer than two engines."""
+    done = [f for f in figures if f.value is not None]
+    if len(done) < 2:
+        return None
+    lower_better = done[0].metric == "elapsed_ms"
+    ranked = sorted(done, key=lambda f: f.value or 0.0, reverse=not lower_better)
+    best, second = ranked[0], ranked[1]
+    assert best.value is not None and second.value is not None
+    margin = abs(best.value - second.value) / second.value * 100 if second.value else 0.0
+    return f"{engine_label(best.engine)} ({margin:.0f} % ahead of {engine_label(second.engine)})"
+
+
+def summary_blocks(
+    run: RunData, findings: list[FindingResult], crash: CrashResults | None, full_repeats: bool
+) -> list[Block]:
+    """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability."""
+    by_status: dict[str, list[str]] = {}
+    for r in findings:
+        by_status.setdefault(r.status, []).append(r.id)
+    verdicts = "; ".join(
+        f"{len(by_status.get(s, []))} {s}" + (f" ({', '.join(by_status[s])})" if by_status.get(s) else "")
+        for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
+    )
+    items = [f"**Published findings**: {verdicts}. The table is under 'Findings', at the end."]
+    repeats = run.suite.get("repeats") or {}
+    repeated = sorted({n for n in repeats.values()} - {1}) if isinstance(repeats, dict) else []
+    if full_repeats:
+        items.append(
+            f"**Noise**: the cells of {', '.join(MARGIN_FINDINGS)} ran {max(repeated, default=1)} times (`--full` "
+            "does so by default); a finding whose margin is inside its figures' min-max spread is 'too close to call'."
+        )
+    elif run.suite.get("repeat", 1) > 1:
+        items.append(
+            f"**Noise**: every cell ran {run.suite['repeat']} times; figures are medians with their min-max, and a "
+            "finding whose margin is inside that spread is 'too close to call'."
+        )
+    else:
+        items.append("**Noise**: one run per cell, so no finding can be judged against its noise (`--repeat 3`).")
+    failed = [c for c in run.cells if c["status"] != "ok"]
+    items.append(
+        f"**Failed cells**: {len(failed)} of {len(run.cells)}"
+        + (": " + ", ".join(f"{c['engine']}/{c['scenario']}" for c in failed) if failed else "")
+        + "."
+    )
+    if crash is not None:
+        durability = ", ".join(
+            f"{engine_label(s.engine)} sync={str(s.sync).lower()} {s.verdict}" for s in crash.summaries
+        )
+        items.append(f"**Durability** (kill -9 while writing): {durability}.")
+    else:
+        items.append("**Durability**: not checked in this run (`--crash-rounds N`).")
+    rows = []
+    for section, scenarios in section_scenarios().items():
+        parts = []
+        for scenario in scenarios:
+            for variant in SCENARIOS_BY_ID[scenario].variants:
+                text = fastest_text([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
+                if text:
+                    parts.append(f"{scenario}{' ' + variant if variant else ''}: {text}")
+        if parts:
+            rows.append([section, "; ".join(parts)])
+    blocks: list[Block] = [Heading(2, "Summary"), BulletList(items)]
+    if rows:
+        blocks += [
+            Paragraph("Fastest engine of each test (medians; elapsed-time tests: the shortest):"),
+            Table(["Section", "Fastest"], rows, align_right_from=2),
+        ]
+    return blocks
