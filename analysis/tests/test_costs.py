@@ -201,7 +201,7 @@ def test_the_report_starts_with_a_summary_and_shows_the_costs(fake_repo, tmp_pat
     assert "every cell ran 2 times" in markdown
     assert "not checked in this run" in markdown
     # the cost table: seqwrite on LevelDB, WRITTEN bytes on disk = 0.4 MB, 3.53x the 116,000 bytes of user data
-    row = next(line for line in markdown.splitlines() if line.startswith("| seqwrite | LevelDB |"))
+    row = next(line for line in markdown.splitlines() if line.startswith("| seqwrite | LevelDB 1.13 (leveldbjni) |"))
     assert "| 200,000 |" in row and "| 0.4 | 3.53x |" in row
     assert (options.out / "charts" / "amplification.png").is_file()
     # Each figure carries its min-max over the two repeats.
