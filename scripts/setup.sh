@@ -14,6 +14,10 @@ command -v make >/dev/null || apt_packages+=(make)
 need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
 need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
 need_pkg libsnappy-dev
+# The layered benchmark's engine floor (benchmarks/src/main/c/floor.c) links every engine's C library.
+need_pkg libleveldb-dev
+need_pkg librocksdb-dev
+need_pkg libsqlite3-dev
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)
 fi

@@ -80,7 +80,7 @@ public final class Layers {
     }
     Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
     boolean ownBase = base == null;
-    base = ownBase ? Files.createTempDirectory("layers") : base;
+    base = ownBase ? Files.createTempDirectory("layers") : Files.createDirectories(base);
     Layers run = new Layers(top, base, records);
     System.out.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
         + " %d values), the workload files' tuning, %d round(s), layers a-e alternating, each step in its own"
