@@ -43,7 +43,8 @@ final class LayerEngines {
       case "rocksdb": return rocksdb(dir, p);
       case "sqlite": return sqlite(dir, p);
       case "kyoto": return kyoto(dir, p);
-      default: throw new IllegalArgumentException("unknown engine " + engine + "; known: leveldb, rocksdb, sqlite, kyoto");
+      default:
+        throw new IllegalArgumentException("unknown engine " + engine + "; known: leveldb, rocksdb, sqlite, kyoto");
     }
   }
 

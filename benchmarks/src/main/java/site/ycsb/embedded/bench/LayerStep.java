@@ -40,7 +40,8 @@ public final class LayerStep {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 6 || !(args[2].equals("direct") || args[2].equals("binding"))) {
-      throw new IllegalArgumentException("usage: LayerStep ENGINE[:name=value...] SHAPE direct|binding COUNT DIR WORKLOADS");
+      throw new IllegalArgumentException(
+          "usage: LayerStep ENGINE[:name=value...] SHAPE direct|binding COUNT DIR WORKLOADS");
     }
     String engine = args[0].split(":")[0];
     LayerShape shape = LayerShape.named(args[1]);
@@ -54,7 +55,8 @@ public final class LayerStep {
     Files.createDirectories(dir);
     Data data = new Data(shape, count, Long.parseLong(props.getProperty("loadseed", "20110727")));
     double micros = direct ? runDirect(engine, shape, dir, props, data) : runBinding(engine, shape, props, data);
-    String library = direct ? LayerEngines.libraryVersion(engine) : Engines.named(engine).newClient().getClass().getName();
+    String library = direct ? LayerEngines.libraryVersion(engine)
+        : Engines.named(engine).newClient().getClass().getName();
     System.out.printf(Locale.ROOT, "layer engine=%s shape=%s layer=%s count=%d us_per_op=%.4f library=%s%n",
         args[0], shape.id, args[2], count, micros / count, library);
   }
