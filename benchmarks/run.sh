@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Binding overhead, side by side in one JVM: each engine driven directly and through its YCSB
-# binding, alternating rounds, printed as ops/sec and binding/direct ratios.
-#   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto] [--ops 200000] [--rounds 3]
-#   bash benchmarks/run.sh disk-guard [same options]: the free-space check on and off instead
+# The layered benchmark (default): per engine and 2011 shape, us/op from a C loop over the system
+# library (a), the Java library (b), the binding (c), the binding through YCSB (d), YCSB with a
+# do-nothing DB (e); a table per engine with what each layer adds. See benchmarks/README.md.
+#   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...]
+#                          [--records 200000] [--rounds 3] [--smoke] [--dir D]
+# The side-by-side binding overhead (one JVM, direct and binding rounds alternating):
+#   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3]
+# The free-space check's cost, on and off side by side:
+#   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ -d "$top/benchmarks/target/lib" ] || (cd "$top" && mvn -q -B -DskipTests package)
-main=site.ycsb.embedded.bench.BindingOverhead
-if [ "${1:-}" = disk-guard ]; then
-  main=site.ycsb.embedded.bench.DiskGuardCost
-  shift
+if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ]; then
+  (cd "$top" && mvn -q -B -DskipTests install)
 fi
-exec java --enable-native-access=ALL-UNNAMED -Djava.library.path="$top/kyoto-binding/target/native" \
+main=site.ycsb.embedded.bench.Layers
+case "${1:-}" in
+  side-by-side) main=site.ycsb.embedded.bench.BindingOverhead; shift ;;
+  disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
+esac
+# Every binding's own JNI library (Kyoto's; LevelDB's system variant).
+libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"
+exec java --enable-native-access=ALL-UNNAMED -Djava.library.path="$libpath" -Dlayers.top="$top" \
   -cp "$top/benchmarks/target/classes:$top/benchmarks/target/lib/*" "$main" "$@"

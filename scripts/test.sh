@@ -10,6 +10,8 @@ shellcheck bin/ycsb scripts/*.sh distribution/*.sh benchmarks/*.sh ./*-binding/b
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 mvn -B -ntp verify
+# The layered benchmark at a tiny size: every layer of every engine and shape must run (no timing asserted).
+bash benchmarks/run.sh --smoke
 .venv/bin/python -m pytest -q analysis/tests distribution/tests
 # The crash check on every engine: 3 rounds of kill -9 per sync mode; a synced write lost fails CI.
 .venv/bin/python -m analysis crash --rounds 3 --out results/test-crash

@@ -35,6 +35,17 @@ public final class KyotoJni implements AutoCloseable {
     KyotoNative.set(db, key, value);
   }
 
+  /** Applies the pairs in one transaction, as the binding applies a batch. */
+  public void setInTransaction(byte[][] keys, byte[][] values, int count) throws KyotoException {
+    KyotoNative.setInTransaction(db, keys, values, count, false);
+  }
+
+  /** The version of the Kyoto Cabinet library the JNI layer is linked against. */
+  public static String libraryVersion() throws IOException {
+    KyotoNative.ensureLoaded();
+    return KyotoNative.version();
+  }
+
   /** The value under {@code key}, or null. */
   public byte[] get(byte[] key) throws KyotoException {
     return KyotoNative.get(db, key);

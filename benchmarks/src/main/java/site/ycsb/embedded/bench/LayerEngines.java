@@ -1,0 +1,277 @@
+package site.ycsb.embedded.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.fusesource.leveldbjni.JniDBFactory;
+import org.iq80.leveldb.CompressionType;
+import org.iq80.leveldb.Options;
+import org.iq80.leveldb.ReadOptions;
+import org.iq80.leveldb.WriteOptions;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+
+import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoJni;
+import site.ycsb.embedded.leveldb.LevelDbClient;
+import site.ycsb.embedded.rocksdb.RocksDbClient;
+import site.ycsb.embedded.sqlite.SqliteClient;
+
+/**
+ * Layer (b): each engine's Java library opened with the tuning a workload file gives its binding
+ * (the same properties, read with the binding's names and defaults), so that (b) and (c) differ
+ * only by the binding.
+ */
+final class LayerEngines {
+
+  private LayerEngines() {
+  }
+
+  /** Opens {@code engine}'s library directly in {@code dir} with the workload's tuning. */
+  static LayerDirect open(String engine, Path dir, EngineProperties p) throws Exception {
+    switch (engine) {
+      case "leveldb": return leveldb(dir, p);
+      case "rocksdb": return rocksdb(dir, p);
+      case "sqlite": return sqlite(dir, p);
+      case "kyoto": return kyoto(dir, p);
+      default:
+        throw new IllegalArgumentException("unknown engine " + engine + "; known: leveldb, rocksdb, sqlite, kyoto");
+    }
+  }
+
+  /** The engine and version inside the Java library that layer (b) calls. */
+  static String libraryVersion(String engine) throws Exception {
+    switch (engine) {
+      case "leveldb": return "LevelDB 1.13 (leveldbjni-all " + JniDBFactory.VERSION + ")";
+      case "rocksdb": return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)";
+      case "sqlite":
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+            Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
+          rs.next();
+          return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
+        }
+      case "kyoto": return "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)";
+      default: throw new IllegalArgumentException("unknown engine " + engine);
+    }
+  }
+
+  private static LayerDirect leveldb(Path dir, EngineProperties p) throws Exception {
+    Options options = new Options().createIfMissing(true)
+        .cacheSize(p.size(EngineProperties.CACHE_SIZE, LevelDbClient.CACHE_SIZE_DEFAULT))
+        .writeBufferSize((int) p.size(EngineProperties.WRITE_BUFFER_SIZE, LevelDbClient.WRITE_BUFFER_SIZE_DEFAULT))
+        .compressionType("none".equals(p.string(EngineProperties.COMPRESSION, LevelDbClient.COMPRESSION_DEFAULT))
+            ? CompressionType.NONE : CompressionType.SNAPPY)
+        .blockSize(p.integer(LevelDbClient.BLOCK_SIZE, LevelDbClient.BLOCK_SIZE_DEFAULT, 1, Integer.MAX_VALUE))
+        .maxOpenFiles(p.integer(LevelDbClient.MAX_OPEN_FILES, LevelDbClient.MAX_OPEN_FILES_DEFAULT, 1,
+            Integer.MAX_VALUE));
+    org.iq80.leveldb.DB db = JniDBFactory.factory.open(dir.toFile(), options);
+    ReadOptions ro = new ReadOptions();
+    WriteOptions wo = new WriteOptions();
+    return new LayerDirect() {
+      @Override
+      public void put(byte[] key, byte[] value) {
+        db.put(key, value, wo);
+      }
+
+      @Override
+      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
+        try (org.iq80.leveldb.WriteBatch batch = db.createWriteBatch()) {
+          for (int i = from; i < from + count; i++) {
+            batch.put(keys[i], values[i]);
+          }
+          db.write(batch, wo);
+        }
+      }
+
+      @Override
+      public byte[] get(byte[] key) {
+        return db.get(key, ro);
+      }
+
+      @Override
+      public long scanAll() throws Exception {
+        long n = 0;
+        try (org.iq80.leveldb.DBIterator it = db.iterator(ro)) {
+          for (it.seekToFirst(); it.hasNext(); n++) {
+            BindingOverhead.touch(it.next().getValue());
+          }
+        }
+        return n;
+      }
+
+      @Override
+      public void close() throws java.io.IOException, java.sql.SQLException {
+        db.close();
+      }
+    };
+  }
+
+  private static LayerDirect rocksdb(Path dir, EngineProperties p) throws Exception {
+    RocksDB.loadLibrary();
+    LRUCache cache = new LRUCache(p.size(EngineProperties.CACHE_SIZE, RocksDbClient.CACHE_SIZE_DEFAULT));
+    String compression = p.string(EngineProperties.COMPRESSION, RocksDbClient.COMPRESSION_DEFAULT);
+    org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
+        .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache)
+            .setBlockSize(RocksDbClient.BLOCK_SIZE_DEFAULT))
+        .setWriteBufferSize(p.size(EngineProperties.WRITE_BUFFER_SIZE, RocksDbClient.WRITE_BUFFER_SIZE_DEFAULT))
+        .setMaxWriteBufferNumber(RocksDbClient.MAX_WRITE_BUFFER_NUMBER_DEFAULT)
+        .setLevel0FileNumCompactionTrigger(RocksDbClient.L0_COMPACTION_TRIGGER_DEFAULT)
+        .setLevel0SlowdownWritesTrigger(RocksDbClient.L0_SLOWDOWN_TRIGGER_DEFAULT)
+        .setLevel0StopWritesTrigger(RocksDbClient.L0_STOP_TRIGGER_DEFAULT)
+        .setTargetFileSizeBase(RocksDbClient.TARGET_FILE_SIZE_DEFAULT)
+        .setMaxBytesForLevelBase(RocksDbClient.MAX_BYTES_FOR_LEVEL_BASE_DEFAULT)
+        .setLevelCompactionDynamicLevelBytes(RocksDbClient.DYNAMIC_LEVEL_BYTES_DEFAULT)
+        .setMaxBackgroundJobs(RocksDbClient.MAX_BACKGROUND_JOBS_DEFAULT)
+        .setMaxOpenFiles(RocksDbClient.MAX_OPEN_FILES_DEFAULT)
+        .setCompressionType("none".equals(compression) ? org.rocksdb.CompressionType.NO_COMPRESSION
+            : org.rocksdb.CompressionType.SNAPPY_COMPRESSION);
+    RocksDB db = RocksDB.open(options, dir.toString());
+    org.rocksdb.ReadOptions ro = new org.rocksdb.ReadOptions();
+    org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions();
+    return new LayerDirect() {
+      @Override
+      public void put(byte[] key, byte[] value) throws Exception {
+        db.put(wo, key, value);
+      }
+
+      @Override
+      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
+        try (org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
+          for (int i = from; i < from + count; i++) {
+            batch.put(keys[i], values[i]);
+          }
+          db.write(wo, batch);
+        }
+      }
+
+      @Override
+      public byte[] get(byte[] key) throws Exception {
+        return db.get(ro, key);
+      }
+
+      @Override
+      public long scanAll() {
+        long n = 0;
+        try (org.rocksdb.RocksIterator it = db.newIterator(ro)) {
+          for (it.seekToFirst(); it.isValid(); it.next(), n++) {
+            BindingOverhead.touch(it.value());
+          }
+        }
+        return n;
+      }
+
+      @Override
+      public void close() {
+        ro.close();
+        wo.close();
+        db.close();
+        options.close();
+        cache.close();
+      }
+    };
+  }
+
+  /** sqlite-jdbc with the binding's kv table and statements and the workload's pragmas. */
+  private static LayerDirect sqlite(Path dir, EngineProperties p) throws Exception {
+    List<String> pragmas = new ArrayList<>();
+    pragmas.add("page_size=" + p.integer(SqliteClient.PAGE_SIZE, SqliteClient.PAGE_SIZE_DEFAULT, 512, 65536));
+    pragmas.add("cache_size=-" + p.size(EngineProperties.CACHE_SIZE, SqliteClient.CACHE_SIZE_DEFAULT) / 1024);
+    pragmas.add("locking_mode=" + p.string(SqliteClient.LOCKING_MODE, SqliteClient.LOCKING_MODE_DEFAULT));
+    pragmas.add("journal_mode=" + p.string(SqliteClient.JOURNAL_MODE, SqliteClient.JOURNAL_MODE_DEFAULT));
+    pragmas.add("synchronous=" + p.string(SqliteClient.SYNCHRONOUS, "OFF"));
+    Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SqliteClient.FILE_DEFAULT));
+    try (Statement s = c.createStatement()) {
+      for (String pragma : pragmas) {
+        s.execute("PRAGMA " + pragma);
+      }
+      s.execute("CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
+          + " WITHOUT ROWID");
+    }
+    PreparedStatement put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
+    PreparedStatement get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
+    PreparedStatement scan = c.prepareStatement("SELECT value FROM usertable WHERE key >= ? ORDER BY key LIMIT ?");
+    PreparedStatement begin = c.prepareStatement("BEGIN IMMEDIATE");
+    PreparedStatement commit = c.prepareStatement("COMMIT");
+    return new LayerDirect() {
+      @Override
+      public void put(byte[] key, byte[] value) throws Exception {
+        put.setBytes(1, key);
+        put.setBytes(2, value);
+        put.executeUpdate();
+      }
+
+      @Override
+      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
+        begin.executeUpdate();
+        for (int i = from; i < from + count; i++) {
+          put(keys[i], values[i]);
+        }
+        commit.executeUpdate();
+      }
+
+      @Override
+      public byte[] get(byte[] key) throws Exception {
+        get.setBytes(1, key);
+        try (ResultSet rs = get.executeQuery()) {
+          return rs.next() ? rs.getBytes(1) : null;
+        }
+      }
+
+      @Override
+      public long scanAll() throws Exception {
+        long n = 0;
+        scan.setBytes(1, new byte[0]);
+        scan.setLong(2, Integer.MAX_VALUE);
+        try (ResultSet rs = scan.executeQuery()) {
+          for (; rs.next(); n++) {
+            BindingOverhead.touch(rs.getBytes(1));
+          }
+        }
+        return n;
+      }
+
+      @Override
+      public void close() throws java.io.IOException, java.sql.SQLException {
+        for (PreparedStatement ps : List.of(put, get, scan, begin, commit)) {
+          ps.close();
+        }
+        c.close();
+      }
+    };
+  }
+
+  /** The TreeDB tuning string the binding builds from the same properties. */
+  private static LayerDirect kyoto(Path dir, EngineProperties p) throws Exception {
+    StringBuilder opts = new StringBuilder();
+    for (String o : p.string(KyotoClient.OPTIONS, KyotoClient.OPTIONS_DEFAULT).split(",")) {
+      if (!o.isBlank()) {
+        opts.append(o.trim().charAt(0)); // small, linear, compress -> s, l, c
+      }
+    }
+    String zcomp = KyotoClient.COMPRESSORS.get(p.string(EngineProperties.COMPRESSION, KyotoClient.COMPRESSION_DEFAULT));
+    StringBuilder name = new StringBuilder();
+    if (zcomp != null && opts.indexOf("c") < 0) {
+      opts.append('c');
+    }
+    if (opts.length() > 0) {
+      name.append("#opts=").append(opts);
+    }
+    if (zcomp != null) {
+      name.append("#zcomp=").append(zcomp);
+    }
+    name.append(String.format(Locale.ROOT, "#psiz=%d#pccap=%d#msiz=%d",
+        p.integer(KyotoClient.PAGE_SIZE, KyotoClient.PAGE_SIZE_DEFAULT, 256, 16 << 20),
+        p.size(EngineProperties.CACHE_SIZE, KyotoClient.CACHE_SIZE_DEFAULT),
+        p.size(KyotoClient.MAP_SIZE, KyotoClient.MAP_SIZE_DEFAULT)));
+    return KyotoLayerDirect.open(dir.resolve(KyotoClient.FILE_DEFAULT), name.toString());
+  }
+}

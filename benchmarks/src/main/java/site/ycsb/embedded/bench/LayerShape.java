@@ -1,0 +1,87 @@
+package site.ycsb.embedded.bench;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The 2011 shapes of the layered benchmark, each with the workload files that give every layer
+ * its data and tuning (the same files {@code bin/ycsb} runs).
+ */
+enum LayerShape {
+  /** db_bench fillseq: puts in key order. */
+  FILLSEQ("fillseq", List.of("seqwrite"), null, false, 100, 1),
+  /** db_bench fillrandom: puts in the load permutation's order. */
+  FILLRANDOM("fillrandom", List.of("randwrite"), null, true, 100, 1),
+  /** db_bench readrandom: a random fill (untimed), reopen, then every key read once in random order. */
+  READRANDOM("readrandom", List.of("randwrite"), "randread", true, 100, 1),
+  /** db_bench readseq: a random fill (untimed), reopen, then one ordered pass over every entry. */
+  READSEQ("readseq", List.of("randwrite"), "seqread", true, 100, 1),
+  /** 2011 2A: 100,000-byte values in key order. */
+  FILL100K("fill100k", List.of("largevalue-seqwrite"), null, false, 100_000, 1),
+  /** 2011 2B: atomic batches of 1,000 entries in key order. */
+  FILLBATCH("fillbatch", List.of("batch-seqwrite"), null, false, 100, 1000),
+  /** 2011 2E: random fill with 128 MB of memory (the bigwrite-memory option file). */
+  FILLRANDOM128M("fillrandom128m", List.of("randwrite", "bigwrite-memory"), null, true, 100, 1);
+
+  final String id;
+  /** Workload files of the fill (YCSB's load phase), stacked in this order. */
+  final List<String> loadFiles;
+  /** The workload file of the measured run phase, or null when the fill itself is measured. */
+  final String runFile;
+  final boolean randomOrder;
+  final int valueLength;
+  final int batch;
+
+  LayerShape(String id, List<String> loadFiles, String runFile, boolean randomOrder, int valueLength, int batch) {
+    this.id = id;
+    this.loadFiles = loadFiles;
+    this.runFile = runFile;
+    this.randomOrder = randomOrder;
+    this.valueLength = valueLength;
+    this.batch = batch;
+  }
+
+  boolean isRead() {
+    return runFile != null;
+  }
+
+  /** Entries a run of {@code records} uses: 100 KB fills write records/200 values (10 to 1,000, the 2011 count). */
+  int count(int records) {
+    return valueLength > 100 ? Math.max(10, Math.min(1000, records / 200)) : records;
+  }
+
+  /** The properties of the measured phase: the load files, then the run file over them. */
+  Properties properties(Path workloads) throws IOException {
+    Properties p = new Properties();
+    for (String f : loadFiles) {
+      read(p, workloads.resolve(f));
+    }
+    if (runFile != null) {
+      read(p, workloads.resolve(runFile));
+    }
+    return p;
+  }
+
+  private static void read(Properties p, Path file) throws IOException {
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    }
+  }
+
+  static LayerShape named(String id) {
+    for (LayerShape s : values()) {
+      if (s.id.equals(id)) {
+        return s;
+      }
+    }
+    StringBuilder known = new StringBuilder();
+    for (LayerShape s : values()) {
+      known.append(known.length() == 0 ? "" : ", ").append(s.id);
+    }
+    throw new IllegalArgumentException("unknown shape " + id + "; known: " + known);
+  }
+}

@@ -1,0 +1,362 @@
+package site.ycsb.embedded.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The layered benchmark: for each engine and 2011 shape, microseconds per operation at five
+ * layers, each step in its own process on a fresh database, rounds alternating the layers:
+ * <ol type="a">
+ *   <li>the engine floor: a C loop of this project over the engine's system library (floor.c);
+ *   <li>the engine's Java library called directly;
+ *   <li>the YCSB binding called directly (no YCSB client);
+ *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files;
+ *   <li>YCSB's client with a do-nothing DB and the same workload: the harness ceiling.
+ * </ol>
+ * Prints each step as it ends, then one table per engine with the medians, what each layer adds
+ * and (a)/(d), which is the throughput ratio (d) reaches of the floor.
+ *
+ * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...] [--records N]
+ * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
+ * {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
+ */
+public final class Layers {
+
+  /** The columns of the table: (d) and (e) twice, in-operation and wall clock. */
+  static final String[] COLUMNS = {"a", "b", "c", "d", "dwall", "e", "ewall"};
+  /** A step that takes longer than this is a hang, not a measurement. */
+  private static final long STEP_TIMEOUT_MINUTES = 60;
+
+  private final Path top;
+  private final Path base;
+  private final int records;
+  private final List<String> failures = new ArrayList<>();
+  /** engine spec -> shape -> column -> one figure per round. */
+  private final Map<String, Map<LayerShape, Map<String, List<Double>>>> figures = new LinkedHashMap<>();
+  /** engine spec -> the floor's and the Java library's engine versions. */
+  private final Map<String, String[]> versions = new HashMap<>();
+
+  private Layers(Path top, Path base, int records) {
+    this.top = top;
+    this.base = base;
+    this.records = records;
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto");
+    List<LayerShape> shapes = Arrays.asList(LayerShape.values());
+    int records = 200_000;
+    int rounds = 3;
+    Path base = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--engines" -> engines = Arrays.asList(args[++i].split(","));
+        case "--shapes" -> {
+          shapes = new ArrayList<>();
+          for (String s : args[++i].split(",")) {
+            shapes.add(LayerShape.named(s));
+          }
+        }
+        case "--records" -> records = Integer.parseInt(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--smoke" -> {
+          records = 2000;
+          rounds = 1;
+        }
+        case "--dir" -> base = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "; usage: [--engines e,...] [--shapes s,...] [--records N] [--rounds R] [--smoke] [--dir D]");
+      }
+    }
+    for (String e : engines) {
+      Engines.named(e.split(":")[0]); // an unknown engine stops here, before any step runs
+    }
+    Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
+    boolean ownBase = base == null;
+    base = ownBase ? Files.createTempDirectory("layers") : Files.createDirectories(base);
+    Layers run = new Layers(top, base, records);
+    System.out.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
+        + " %d values), the workload files' tuning, %d round(s), layers a-e alternating, each step in its own"
+        + " process on a fresh database%n", records, LayerShape.FILL100K.count(records), rounds);
+    for (int r = 1; r <= rounds; r++) {
+      for (String e : engines) {
+        for (LayerShape s : shapes) {
+          run.round(r, e, s);
+        }
+      }
+    }
+    run.printTables(rounds);
+    if (ownBase) {
+      deleteTree(base);
+    }
+    if (!run.failures.isEmpty()) {
+      System.out.println("FAILED steps:");
+      run.failures.forEach(f -> System.out.println("  " + f));
+      System.exit(1);
+    }
+  }
+
+  private void round(int r, String spec, LayerShape shape) throws Exception {
+    String engine = spec.split(":")[0];
+    int count = shape.count(records);
+    Map<String, List<Double>> cells = figures.computeIfAbsent(spec, k -> new LinkedHashMap<>())
+        .computeIfAbsent(shape, k -> new HashMap<>());
+    String where = spec + " " + shape.id + " round " + r;
+    try {
+      Map<String, String> a = keyValues(step(where + " (a)",
+          List.of(top.resolve("benchmarks/target/native/floor").toString(), engine, shape.id,
+              Integer.toString(count), freshDir("a").toString())));
+      add(cells, "a", Double.parseDouble(a.get("us_per_op")));
+      versionsOf(spec)[0] = a.get("library");
+      for (String layer : List.of("direct", "binding")) {
+        List<String> cmd = java("1g");
+        cmd.addAll(List.of(LayerStep.class.getName(), spec, shape.id, layer, Integer.toString(count),
+            freshDir(layer).toString(), top.resolve("workloads").toString()));
+        Map<String, String> b = keyValues(step(where + (layer.equals("direct") ? " (b)" : " (c)"), cmd));
+        add(cells, layer.equals("direct") ? "b" : "c", Double.parseDouble(b.get("us_per_op")));
+        if (layer.equals("direct")) {
+          versionsOf(spec)[1] = b.get("library");
+        }
+      }
+      double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).newClient().getClass().getName());
+      add(cells, "d", d[0]);
+      add(cells, "dwall", d[1]);
+      double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
+      add(cells, "e", e[0]);
+      add(cells, "ewall", e[1]);
+      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f  b %.3f  c %.3f  d %.3f (wall %.3f)"
+          + "  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"), last(cells, "b"), last(cells, "c"),
+          d[0], d[1], e[0], e[1]);
+    } catch (StepFailed f) {
+      failures.add(f.getMessage());
+      System.out.println("  " + where + ": FAILED: " + f.getMessage());
+    }
+  }
+
+  private String[] versionsOf(String spec) {
+    return versions.computeIfAbsent(spec, k -> new String[2]);
+  }
+
+  /**
+   * Layers (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
+   * Read shapes load first (untimed; not for the do-nothing DB, which keeps nothing) and time the run.
+   * Returns {in-operation us/op, wall us/op}: YCSB's AverageLatency x Operations of the measured
+   * operation, and RunTime, each divided by the entries.
+   */
+  private double[] ycsb(String where, String spec, LayerShape shape, int count, String dbClass) throws Exception {
+    boolean nothing = dbClass.equals(NothingDB.class.getName());
+    Path dir = freshDir(nothing ? "e" : "d");
+    if (shape.isRead() && !nothing) {
+      checkYcsb(where + " load", ycsbOutput(where + " load", spec, dbClass, "-load", shape.loadFiles, count, dir),
+          "INSERT", count, true);
+    }
+    Map<String, String> out = ycsbOutput(where, spec, dbClass, shape.isRead() ? "-t" : "-load",
+        shape.isRead() ? List.of(shape.runFile) : shape.loadFiles, count, dir);
+    String op = shape == LayerShape.READRANDOM ? "READ" : shape == LayerShape.READSEQ ? "SCAN" : "INSERT";
+    checkYcsb(where, out, op, shape == LayerShape.READSEQ ? 1 : count, !nothing);
+    if (shape == LayerShape.READSEQ && !nothing && !Integer.toString(count).equals(out.get("[READSEQ], Entries"))) {
+      throw new StepFailed(where + ": the pass read " + out.get("[READSEQ], Entries") + " of " + count + " entries");
+    }
+    double inop = Double.parseDouble(out.get("[" + op + "], AverageLatency(us)"))
+        * Double.parseDouble(out.get("[" + op + "], Operations")) / count;
+    double wall = Double.parseDouble(out.get("[OVERALL], RunTime(ms)")) * 1000 / count;
+    return new double[] {inop, wall};
+  }
+
+  private Map<String, String> ycsbOutput(String where, String spec, String dbClass, String phase, List<String> files,
+      int count, Path dir) throws Exception {
+    List<String> cmd = java("256m");
+    cmd.addAll(List.of("site.ycsb.Client", "-db", dbClass, phase));
+    for (String f : files) {
+      cmd.addAll(List.of("-P", top.resolve("workloads").resolve(f).toString()));
+    }
+    cmd.addAll(List.of("-p", "recordcount=" + count, "-p", "path=" + dir));
+    if (!files.contains("seqread")) {
+      cmd.addAll(List.of("-p", "operationcount=" + count));
+    }
+    LayerStep.extras(spec).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
+    Map<String, String> out = new HashMap<>();
+    for (String line : step(where, cmd).split("\n")) {
+      int comma = line.lastIndexOf(", ");
+      if (line.startsWith("[") && comma > 0) {
+        out.put(line.substring(0, comma), line.substring(comma + 2).trim());
+      }
+    }
+    return out;
+  }
+
+  /** YCSB 0.17 exits 0 even when init() failed: check that every operation was done and none failed. */
+  private static void checkYcsb(String where, Map<String, String> out, String op, int expected, boolean mustFind) {
+    if (!out.containsKey("[OVERALL], RunTime(ms)")) {
+      throw new StepFailed(where + ": YCSB printed no [OVERALL] line");
+    }
+    for (String k : out.keySet()) {
+      if (k.contains("Return=") && !k.endsWith("Return=OK") && !k.endsWith("Return=BATCHED_OK")) {
+        throw new StepFailed(where + ": " + k + ", " + out.get(k));
+      }
+    }
+    long done = Long.parseLong(out.getOrDefault("[" + op + "], Return=OK", "0"))
+        + Long.parseLong(out.getOrDefault("[" + op + "], Return=BATCHED_OK", "0"));
+    if (mustFind && done != expected) {
+      throw new StepFailed(where + ": " + done + " of " + expected + " " + op + " operations returned OK");
+    }
+  }
+
+  private List<String> java(String heap) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED",
+        "-Djava.library.path=" + System.getProperty("java.library.path"),
+        "-cp", System.getProperty("java.class.path")));
+    return cmd;
+  }
+
+  private int stepNumber;
+
+  private Path freshDir(String layer) throws IOException {
+    cleanStepData();
+    Path d = base.resolve(String.format(Locale.ROOT, "step-%04d-%s", ++stepNumber, layer));
+    Files.createDirectories(d);
+    return d;
+  }
+
+  /** Runs one child process; its stderr goes to a file beside its data. Returns its stdout. */
+  private String step(String where, List<String> cmd) throws Exception {
+    Path err = base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", stepNumber));
+    Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+    p.getOutputStream().close();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(STEP_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new StepFailed(where + ": no end after " + STEP_TIMEOUT_MINUTES + " minutes");
+    }
+    String stdout = new String(out, StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      List<String> lines = Files.readAllLines(err);
+      throw new StepFailed(where + ": exit " + p.exitValue() + ": "
+          + String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size())) + " (" + cmd + ")");
+    }
+    return stdout;
+  }
+
+  /** The previous step's database goes before the next one starts: the disk holds one at a time. */
+  private void cleanStepData() throws IOException {
+    try (java.util.stream.Stream<Path> dirs = Files.list(base)) {
+      for (Path d : (Iterable<Path>) dirs.filter(Files::isDirectory)::iterator) {
+        deleteTree(d);
+      }
+    }
+  }
+
+  /** "name=value" words of a step's line; the last one, library=, runs to the end of the line. */
+  private static Map<String, String> keyValues(String stdout) {
+    String line = stdout.strip();
+    line = line.substring(line.lastIndexOf('\n') + 1);
+    Map<String, String> m = new HashMap<>();
+    int lib = line.indexOf(" library=");
+    if (lib >= 0) {
+      m.put("library", line.substring(lib + " library=".length()));
+      line = line.substring(0, lib);
+    }
+    for (String w : line.split(" ")) {
+      int eq = w.indexOf('=');
+      if (eq > 0) {
+        m.put(w.substring(0, eq), w.substring(eq + 1));
+      }
+    }
+    if (!m.containsKey("us_per_op")) {
+      throw new StepFailed("no us_per_op in the step's output: " + stdout);
+    }
+    return m;
+  }
+
+  private static void add(Map<String, List<Double>> cells, String column, double v) {
+    cells.computeIfAbsent(column, k -> new ArrayList<>()).add(v);
+  }
+
+  private static double last(Map<String, List<Double>> cells, String column) {
+    List<Double> v = cells.get(column);
+    return v.get(v.size() - 1);
+  }
+
+  private static double median(List<Double> v) {
+    if (v == null || v.isEmpty()) {
+      return Double.NaN;
+    }
+    double[] xs = v.stream().mapToDouble(Double::doubleValue).toArray();
+    return BindingOverhead.median(xs);
+  }
+
+  private void printTables(int rounds) {
+    for (Map.Entry<String, Map<LayerShape, Map<String, List<Double>>>> e : figures.entrySet()) {
+      String[] v = versionsOf(e.getKey());
+      System.out.println();
+      System.out.printf(Locale.ROOT, "%s: us/op, median of %d round(s)%n", e.getKey(), rounds);
+      System.out.printf(Locale.ROOT, "  (a) floor: %s%n  (b) Java library: %s%n", v[0], v[1]);
+      if (v[0] != null && v[1] != null && !engineVersion(v[0]).equals(engineVersion(v[1]))) {
+        System.out.printf(Locale.ROOT, "  NOTE: the floor runs %s, the Java library %s: (b)-(a) includes the"
+            + " difference between the engine versions%n", engineVersion(v[0]), engineVersion(v[1]));
+      }
+      if (v[0] != null && v[0].contains("assertions")) {
+        System.out.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
+            + " build would be, and (a)/(d) flatters the upper layers");
+      }
+      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s%n", "shape", "(a) C",
+          "(b) lib", "(c) bind", "(d) ycsb", "(d) wall", "(e) null", "(e) wall", "(b)-(a)", "(c)-(b)", "(d)-(c)",
+          "(a)/(d)");
+      for (Map.Entry<LayerShape, Map<String, List<Double>>> row : e.getValue().entrySet()) {
+        Map<String, Double> m = new HashMap<>();
+        for (String c : COLUMNS) {
+          m.put(c, median(row.getValue().get(c)));
+        }
+        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %7.2f%n", row.getKey().id,
+            cell(m.get("a")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d")), cell(m.get("dwall")),
+            cell(m.get("e")), cell(m.get("ewall")), cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")),
+            cell(m.get("d") - m.get("c")), m.get("a") / m.get("d"));
+      }
+    }
+    System.out.println();
+    System.out.println("(d) ycsb = YCSB's AverageLatency(us) x Operations of the measured operation / entries;"
+        + " (d) wall = [OVERALL] RunTime / entries (open and close included); (a)/(d) = the share of the"
+        + " floor's throughput that (d) reaches. readseq is one pass: per entry.");
+  }
+
+  private static String engineVersion(String library) {
+    String[] w = library.split(" ");
+    return w.length > 1 ? w[0] + " " + w[1] : library;
+  }
+
+  private static String cell(double us) {
+    if (Double.isNaN(us)) {
+      return String.format(Locale.ROOT, "%8s", "-");
+    }
+    return String.format(Locale.ROOT, Math.abs(us) >= 100 ? "%8.0f" : Math.abs(us) >= 10 ? "%8.1f" : "%8.3f", us);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(root)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+  }
+
+  /** A step that failed: the run goes on, and ends with exit status 1. */
+  static final class StepFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StepFailed(String message) {
+      super(message);
+    }
+  }
+}

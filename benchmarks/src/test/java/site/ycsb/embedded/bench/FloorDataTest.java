@@ -1,0 +1,72 @@
+package site.ycsb.embedded.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The C floor (layer a) and the Java layers must write the same data, or the layers compare
+ * different work: the same keys in the same order with the same value bytes. SQLite files are
+ * compared row by row (the one engine both sides can read back as plain rows).
+ */
+class FloorDataTest {
+
+  private static final Path FLOOR = Path.of("target/native/floor");
+  private static final Path WORKLOADS = Path.of("../workloads");
+
+  @ParameterizedTest
+  @ValueSource(strings = {"fillseq", "fillrandom", "fill100k", "fillbatch"})
+  void floorWritesTheBytesOfTheJavaLayers(String shapeId, @TempDir Path tmp) throws Exception {
+    LayerShape shape = LayerShape.named(shapeId);
+    int count = 1500; // not a multiple of the batch: the last batch is a short one
+    Path c = Files.createDirectories(tmp.resolve("c"));
+    Process p = new ProcessBuilder(FLOOR.toString(), "sqlite", shapeId, Integer.toString(count), c.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    assertTrue(out.startsWith("floor engine=sqlite shape=" + shapeId + " count=1500 us_per_op="), out);
+
+    Path java = Files.createDirectories(tmp.resolve("java"));
+    Properties props = shape.properties(WORKLOADS);
+    LayerStep.runDirect("sqlite", shape, java, props, new LayerStep.Data(shape, count, 20110727L));
+
+    List<byte[][]> fromC = rows(c);
+    List<byte[][]> fromJava = rows(java);
+    assertEquals(count, fromC.size());
+    assertEquals(fromJava.size(), fromC.size());
+    for (int i = 0; i < count; i++) {
+      assertArrayEquals(fromJava.get(i)[0], fromC.get(i)[0], "key " + i);
+      assertArrayEquals(fromJava.get(i)[1], fromC.get(i)[1], "value of key " + i);
+      assertEquals(shape.valueLength, fromC.get(i)[1].length);
+    }
+    assertEquals(String.format("%016d", 1499), new String(fromC.get(count - 1)[0], StandardCharsets.US_ASCII));
+  }
+
+  /** Every (key, value) in key order: a value generated for another key or in another order differs. */
+  private static List<byte[][]> rows(Path dir) throws Exception {
+    List<byte[][]> rows = new ArrayList<>();
+    try (Connection conn = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("ycsb.db"));
+        Statement s = conn.createStatement();
+        ResultSet rs = s.executeQuery("SELECT key, value FROM usertable ORDER BY key")) {
+      while (rs.next()) {
+        rows.add(new byte[][] {rs.getBytes(1), rs.getBytes(2)});
+      }
+    }
+    return rows;
+  }
+}
