@@ -8,13 +8,13 @@ import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicLong;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.RandomByteIterator;
 import site.ycsb.Status;
 import site.ycsb.WorkloadException;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.generator.ExponentialGenerator;
 import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
@@ -268,7 +268,8 @@ public class EmbeddedWorkload extends CoreWorkload {
 
   private ByteIterator value() {
     int length = fieldlengthgenerator.nextValue().intValue();
-    return compressible != null ? new ByteArrayByteIterator(compressible.next(length))
+    // handed over, not copied: the codec's bare layout stores this very array
+    return compressible != null ? new HandedOverBytes(compressible.next(length))
         : new RandomByteIterator(length);
   }
 }
