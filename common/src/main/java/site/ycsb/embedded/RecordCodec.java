@@ -109,6 +109,34 @@ public final class RecordCodec {
   }
 
   /**
+   * The bytes of the values {@link #decode} would return for {@code fields} (all when null), without
+   * building them: what a scan that only counts needs. Checks the record as decode does.
+   *
+   * @throws CorruptRecordException when the bytes are not a record of this layout
+   */
+  public long valueBytes(byte[] stored, Set<String> fields) {
+    if (bareField != null) {
+      return fields == null || fields.contains(bareField) ? stored.length : 0;
+    }
+    Reader r = new Reader(stored);
+    long n = r.varint();
+    long total = 0;
+    for (long i = 0; i < n; i++) {
+      int nameLen = r.length();
+      int nameAt = r.skip(nameLen);
+      int valueLen = r.length();
+      r.skip(valueLen);
+      if (fields == null || fields.contains(name(stored, nameAt, nameLen))) {
+        total += valueLen;
+      }
+    }
+    if (r.pos != stored.length) {
+      throw new CorruptRecordException("record has " + (stored.length - r.pos) + " trailing bytes");
+    }
+    return total;
+  }
+
+  /**
    * Returns the record {@code stored} with {@code updates} merged in: updated fields replaced,
    * new fields added, the others kept. Consumes the update iterators.
    */

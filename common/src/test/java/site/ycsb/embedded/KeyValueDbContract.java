@@ -179,6 +179,66 @@ public abstract class KeyValueDbContract {
     assertEquals(100, rows.size());
   }
 
+  /** The full pass counts (FullScanSink) exactly the rows and value bytes an ordinary scan returns. */
+  @Test
+  void aFullScanCountsWhatAnOrdinaryScanReturns() throws Exception {
+    for (String fieldcount : new String[] {"10", "1"}) {
+      Properties p = properties(tmp.resolve("db-" + fieldcount));
+      p.setProperty("fieldcount", fieldcount);
+      DB db = open(p);
+      Random r = new Random(11);
+      for (int i = 0; i < 300; i++) {
+        Map<String, ByteIterator> rec = new HashMap<>();
+        int fields = fieldcount.equals("1") ? 1 : 1 + r.nextInt(3);
+        for (int f = 0; f < fields; f++) {
+          byte[] v = new byte[r.nextInt(200)];
+          r.nextBytes(v);
+          rec.put("field" + f, new HandedOverBytes(v));
+        }
+        assertEquals(Status.OK, db.insert("usertable", String.format("key%04d", r.nextInt(10_000)), rec));
+      }
+      for (Set<String> fields : java.util.Arrays.asList(null, Set.of("field0"), Set.of("field1", "field2"))) {
+        for (String[] from : new String[][] {{"", "100000"}, {"key5000", "40"}}) {
+          Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+          assertEquals(Status.OK, db.scan("usertable", from[0], Integer.parseInt(from[1]), fields, rows));
+          long bytes = 0;
+          for (HashMap<String, ByteIterator> row : rows) {
+            for (ByteIterator v : row.values()) {
+              bytes += v.bytesLeft();
+            }
+          }
+          site.ycsb.embedded.workload.FullScanSink counted = new site.ycsb.embedded.workload.FullScanSink();
+          assertEquals(Status.OK, db.scan("usertable", from[0], Integer.parseInt(from[1]), fields, counted));
+          String what = "fieldcount=" + fieldcount + " fields " + fields + " from '" + from[0] + "'";
+          assertTrue(rows.size() > 0, what);
+          assertEquals(rows.size(), counted.rows(), what);
+          assertEquals(bytes, counted.bytes(), what);
+        }
+      }
+      close(db);
+    }
+  }
+
+  /** A 100 KB value handed over by the workload (no copy in Java) is stored and read back byte-identical. */
+  @Test
+  void aHandedOver100KbValueIsStoredByteIdentical() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("fieldcount", "1");
+    DB db = open(p);
+    byte[] value = new site.ycsb.embedded.workload.CompressibleValues(0.5, 9).next(100_000);
+    byte[] want = value.clone();
+    Map<String, ByteIterator> rec = new HashMap<>();
+    rec.put("field0", new HandedOverBytes(value));
+    assertEquals(Status.OK, db.insert("usertable", "large", rec));
+    assertEquals(100_000, storedSize(db, "large"));
+    close(db);
+    db = open(p);
+    Map<String, ByteIterator> got = new HashMap<>();
+    assertEquals(Status.OK, db.read("usertable", "large", null, got));
+    assertArrayEquals(want, got.get("field0").toArray());
+    assertArrayEquals(want, value, "the store did not write into the handed-over array");
+  }
+
   @Test
   void updateMergesFields() throws Exception {
     DB db = open();

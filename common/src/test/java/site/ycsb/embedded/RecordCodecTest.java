@@ -138,4 +138,43 @@ class RecordCodecTest {
     byte[] hugeCount = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 1, 'a'};
     assertThrows(RecordCodec.CorruptRecordException.class, () -> codec.decode(hugeCount, null, new HashMap<>()));
   }
+
+  @Test
+  void valueBytesCountsWhatDecodeReturns() {
+    RecordCodec codec = RecordCodec.fields();
+    Random r = new Random(43);
+    for (int i = 0; i < 2000; i++) {
+      Map<String, byte[]> rec = randomRecord(r);
+      byte[] stored = codec.encode(iterators(rec));
+      for (Set<String> fields : java.util.Arrays.asList(null, Set.of("field1"),
+          Set.of("field0", "f\u00e9ld-\u4e2d2"))) {
+        Map<String, ByteIterator> got = new HashMap<>();
+        codec.decode(stored, fields, got);
+        long want = got.values().stream().mapToLong(ByteIterator::bytesLeft).sum();
+        assertEquals(want, codec.valueBytes(stored, fields), "fields " + fields);
+      }
+    }
+    RecordCodec bare = RecordCodec.bare("field0");
+    assertEquals(7, bare.valueBytes(new byte[7], null));
+    assertEquals(7, bare.valueBytes(new byte[7], Set.of("field0")));
+    assertEquals(0, bare.valueBytes(new byte[7], Set.of("field1")));
+    assertThrows(RecordCodec.CorruptRecordException.class, () -> codec.valueBytes(new byte[] {1, 5, 'a'}, null));
+    assertThrows(RecordCodec.CorruptRecordException.class, () -> codec.valueBytes(new byte[] {0, 9}, null));
+  }
+
+  @Test
+  void aHandedOverValueIsStoredWithoutACopy() {
+    byte[] v = new byte[100_000];
+    new Random(5).nextBytes(v);
+    Map<String, ByteIterator> rec = new HashMap<>();
+    rec.put("field0", new HandedOverBytes(v));
+    org.junit.jupiter.api.Assertions.assertSame(v, RecordCodec.bare("field0").encode(rec),
+        "the bare layout stores the workload's own array");
+    rec.put("field0", new HandedOverBytes(v));
+    rec.put("field1", new HandedOverBytes(new byte[] {1, 2}));
+    Map<String, ByteIterator> got = new HashMap<>();
+    RecordCodec.fields().decode(RecordCodec.fields().encode(rec), null, got);
+    assertArrayEquals(v, got.get("field0").toArray());
+    assertArrayEquals(new byte[] {1, 2}, got.get("field1").toArray());
+  }
 }

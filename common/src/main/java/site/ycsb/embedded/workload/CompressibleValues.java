@@ -40,15 +40,28 @@ public final class CompressibleValues {
    */
   public byte[] next(int length) {
     byte[] v = new byte[length];
+    long next = cursor.getAndAdd(rawBytes(length)); // one atomic step per value, not one per piece
     for (int at = 0; at < length; at += PIECE) {
       int piece = Math.min(PIECE, length - at);
-      int raw = (int) Math.min(piece, Math.max(1, Math.ceil(ratio * piece)));
-      int from = (int) Math.floorMod(cursor.getAndAdd(raw), (long) (POOL - PIECE));
+      int raw = pieceRaw(piece);
+      int from = (int) Math.floorMod(next, (long) (POOL - PIECE));
+      next += raw;
       System.arraycopy(random, from, v, at, raw);
       for (int filled = raw; filled < piece; filled += raw) {
         System.arraycopy(v, at, v, at + filled, Math.min(raw, piece - filled));
       }
     }
     return v;
+  }
+
+  /** The random bytes a value of {@code length} takes from the pool: those of each 100-byte piece. */
+  private long rawBytes(int length) {
+    int rest = length % PIECE;
+    return (long) (length / PIECE) * pieceRaw(PIECE) + (rest > 0 ? pieceRaw(rest) : 0);
+  }
+
+  /** The random prefix a piece of {@code piece} bytes repeats. */
+  private int pieceRaw(int piece) {
+    return (int) Math.min(piece, Math.max(1, Math.ceil(ratio * piece)));
   }
 }

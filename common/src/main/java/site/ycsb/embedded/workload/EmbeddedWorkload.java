@@ -8,13 +8,13 @@ import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicLong;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.RandomByteIterator;
 import site.ycsb.Status;
 import site.ycsb.WorkloadException;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.generator.ExponentialGenerator;
 import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
@@ -58,6 +58,8 @@ public class EmbeddedWorkload extends CoreWorkload {
   private Permutation loadPermutation;
   private CompressibleValues compressible;
   private String fieldPrefix;
+  /** fieldPrefix + i for the first fields, made once rather than per operation. */
+  private String[] fieldNames;
   private final AtomicLong seqEntries = new AtomicLong();
   private final AtomicLong seqNanos = new AtomicLong();
   private final AtomicLong seqPasses = new AtomicLong();
@@ -76,6 +78,10 @@ public class EmbeddedWorkload extends CoreWorkload {
       double deletes = props.decimal(DELETE_PROPORTION, 0, 0, 1);
       double readseq = props.decimal(READSEQ_PROPORTION, 0, 0, 1);
       fieldPrefix = p.getProperty(FIELD_NAME_PREFIX, FIELD_NAME_PREFIX_DEFAULT);
+      fieldNames = new String[(int) Math.min(fieldcount, 1024)];
+      for (int i = 0; i < fieldNames.length; i++) {
+        fieldNames[i] = fieldPrefix + i;
+      }
 
       extended = !coreKeys || ratio > 0 || deletes > 0 || readseq > 0 || props.isSet(LOAD_ORDER);
       if (!extended) {
@@ -250,7 +256,7 @@ public class EmbeddedWorkload extends CoreWorkload {
       return null;
     }
     Set<String> one = new HashSet<>(2);
-    one.add(fieldPrefix + fieldchooser.nextValue().intValue());
+    one.add(fieldName(fieldchooser.nextValue().intValue()));
     return one;
   }
 
@@ -258,17 +264,22 @@ public class EmbeddedWorkload extends CoreWorkload {
     HashMap<String, ByteIterator> values = new HashMap<>();
     if (allFields) {
       for (int i = 0; i < fieldcount; i++) {
-        values.put(fieldPrefix + i, value());
+        values.put(fieldName(i), value());
       }
     } else {
-      values.put(fieldPrefix + fieldchooser.nextValue().intValue(), value());
+      values.put(fieldName(fieldchooser.nextValue().intValue()), value());
     }
     return values;
   }
 
+  private String fieldName(int i) {
+    return i < fieldNames.length ? fieldNames[i] : fieldPrefix + i;
+  }
+
   private ByteIterator value() {
     int length = fieldlengthgenerator.nextValue().intValue();
-    return compressible != null ? new ByteArrayByteIterator(compressible.next(length))
+    // handed over, not copied: the codec's bare layout stores this very array
+    return compressible != null ? new HandedOverBytes(compressible.next(length))
         : new RandomByteIterator(length);
   }
 }
