@@ -34,6 +34,11 @@ final class KvTable extends Schema {
     scan = "SELECT " + v + " FROM " + t + " WHERE " + k + " >= ? ORDER BY " + k + " LIMIT ?";
   }
 
+  /** The same table with the other rowid choice (its statements are the same). */
+  KvTable otherLayout() {
+    return new KvTable(table, !withoutRowid);
+  }
+
   byte[] get(Session s, byte[] key) throws SQLException {
     s.lock();
     try {

@@ -62,7 +62,7 @@ final class Session {
   }
 
   Schema schema() {
-    return store.settings().schema();
+    return store.schema();
   }
 
   void lock() {

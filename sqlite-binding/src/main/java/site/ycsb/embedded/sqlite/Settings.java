@@ -21,11 +21,14 @@ import java.util.List;
  * @param mmapSize mmap_size in bytes
  * @param walAutocheckpoint wal_autocheckpoint in pages
  * @param processLock hold a lock file so that a second process is refused
+ * @param rowidLayoutSet whether sqlite.withoutrowid was given (if not, an existing kv table of the other
+ *     layout is used as it is)
  * @param notes lines for the start-up header (ignored or unknown properties)
  */
 record Settings(Path dir, String fileName, Schema schema, int pageSize, boolean pageSizeSet, long cacheKib,
                 String journalMode, String synchronous, String lockingMode, boolean sharedCache, int busyTimeoutMs,
-                long mmapSize, int walAutocheckpoint, boolean processLock, List<String> notes) {
+                long mmapSize, int walAutocheckpoint, boolean processLock, boolean rowidLayoutSet,
+                List<String> notes) {
 
   Path file() {
     return dir.resolve(fileName);

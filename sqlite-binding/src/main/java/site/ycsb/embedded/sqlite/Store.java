@@ -61,11 +61,14 @@ final class Store {
     }
   };
   private Session primary;
+  /** The table as it is in the file: the asked-for layout, or an older kv layout found there. */
+  private volatile Schema schema;
 
   private Store(Settings settings, FileChannel lockChannel, FileLock lock) {
     this.settings = settings;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.schema = settings.schema();
   }
 
   /**
@@ -109,6 +112,11 @@ final class Store {
 
   Settings settings() {
     return settings;
+  }
+
+  /** The table every client uses, as the first connection created or found it. */
+  Schema schema() {
+    return schema;
   }
 
   /** The session a client thread works with: its own connection, or the one shared connection under EXCLUSIVE. */
@@ -185,6 +193,9 @@ final class Store {
     // The open flag, not SQLiteConfig.setSharedCache: that one only acts on "file:" URIs.
     config.setOpenMode(settings.sharedCache() ? SQLiteOpenMode.SHAREDCACHE : SQLiteOpenMode.PRIVATECACHE);
     config.setBusyTimeout(settings.busyTimeoutMs());
+    // Otherwise sqlite-jdbc prepares, runs and finalizes "SELECT last_insert_rowid()" after every
+    // INSERT, for a getGeneratedKeys() the binding never calls.
+    config.setGetGeneratedKeys(false);
     Connection c = config.createConnection("jdbc:sqlite:" + settings.file().toAbsolutePath());
     Session s = new Session(this, c);
     sessions.add(s);
@@ -239,19 +250,31 @@ final class Store {
   }
 
   private void createOrCheckTable(Session s) throws SQLException, IOException {
-    Schema schema = settings.schema();
+    Schema wanted = settings.schema();
     String sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?";
-    String existing = s.queryString(sql, schema.table);
+    String existing = s.queryString(sql, wanted.table);
     if (existing == null) {
-      s.execute(schema.create.replaceFirst("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS "));
-      existing = s.queryString(sql, schema.table);
+      s.execute(wanted.create.replaceFirst("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS "));
+      existing = s.queryString(sql, wanted.table);
     }
-    if (!Schema.normalized(schema.create).equals(Schema.normalized(existing))) {
-      throw new IOException("table " + schema.table + " in " + settings.file().toAbsolutePath()
-          + " was created as\n    " + existing + "\n  and this run asks for\n    " + schema.create
+    Schema found = wanted;
+    if (!settings.rowidLayoutSet() && wanted instanceof KvTable kv && !sameTable(wanted, existing)
+        && sameTable(kv.otherLayout(), existing)) {
+      // A kv table made under the older WITHOUT ROWID default (or the other way round): the same
+      // statements work on both, so a database loaded before stays readable.
+      found = kv.otherLayout();
+      System.err.printf("[sqlite] NOTE: %s holds the kv table %s; using it as it is (sqlite.withoutrowid=%b"
+          + " was not set; new tables are %s)%n", settings.file().toAbsolutePath(),
+          found.withoutRowid ? "WITHOUT ROWID" : "as a rowid table", found.withoutRowid,
+          wanted.withoutRowid ? "WITHOUT ROWID" : "rowid tables with a key index");
+    }
+    if (!sameTable(found, existing)) {
+      throw new IOException("table " + wanted.table + " in " + settings.file().toAbsolutePath()
+          + " was created as\n    " + existing + "\n  and this run asks for\n    " + wanted.create
           + "\n  load and run must agree on sqlite.schema, sqlite.keytype, sqlite.withoutrowid,"
           + " sqlite.counterfield, fieldcount and fieldnameprefix (or start afresh with destroy=true)");
     }
+    schema = found;
     String pageSize = s.pragma("page_size");
     if (settings.pageSizeSet() && !pageSize.equals(Integer.toString(settings.pageSize()))) {
       System.err.printf("[sqlite] WARNING: sqlite.pagesize=%d does not apply: %s was created with %s-byte pages"
@@ -259,6 +282,10 @@ final class Store {
           settings.pageSize(), settings.file().toAbsolutePath(), pageSize);
     }
     System.err.println("[sqlite] table: " + existing);
+  }
+
+  private static boolean sameTable(Schema schema, String existingCreate) {
+    return Schema.normalized(schema.create).equals(Schema.normalized(existingCreate));
   }
 
   /**

@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -629,6 +630,54 @@ class SqliteClientTest extends KeyValueDbContract {
     DB db = open(props("sqlite.withoutrowid", "false"));
     assertEquals("CREATE TABLE \"usertable\" (\"key\" BLOB PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)",
         session(db).queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
+    db.insert("usertable", "k", record("f", "v"));
+    assertEquals(Map.of("f", "v"), read(db, "k", null));
+  }
+
+  @Test
+  void theKvTableIsARowidTableWithAKeyIndexByDefault() throws Exception {
+    DB db = open();
+    Session s = session(db);
+    assertEquals("CREATE TABLE \"usertable\" (\"key\" BLOB PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)",
+        s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
+    assertEquals("sqlite_autoindex_usertable_1",
+        s.queryString("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'usertable'"));
+    db.insert("usertable", "k1", record("f", "one"));
+    db.insert("usertable", "k1", record("f", "again"));
+    db.insert("usertable", "k2", record("f", "two"));
+    assertEquals(Map.of("f", "again"), read(db, "k1", null), "a second insert of a key replaces its row");
+    assertEquals(Map.of("f", "two"), read(db, "k2", null));
+    assertEquals("2", s.queryString("SELECT count(*) FROM usertable"), "one row per key");
+  }
+
+  @Test
+  void aKvTableOfTheOlderWithoutRowidDefaultIsUsedAsItIs() throws Exception {
+    DB old = open(props("sqlite.withoutrowid", "true"));
+    old.insert("usertable", "k", record("f", "before"));
+    close(old);
+
+    DB db = open(); // sqlite.withoutrowid not set: the table found is used
+    Session s = session(db);
+    assertTrue(s.schema().withoutRowid, "the layout found in the file");
+    assertEquals(Map.of("f", "before"), read(db, "k", null), "the older database stays readable");
+    db.insert("usertable", "k2", record("f", "after"));
+    assertEquals(Map.of("f", "after"), read(db, "k2", null));
+    assertTrue(s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'").endsWith("WITHOUT ROWID"),
+        "the table is left as it was");
+    close(db);
+
+    // Asked for by name, the other layout is still refused.
+    DBException e = assertThrows(DBException.class, () -> open(props("sqlite.withoutrowid", "false")));
+    assertTrue(e.getMessage().contains("was created as") && e.getMessage().contains("WITHOUT ROWID"), e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+  }
+
+  @Test
+  void connectionsDoNotFetchGeneratedKeysAfterEveryInsert() throws Exception {
+    DB db = open(props("sqlite.lockingmode", "NORMAL"));
+    SQLiteConnection c = (SQLiteConnection) session(db).connection();
+    assertFalse(c.getConnectionConfig().isGetGeneratedKeys(),
+        "sqlite-jdbc would run SELECT last_insert_rowid() after each INSERT");
     db.insert("usertable", "k", record("f", "v"));
     assertEquals(Map.of("f", "v"), read(db, "k", null));
   }
