@@ -186,6 +186,16 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     return "leveldb";
   }
 
+  /** The chosen library, before YCSB's clock starts (see KeyValueDB): leveldbjni unpacks it from its jar. */
+  @Override
+  protected void loadEngineLibrary() throws IOException {
+    if (LIBRARY_SYSTEM.equals(getProperties().getProperty(LIBRARY))) {
+      LevelDbNative.ensureLoaded();
+    } else {
+      org.fusesource.leveldbjni.internal.NativeDB.LIBRARY.load();
+    }
+  }
+
   /** The write buffer configure() read: the free-space margin is measured in it. */
   private long writeBufferSize = WRITE_BUFFER_SIZE_DEFAULT;
 

@@ -121,6 +121,12 @@ public class RocksDbClient extends KeyValueDB<Handle> {
     return new Opener(s, dir);
   }
 
+  /** rocksdbjni unpacks its library from the jar: before YCSB's clock starts (see KeyValueDB). */
+  @Override
+  protected void loadEngineLibrary() throws IOException {
+    loadNativeLibrary();
+  }
+
   private static void loadNativeLibrary() throws IOException {
     try {
       RocksDB.loadLibrary();

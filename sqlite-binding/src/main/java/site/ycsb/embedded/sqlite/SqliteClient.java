@@ -100,6 +100,12 @@ public class SqliteClient extends KeyValueDB<Session> {
     return "sqlite";
   }
 
+  /** sqlite-jdbc unpacks its library from the jar: before YCSB's clock starts (see KeyValueDB). */
+  @Override
+  protected void loadEngineLibrary() throws Exception {
+    org.sqlite.SQLiteJDBCLoader.initialize();
+  }
+
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     Properties raw = getProperties();
