@@ -462,18 +462,23 @@ typedef struct {
   size_t cap;
   size_t used;
   size_t need; /* bytes the record visited last needs: nonzero when it did not fit */
+  char* key;   /* a malloc'd copy of that record's key, to jump back to it; NULL when out of memory */
+  size_t ksiz;
 } fill_state;
 
 /* Copies the visited value, with its length in front, when it fits; never modifies the record. */
 static const char* fill_visit(const char* kbuf, size_t ksiz, const char* vbuf, size_t vsiz, size_t* sp,
     void* opq) {
-  (void)kbuf;
-  (void)ksiz;
   (void)sp;
   fill_state* st = opq;
   size_t n = FILL_LENGTH_BYTES + vsiz;
   if (vsiz > (size_t)INT32_MAX - FILL_LENGTH_BYTES || st->used + n > st->cap) {
     st->need = n;
+    st->key = malloc(ksiz > 0 ? ksiz : 1);
+    if (st->key != NULL) {
+      memcpy(st->key, kbuf, ksiz);
+      st->ksiz = ksiz;
+    }
     return KCVISNOP;
   }
   unsigned char* p = st->base + st->used;
@@ -488,6 +493,17 @@ static const char* fill_visit(const char* kbuf, size_t ksiz, const char* vbuf, s
   return KCVISNOP;
 }
 
+/* Reads the cursor's error after a failed call: 1 when it only ran past the last record, else 0 with
+ * a KyotoException pending. */
+static int cursor_ended(JNIEnv* env, KCCUR* cur) {
+  int32_t code = kccurecode(cur);
+  if (code == KCENOREC) {
+    return 1;
+  }
+  throw_kyoto(env, code, kccuremsg(cur));
+  return 0;
+}
+
 JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* env, jclass cls, jlong c,
     jobject out, jint max_entries) {
   (void)cls;
@@ -498,21 +514,34 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* e
     throw_java(env, "java/lang/IllegalArgumentException", "kyotojni: the scan buffer is not a direct buffer");
     return 0;
   }
-  fill_state st = {base, (size_t)capacity, 0, 0};
+  fill_state st = {base, (size_t)capacity, 0, 0, NULL, 0};
   jint count = 0;
   int ended = 0;
   while (count < max_entries) {
-    /* Visit without stepping: a value that does not fit stays under the cursor for the next call. */
-    if (!kccuraccept(cur, fill_visit, &st, 0, 0)) {
-      int32_t code = kccurecode(cur);
-      if (code != KCENOREC) {
-        throw_kyoto(env, code, kccuremsg(cur));
+    /* Visit and step in one call (one lock); a value that does not fit is jumped back to by its key. */
+    if (!kccuraccept(cur, fill_visit, &st, 0, 1)) {
+      if (!cursor_ended(env, cur)) {
         return 0;
       }
       ended = 1;
       break;
     }
     if (st.need != 0) {
+      if (st.key == NULL) {
+        throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a key copy");
+        return 0;
+      }
+      int back = kccurjumpkey(cur, st.key, st.ksiz);
+      free(st.key);
+      if (!back) {
+        /* No record at or after the key: another thread removed it and it was the last (TreeDB),
+         * or removed it (HashDB, which cannot tell where it was): the pass ends here. */
+        if (!cursor_ended(env, cur)) {
+          return 0;
+        }
+        ended = 1;
+        break;
+      }
       if (st.need > (size_t)INT32_MAX) {
         throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: a record larger than 2 GB");
         return 0;
@@ -523,15 +552,6 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* e
       break;
     }
     count++;
-    if (!kccurstep(cur)) {
-      int32_t code = kccurecode(cur);
-      if (code != KCENOREC) {
-        throw_kyoto(env, code, kccuremsg(cur));
-        return 0;
-      }
-      ended = 1;
-      break;
-    }
   }
   return ((jlong)st.used << 1) | ended;
 }

@@ -157,7 +157,7 @@ final class KyotoNative {
    * direct buffer {@code out}, at most {@code maxEntries}, stepping past each one copied: one crossing
    * for a buffer full of values. Returns (bytes used &lt;&lt; 1) | 1 when the cursor went past the last
    * record; -n when the first value alone needs n bytes, more than {@code out} holds (nothing copied,
-   * the cursor stays).
+   * the cursor is back on that record).
    */
   static native long fill(long cursor, java.nio.ByteBuffer out, int maxEntries) throws KyotoException;
 
