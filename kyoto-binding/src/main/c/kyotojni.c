@@ -7,7 +7,8 @@
  *   nothing has to be released, whatever path a function leaves by.
  * - Keys and values are copied into a stack buffer, or a malloc'd one when they are large; the
  *   malloc'd buffer is freed on every path.
- * - Every region kcdbget / kccurgetvalue / kcdbstatus returns goes back through kcfree.
+ * - Every region kcdbget / kccurgetvalue / kcdbstatus returns goes back through kcfree; fill reads
+ *   values in place through a visitor (kccuraccept), so it has nothing to free.
  * - The error code and message are per thread: they are read right after the failing call, on
  *   the same thread, before any other library call, and turned into a KyotoException.
  * - A cursor is made and destroyed by the Java caller (try/finally); a database is deleted
@@ -23,6 +24,9 @@
 #include "site_ycsb_embedded_kyoto_KyotoNative.h"
 
 #define J(name) site_ycsb_embedded_kyoto_KyotoNative_##name
+
+/* Bytes in front of every value fill writes: its length, a little-endian int. */
+#define FILL_LENGTH_BYTES 4
 
 /* The Java constants must be the library's. */
 _Static_assert(J(OREADER) == KCOREADER, "OREADER");
@@ -45,6 +49,7 @@ _Static_assert(J(ENOREC) == KCENOREC, "ENOREC");
 _Static_assert(J(ELOGIC) == KCELOGIC, "ELOGIC");
 _Static_assert(J(ESYSTEM) == KCESYSTEM, "ESYSTEM");
 _Static_assert(J(EMISC) == KCEMISC, "EMISC");
+_Static_assert(J(LENGTH_BYTES) == FILL_LENGTH_BYTES, "LENGTH_BYTES");
 
 #define DB(h) ((KCDB*)(intptr_t)(h))
 #define CUR(h) ((KCCUR*)(intptr_t)(h))
@@ -449,4 +454,104 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_destroy(JNIEnv*
   (void)env;
   (void)cls;
   kccurdel(CUR(c));
+}
+
+/* What fill's visitor copies into: the direct buffer, and how much of it is used. */
+typedef struct {
+  unsigned char* base;
+  size_t cap;
+  size_t used;
+  size_t need; /* bytes the record visited last needs: nonzero when it did not fit */
+  char* key;   /* a malloc'd copy of that record's key, to jump back to it; NULL when out of memory */
+  size_t ksiz;
+} fill_state;
+
+/* Copies the visited value, with its length in front, when it fits; never modifies the record. */
+static const char* fill_visit(const char* kbuf, size_t ksiz, const char* vbuf, size_t vsiz, size_t* sp,
+    void* opq) {
+  (void)sp;
+  fill_state* st = opq;
+  size_t n = FILL_LENGTH_BYTES + vsiz;
+  if (vsiz > (size_t)INT32_MAX - FILL_LENGTH_BYTES || st->used + n > st->cap) {
+    st->need = n;
+    st->key = malloc(ksiz > 0 ? ksiz : 1);
+    if (st->key != NULL) {
+      memcpy(st->key, kbuf, ksiz);
+      st->ksiz = ksiz;
+    }
+    return KCVISNOP;
+  }
+  unsigned char* p = st->base + st->used;
+  /* little-endian whatever the machine, so the Java side reads it with plain shifts */
+  p[0] = (unsigned char)vsiz;
+  p[1] = (unsigned char)(vsiz >> 8);
+  p[2] = (unsigned char)(vsiz >> 16);
+  p[3] = (unsigned char)(vsiz >> 24);
+  memcpy(p + FILL_LENGTH_BYTES, vbuf, vsiz);
+  st->used += n;
+  st->need = 0;
+  return KCVISNOP;
+}
+
+/* Reads the cursor's error after a failed call: 1 when it only ran past the last record, else 0 with
+ * a KyotoException pending. */
+static int cursor_ended(JNIEnv* env, KCCUR* cur) {
+  int32_t code = kccurecode(cur);
+  if (code == KCENOREC) {
+    return 1;
+  }
+  throw_kyoto(env, code, kccuremsg(cur));
+  return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* env, jclass cls, jlong c,
+    jobject out, jint max_entries) {
+  (void)cls;
+  KCCUR* cur = CUR(c);
+  unsigned char* base = (*env)->GetDirectBufferAddress(env, out);
+  jlong capacity = (*env)->GetDirectBufferCapacity(env, out);
+  if (base == NULL || capacity < 0) {
+    throw_java(env, "java/lang/IllegalArgumentException", "kyotojni: the scan buffer is not a direct buffer");
+    return 0;
+  }
+  fill_state st = {base, (size_t)capacity, 0, 0, NULL, 0};
+  jint count = 0;
+  int ended = 0;
+  while (count < max_entries) {
+    /* Visit and step in one call (one lock); a value that does not fit is jumped back to by its key. */
+    if (!kccuraccept(cur, fill_visit, &st, 0, 1)) {
+      if (!cursor_ended(env, cur)) {
+        return 0;
+      }
+      ended = 1;
+      break;
+    }
+    if (st.need != 0) {
+      if (st.key == NULL) {
+        throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a key copy");
+        return 0;
+      }
+      int back = kccurjumpkey(cur, st.key, st.ksiz);
+      free(st.key);
+      if (!back) {
+        /* No record at or after the key: another thread removed it and it was the last (TreeDB),
+         * or removed it (HashDB, which cannot tell where it was): the pass ends here. */
+        if (!cursor_ended(env, cur)) {
+          return 0;
+        }
+        ended = 1;
+        break;
+      }
+      if (st.need > (size_t)INT32_MAX) {
+        throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: a record larger than 2 GB");
+        return 0;
+      }
+      if (count == 0) {
+        return -(jlong)st.need; /* the caller grows its buffer and calls again */
+      }
+      break;
+    }
+    count++;
+  }
+  return ((jlong)st.used << 1) | ended;
 }

@@ -41,6 +41,9 @@ final class KyotoNative {
   static final int ESYSTEM = 9;
   static final int EMISC = 15;
 
+  /** Bytes in front of every value {@link #fill} writes: its length, a little-endian int. */
+  static final int LENGTH_BYTES = 4;
+
   /** Why the library could not be loaded, with what to install; null when it is loaded. */
   private static final String LOAD_ERROR = load();
 
@@ -148,6 +151,15 @@ final class KyotoNative {
 
   /** The value under the cursor, stepping to the next record; null past the last one. */
   static native byte[] next(long cursor) throws KyotoException;
+
+  /**
+   * Copies values from the cursor on, each as a {@link #LENGTH_BYTES} length then the bytes, into the
+   * direct buffer {@code out}, at most {@code maxEntries}, stepping past each one copied: one crossing
+   * for a buffer full of values. Returns (bytes used &lt;&lt; 1) | 1 when the cursor went past the last
+   * record; -n when the first value alone needs n bytes, more than {@code out} holds (nothing copied,
+   * the cursor is back on that record).
+   */
+  static native long fill(long cursor, java.nio.ByteBuffer out, int maxEntries) throws KyotoException;
 
   /** kccurdel. */
   static native void destroy(long cursor);

@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -272,6 +274,67 @@ class KyotoClientTest extends KeyValueDbContract {
     assertEquals(Status.OK, db.scan("usertable", "", Integer.MAX_VALUE, null, rows), "a whole-database pass");
     assertEquals(49, rows.size());
     assertEquals(Status.ERROR, db.scan("usertable", "h1", 5, null, new Vector<>()), "no key order");
+  }
+
+  @Test
+  void scanFetchesManyBuffersAndValuesLargerThanTheBuffer() throws Exception {
+    DB db = open();
+    Random random = new Random(7);
+    List<byte[]> stored = new ArrayList<>();
+    for (int i = 0; i < 6001; i++) {
+      // mostly 100-byte values (several buffers full), and some larger than the whole buffer, the last too
+      int size = i % 1000 == 500 || i == 6000 ? KyotoClient.SCAN_BUFFER_BYTES + 1000 * i : 100;
+      byte[] v = new byte[size];
+      random.nextBytes(v);
+      stored.add(v);
+      assertEquals(Status.OK, db.insert("usertable", String.format("user%08d", i), bytesRecord("field0", v)));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", 10_000, null, rows));
+    assertEquals(stored.size(), rows.size());
+    for (int i = 0; i < stored.size(); i++) {
+      assertArrayEquals(stored.get(i), rows.get(i).get("field0").toArray(), "value " + i);
+    }
+    rows.clear();
+    assertEquals(Status.OK, db.scan("usertable", "user00004999", 3, null, rows));
+    assertEquals(3, rows.size());
+    assertArrayEquals(stored.get(5000), rows.get(1).get("field0").toArray());
+    assertArrayEquals(stored.get(5001), rows.get(2).get("field0").toArray());
+    rows.clear();
+    assertEquals(Status.OK, db.scan("usertable", "user00005998", 10, null, rows), "stops at the last record");
+    assertEquals(3, rows.size());
+    assertArrayEquals(stored.get(5999), rows.get(1).get("field0").toArray());
+    assertArrayEquals(stored.get(6000), rows.get(2).get("field0").toArray(), "the last, larger than the buffer");
+  }
+
+  @Test
+  void aHashDbPassFetchesValuesLargerThanTheBuffer() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("kyoto.file", "ycsb.kch");
+    DB db = open(p);
+    Map<String, byte[]> stored = new HashMap<>();
+    Random random = new Random(11);
+    for (int i = 0; i < 3000; i++) {
+      byte[] v = new byte[i % 1000 == 7 ? KyotoClient.SCAN_BUFFER_BYTES + i : 100];
+      random.nextBytes(v);
+      stored.put("h" + i, v);
+      assertEquals(Status.OK, db.insert("usertable", "h" + i, bytesRecord("field0", v)));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", Integer.MAX_VALUE, null, rows));
+    assertEquals(stored.size(), rows.size());
+    // A HashDB has no key order: compare the values as sorted lists.
+    List<String> want = new ArrayList<>();
+    List<String> got = new ArrayList<>();
+    for (byte[] v : stored.values()) {
+      want.add(Arrays.toString(v));
+    }
+    for (HashMap<String, ByteIterator> row : rows) {
+      got.add(Arrays.toString(row.get("field0").toArray()));
+    }
+    Collections.sort(want);
+    Collections.sort(got);
+    assertEquals(want, got);
   }
 
   @Test

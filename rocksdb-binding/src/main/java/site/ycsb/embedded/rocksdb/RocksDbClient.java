@@ -85,7 +85,7 @@ public class RocksDbClient extends KeyValueDB<Handle> {
   public static final String OPTIONS_FILE = "rocksdb.optionsfile";
   /** update overwrites the record without reading it first (db_bench's "overwrite"). */
   public static final String BLIND_UPDATES = "rocksdb.blindupdates";
-  /** Collect statistics and print stalls, flush/compaction bytes and level shape at close. */
+  /** Collect statistics (counters only) and print stalls, flush/compaction bytes and level shape at close. */
   public static final String STATS = "rocksdb.stats";
   public static final boolean STATS_DEFAULT = true;
 

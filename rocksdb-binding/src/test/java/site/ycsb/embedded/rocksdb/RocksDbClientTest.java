@@ -28,11 +28,13 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.HistogramType;
 import org.rocksdb.Options;
 import org.rocksdb.OptionsUtil;
 import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Statistics;
 import org.rocksdb.ThreadStatus;
 import org.rocksdb.ThreadType;
 import org.rocksdb.TickerType;
@@ -433,6 +435,20 @@ class RocksDbClientTest extends KeyValueDbContract {
     assertEquals(0, logBytes, "nothing left to replay");
     DB again = open(properties(dir));
     assertEquals(Map.of("f", "in the memtable"), read(again, "last", null));
+  }
+
+  @Test
+  void statsCountWithoutTimingEachOperation() throws Exception {
+    DB db = open();
+    fill(db, 100, 100);
+    assertEquals(100, valueLength(db, "k000042"));
+    Statistics st = handle(db).statistics();
+    assertTrue(st.getTickerCount(TickerType.BYTES_WRITTEN) >= 100 * 100, "counters still count");
+    assertTrue(st.getTickerCount(TickerType.NUMBER_KEYS_READ) >= 1);
+    assertEquals(0, st.getHistogramData(HistogramType.DB_GET).getCount(), "no clock read per get");
+    assertEquals(0, st.getHistogramData(HistogramType.DB_WRITE).getCount(), "no clock read per put");
+    String out = stderrOf(() -> close(db));
+    assertTrue(out.contains("[rocksdb] stats: stall_stops=0") && out.contains(" bytes_written="), out);
   }
 
   @Test
