@@ -1,7 +1,6 @@
 package site.ycsb.embedded.kyoto;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.NativeScanBuffer;
 
 /**
  * YCSB binding for Kyoto Cabinet (the system library, libkyotocabinet 1.2.79) through the
@@ -71,14 +71,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
   static final Map<String, Integer> OPTION_BITS = Map.of("small", 1, "linear", 2, "compress", 4);
 
   /** Scan buffer per thread; a value larger than it grows that thread's buffer. */
-  static final int SCAN_BUFFER_BYTES = 256 << 10;
-  /** Values one fill call may copy. */
-  private static final int MAX_ENTRIES_PER_FILL = 1 << 20;
-  /** Each client thread scans into its own direct buffer, reused across scans. */
-  private static final ThreadLocal<ByteBuffer> SCAN_BUFFER =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SCAN_BUFFER_BYTES));
-  /** What a fill wrote, copied out of the direct buffer in one call (per thread, like the buffer). */
-  private static final ThreadLocal<byte[]> SCAN_COPY = ThreadLocal.withInitial(() -> new byte[SCAN_BUFFER_BYTES]);
+  static final int SCAN_BUFFER_BYTES = NativeScanBuffer.INITIAL_BYTES;
 
   /** Compressors already checked in this JVM: the check opens an in-memory database. */
   private static final Set<String> WORKING_COMPRESSORS = ConcurrentHashMap.newKeySet();
@@ -327,40 +320,10 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     if (count <= 0) {
       return;
     }
-    ByteBuffer buf = SCAN_BUFFER.get();
-    byte[] copy = SCAN_COPY.get();
     long cursor = KyotoNative.cursor(h.ptr());
     try {
-      if (!KyotoNative.jump(cursor, start)) {
-        return;
-      }
-      int left = count;
-      while (left > 0) {
-        long r = KyotoNative.fill(cursor, buf, Math.min(left, MAX_ENTRIES_PER_FILL));
-        if (r < 0) {
-          buf = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 8, Math.max(-r, buf.capacity() * 2L)));
-          SCAN_BUFFER.set(buf);
-          continue;
-        }
-        int used = (int) (r >>> 1);
-        if (copy.length < used) {
-          copy = new byte[buf.capacity()];
-          SCAN_COPY.set(copy);
-        }
-        // One bulk copy per fill, then plain array reads.
-        buf.get(0, copy, 0, used);
-        int at = 0;
-        while (at < used) {
-          int length = (copy[at] & 0xff) | (copy[at + 1] & 0xff) << 8 | (copy[at + 2] & 0xff) << 16
-              | (copy[at + 3] & 0xff) << 24;
-          at += KyotoNative.LENGTH_BYTES;
-          sink.accept(Arrays.copyOfRange(copy, at, at + length));
-          at += length;
-          left--;
-        }
-        if ((r & 1) != 0) {
-          return; // the cursor is past the last record
-        }
+      if (KyotoNative.jump(cursor, start)) {
+        NativeScanBuffer.feed((buf, max) -> KyotoNative.fill(cursor, buf, max), count, sink);
       }
     } finally {
       KyotoNative.destroy(cursor);

@@ -27,7 +27,7 @@ final class LevelDbNative {
   static final int SNAPPY_COMPRESSION = 1;
 
   /** Bytes in front of every value {@link #fill} writes: its length, a little-endian int. */
-  static final int LENGTH_BYTES = 4;
+  static final int LENGTH_BYTES = site.ycsb.embedded.NativeScanBuffer.LENGTH_BYTES;
 
   /** Why the library could not be loaded, with what to install; null when it is loaded. */
   private static final String LOAD_ERROR = load();
