@@ -6,11 +6,11 @@ import site.ycsb.embedded.kyoto.KyotoClient;
 import site.ycsb.embedded.kyoto.KyotoJni;
 
 /** The direct side of the Kyoto comparison: the binding's JNI calls with no binding around them. */
-final class KyotoDirect implements BindingOverhead.Direct {
+class KyotoDirect implements BindingOverhead.Direct {
 
-  private final KyotoJni db;
+  final KyotoJni db;
 
-  private KyotoDirect(KyotoJni db) {
+  KyotoDirect(KyotoJni db) {
     this.db = db;
   }
 

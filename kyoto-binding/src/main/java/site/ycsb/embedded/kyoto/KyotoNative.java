@@ -45,44 +45,10 @@ final class KyotoNative {
   static final int LENGTH_BYTES = site.ycsb.embedded.NativeScanBuffer.LENGTH_BYTES;
 
   /** Why the library could not be loaded, with what to install; null when it is loaded. */
-  private static final String LOAD_ERROR = load();
+  private static final String LOAD_ERROR =
+      site.ycsb.embedded.JniLibrary.load(KyotoNative.class, LIBRARY, KyotoNative::explain);
 
   private KyotoNative() {
-  }
-
-  private static String load() {
-    try {
-      System.loadLibrary(LIBRARY);
-      return null;
-    } catch (UnsatisfiedLinkError e) {
-      // Dropped into a YCSB distribution, whose launcher sets no java.library.path, the
-      // library sits next to the binding's jar in <name>-binding/lib.
-      java.nio.file.Path besideJar = besideJar();
-      if (besideJar != null && java.nio.file.Files.isRegularFile(besideJar)) {
-        try {
-          System.load(besideJar.toString());
-          return null;
-        } catch (UnsatisfiedLinkError e2) {
-          return explain(e2.getMessage(), System.getProperty("java.library.path"));
-        }
-      }
-      return explain(e.getMessage(), System.getProperty("java.library.path"));
-    }
-  }
-
-  /** lib&lt;LIBRARY&gt;.so in the directory of the jar this class came from, or null. */
-  private static java.nio.file.Path besideJar() {
-    try {
-      java.security.CodeSource src = KyotoNative.class.getProtectionDomain().getCodeSource();
-      if (src == null) {
-        return null;
-      }
-      java.nio.file.Path where = java.nio.file.Paths.get(src.getLocation().toURI());
-      return java.nio.file.Files.isRegularFile(where)
-          ? where.resolveSibling("lib" + LIBRARY + ".so") : null;
-    } catch (java.net.URISyntaxException | RuntimeException e) {
-      return null;
-    }
   }
 
   /** Throws a clear error naming what is missing when the JNI library could not be loaded. */

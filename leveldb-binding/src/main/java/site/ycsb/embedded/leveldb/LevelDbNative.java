@@ -3,9 +3,6 @@ package site.ycsb.embedded.leveldb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 
 /**
  * The binding's own thin JNI layer over the system LevelDB's C API (leveldb/c.h, Debian
@@ -30,7 +27,8 @@ final class LevelDbNative {
   static final int LENGTH_BYTES = site.ycsb.embedded.NativeScanBuffer.LENGTH_BYTES;
 
   /** Why the library could not be loaded, with what to install; null when it is loaded. */
-  private static final String LOAD_ERROR = load();
+  private static final String LOAD_ERROR =
+      site.ycsb.embedded.JniLibrary.load(LevelDbNative.class, LIBRARY, LevelDbNative::explain);
 
   /** A LevelDB error (its Status message); thrown by the natives. */
   static final class Failure extends IOException {
@@ -42,40 +40,6 @@ final class LevelDbNative {
   }
 
   private LevelDbNative() {
-  }
-
-  private static String load() {
-    try {
-      System.loadLibrary(LIBRARY);
-      return null;
-    } catch (UnsatisfiedLinkError e) {
-      // Dropped into a YCSB distribution, whose launcher sets no java.library.path, the
-      // library sits next to the binding's jar in leveldb-binding/lib.
-      Path besideJar = besideJar();
-      if (besideJar != null && Files.isRegularFile(besideJar)) {
-        try {
-          System.load(besideJar.toString());
-          return null;
-        } catch (UnsatisfiedLinkError e2) {
-          return explain(e2.getMessage(), System.getProperty("java.library.path"));
-        }
-      }
-      return explain(e.getMessage(), System.getProperty("java.library.path"));
-    }
-  }
-
-  /** lib&lt;LIBRARY&gt;.so in the directory of the jar this class came from, or null. */
-  private static Path besideJar() {
-    try {
-      java.security.CodeSource src = LevelDbNative.class.getProtectionDomain().getCodeSource();
-      if (src == null) {
-        return null;
-      }
-      Path where = Paths.get(src.getLocation().toURI());
-      return Files.isRegularFile(where) ? where.resolveSibling("lib" + LIBRARY + ".so") : null;
-    } catch (java.net.URISyntaxException | RuntimeException e) {
-      return null;
-    }
   }
 
   /** Throws a clear error naming what is missing when the JNI library could not be loaded. */
