@@ -100,40 +100,7 @@ final class Engines {
       LRUCache cache = new LRUCache(8L << 20);
       org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
           .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
-      RocksDB db = RocksDB.open(options, dir.toString());
-      org.rocksdb.ReadOptions ro = new org.rocksdb.ReadOptions();
-      org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions();
-      return new BindingOverhead.Direct() {
-        @Override
-        public void put(byte[] key, byte[] value) throws Exception {
-          db.put(wo, key, value);
-        }
-
-        @Override
-        public byte[] get(byte[] key) throws Exception {
-          return db.get(ro, key);
-        }
-
-        @Override
-        public long scanAll() {
-          long n = 0;
-          try (org.rocksdb.RocksIterator it = db.newIterator(ro)) {
-            for (it.seekToFirst(); it.isValid(); it.next(), n++) {
-              BindingOverhead.touch(it.value());
-            }
-          }
-          return n;
-        }
-
-        @Override
-        public void close() {
-          ro.close();
-          wo.close();
-          db.close();
-          options.close();
-          cache.close();
-        }
-      };
+      return RocksDirect.open(dir, options, cache);
     }
 
     @Override

@@ -134,50 +134,7 @@ final class LayerEngines {
         .setMaxOpenFiles(RocksDbClient.MAX_OPEN_FILES_DEFAULT)
         .setCompressionType("none".equals(compression) ? org.rocksdb.CompressionType.NO_COMPRESSION
             : org.rocksdb.CompressionType.SNAPPY_COMPRESSION);
-    RocksDB db = RocksDB.open(options, dir.toString());
-    org.rocksdb.ReadOptions ro = new org.rocksdb.ReadOptions();
-    org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions();
-    return new LayerDirect() {
-      @Override
-      public void put(byte[] key, byte[] value) throws Exception {
-        db.put(wo, key, value);
-      }
-
-      @Override
-      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
-        try (org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
-          for (int i = from; i < from + count; i++) {
-            batch.put(keys[i], values[i]);
-          }
-          db.write(wo, batch);
-        }
-      }
-
-      @Override
-      public byte[] get(byte[] key) throws Exception {
-        return db.get(ro, key);
-      }
-
-      @Override
-      public long scanAll() {
-        long n = 0;
-        try (org.rocksdb.RocksIterator it = db.newIterator(ro)) {
-          for (it.seekToFirst(); it.isValid(); it.next(), n++) {
-            BindingOverhead.touch(it.value());
-          }
-        }
-        return n;
-      }
-
-      @Override
-      public void close() {
-        ro.close();
-        wo.close();
-        db.close();
-        options.close();
-        cache.close();
-      }
-    };
+    return RocksDirect.open(dir, options, cache);
   }
 
   /** sqlite-jdbc with the binding's kv table and statements and the workload's pragmas. */
