@@ -2,7 +2,10 @@ package site.ycsb.embedded.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -140,10 +143,9 @@ public final class LayerStep {
    * the DB call, so here each chunk of {@value #CHUNK} operations gets its maps untimed first, then
    * only the chunk's calls are timed; the binding filling a result map is inside the clock.
    */
-  @SuppressWarnings("unchecked")
   static double runBinding(String engine, LayerShape shape, Properties props, Data d) throws Exception {
     int n = d.keys.length;
-    Map<String, ByteIterator>[] maps = new Map[CHUNK];
+    List<Map<String, ByteIterator>> maps = new ArrayList<>(Collections.nCopies(CHUNK, null));
     Status[] statuses = new Status[CHUNK];
     long nanos = 0;
     props.setProperty("dotransactions", "false"); // the load phase: destroy=load starts empty
@@ -152,12 +154,13 @@ public final class LayerStep {
       for (int from = 0; from < n; from += CHUNK) {
         int size = Math.min(CHUNK, n - from);
         for (int j = 0; j < size; j++) {
-          maps[j] = new HashMap<>();
-          maps[j].put(FIELD, new ByteArrayByteIterator(d.values[from + j]));
+          Map<String, ByteIterator> values = new HashMap<>();
+          values.put(FIELD, new ByteArrayByteIterator(d.values[from + j]));
+          maps.set(j, values);
         }
         long t0 = System.nanoTime();
         for (int j = 0; j < size; j++) {
-          statuses[j] = db.insert(TABLE, d.keyStrings[from + j], maps[j]);
+          statuses[j] = db.insert(TABLE, d.keyStrings[from + j], maps.get(j));
         }
         nanos += System.nanoTime() - t0;
         for (int j = 0; j < size; j++) {
@@ -180,15 +183,15 @@ public final class LayerStep {
         for (int from = 0; from < n; from += CHUNK) {
           int size = Math.min(CHUNK, n - from);
           for (int j = 0; j < size; j++) {
-            maps[j] = new HashMap<>(); // a fresh map per read, as YCSB's workload class makes
+            maps.set(j, new HashMap<>()); // a fresh map per read, as YCSB's workload class makes
           }
           long t0 = System.nanoTime();
           for (int j = 0; j < size; j++) {
-            statuses[j] = db.read(TABLE, d.keyStrings[d.readOrder[from + j]], null, maps[j]);
+            statuses[j] = db.read(TABLE, d.keyStrings[d.readOrder[from + j]], null, maps.get(j));
           }
           nanos += System.nanoTime() - t0;
           for (int j = 0; j < size; j++) {
-            if (statuses[j] == Status.OK && maps[j].get(FIELD).bytesLeft() == shape.valueLength) {
+            if (statuses[j] == Status.OK && maps.get(j).get(FIELD).bytesLeft() == shape.valueLength) {
               found++;
             }
           }
