@@ -10,11 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.FullScanSink;
 import site.ycsb.embedded.workload.CompressibleValues;
@@ -155,7 +155,7 @@ public final class LayerStep {
         int size = Math.min(CHUNK, n - from);
         for (int j = 0; j < size; j++) {
           Map<String, ByteIterator> values = new HashMap<>();
-          values.put(FIELD, new ByteArrayByteIterator(d.values[from + j]));
+          values.put(FIELD, new HandedOverBytes(d.values[from + j])); // the value type EmbeddedWorkload passes
           maps.set(j, values);
         }
         long t0 = System.nanoTime();
