@@ -23,13 +23,15 @@ import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.kyoto.KyotoClient;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
+import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.sqlite.SqliteClient;
 
 /**
  * Layer (b): each engine's Java library opened with the tuning a workload file gives its binding
  * (the same properties, read with the binding's names and defaults), so that (b) and (c) differ
- * only by the binding.
+ * only by the binding. The leveldb.library=system variant's (b) is the binding's own JNI class
+ * over the system library ({@link SystemLevelDbDirect}).
  */
 final class LayerEngines {
 
@@ -39,7 +41,7 @@ final class LayerEngines {
   /** Opens {@code engine}'s library directly in {@code dir} with the workload's tuning. */
   static LayerDirect open(String engine, Path dir, EngineProperties p) throws Exception {
     switch (engine) {
-      case "leveldb": return leveldb(dir, p);
+      case "leveldb": return SystemLevelDbDirect.chosen(p) ? SystemLevelDbDirect.open(dir, p) : leveldb(dir, p);
       case "rocksdb": return rocksdb(dir, p);
       case "sqlite": return sqlite(dir, p);
       case "kyoto": return kyoto(dir, p);
@@ -48,10 +50,12 @@ final class LayerEngines {
     }
   }
 
-  /** The engine and version inside the Java library that layer (b) calls. */
-  static String libraryVersion(String engine) throws Exception {
+  /** The engine and version inside the Java library that layer (b) calls with these properties. */
+  static String libraryVersion(String engine, EngineProperties p) throws Exception {
     switch (engine) {
-      case "leveldb": return "LevelDB 1.13 (leveldbjni-all " + JniDBFactory.VERSION + ")";
+      case "leveldb":
+        return SystemLevelDbDirect.chosen(p) ? SystemLevelDbDirect.libraryVersion()
+            : "LevelDB 1.13 (leveldbjni-all " + JniDBFactory.VERSION + ")";
       case "rocksdb": return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)";
       case "sqlite":
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");

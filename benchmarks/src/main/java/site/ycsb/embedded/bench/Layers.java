@@ -342,7 +342,8 @@ public final class Layers {
     return String.format(Locale.ROOT, Math.abs(us) >= 100 ? "%8.0f" : Math.abs(us) >= 10 ? "%8.1f" : "%8.3f", us);
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  /** Deletes a directory tree, if there is one. */
+  static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;
     }
