@@ -91,6 +91,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
     abstract void scan(byte[] start, int count, ValueSink sink) throws IOException;
 
+    /** The stored lengths of what {@link #scan} would give: by default through it. */
+    void scanSizes(byte[] start, int count, SizeSink sink) throws IOException {
+      scan(start, count, value -> sink.accept(value.length));
+    }
+
     /** A LevelDB property ("leveldb.stats", "leveldb.sstables", ...), or null when unknown. */
     public abstract String property(String name);
 
@@ -338,6 +343,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   @Override
   protected void scan(Handle h, byte[] start, int count, ValueSink sink) throws IOException {
     h.scan(start, count, sink);
+  }
+
+  @Override
+  protected void scanSizes(Handle h, byte[] start, int count, SizeSink sink) throws IOException {
+    h.scanSizes(start, count, sink);
   }
 
   @Override
