@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -58,6 +59,9 @@ public final class EngineFiles {
   /** Names listed in a refusal before "and N more". */
   private static final int NAMES_SHOWN = 5;
 
+  /** LevelDB's and RocksDB's numbered files (compiled once: a directory can hold thousands). */
+  private static final Pattern NUMBERED_FILE = Pattern.compile("[0-9]+\\.(ldb|sst|log)");
+
   private EngineFiles() {
   }
 
@@ -90,7 +94,7 @@ public final class EngineFiles {
             manifest = true;
             logStructured.add(name);
           }
-        } else if (name.matches("[0-9]+\\.(ldb|sst|log)") || name.equals("LOCK") || name.startsWith("LOG")) {
+        } else if (NUMBERED_FILE.matcher(name).matches() || name.equals("LOCK") || name.startsWith("LOG")) {
           logStructured.add(name);
         } else {
           Engine byContent = byHeader(p);

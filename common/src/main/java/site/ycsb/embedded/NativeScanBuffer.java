@@ -34,8 +34,28 @@ public final class NativeScanBuffer {
     long fill(ByteBuffer buffer, int maxEntries) throws IOException;
   }
 
+  /** What a binding runs over an open native cursor's fills (a {@link #feed} or {@link #feedSizes}). */
+  @FunctionalInterface
+  public interface FillUser {
+    void accept(Fill fill) throws IOException;
+  }
+
   /** Feeds up to {@code count} values to {@code sink} in the cursor's order, filling as often as needed. */
   public static void feed(Fill nativeFill, int count, KeyValueDB.ValueSink sink) throws IOException {
+    walk(nativeFill, count, sink, null);
+  }
+
+  /**
+   * Feeds the lengths of up to {@code count} values to {@code sink}: the values are read and copied
+   * natively as for {@link #feed}, but no Java array is made for them (the full pass's byte count).
+   */
+  public static void feedSizes(Fill nativeFill, int count, KeyValueDB.SizeSink sink) throws IOException {
+    walk(nativeFill, count, null, sink);
+  }
+
+  /** The fill loop of both: values to {@code values} when it is not null, else lengths to {@code sizes}. */
+  private static void walk(Fill nativeFill, int count, KeyValueDB.ValueSink values, KeyValueDB.SizeSink sizes)
+      throws IOException {
     ByteBuffer buf = BUFFER.get();
     byte[] copy = COPY.get();
     int left = count;
@@ -47,20 +67,27 @@ public final class NativeScanBuffer {
         continue;
       }
       int used = (int) (r >>> 1);
-      if (copy.length < used) {
-        copy = new byte[buf.capacity()];
-        COPY.set(copy);
-      }
-      // One bulk copy per fill, then plain array reads: cheap even before the JIT compiles this loop.
-      buf.get(0, copy, 0, used);
-      int at = 0;
-      while (at < used) {
-        int length = (copy[at] & 0xff) | (copy[at + 1] & 0xff) << 8 | (copy[at + 2] & 0xff) << 16
-            | (copy[at + 3] & 0xff) << 24;
-        at += LENGTH_BYTES;
-        sink.accept(Arrays.copyOfRange(copy, at, at + length));
-        at += length;
-        left--;
+      if (values == null) {
+        // Lengths only: read in place, the value bytes stay in the direct buffer.
+        for (int at = 0; at < used; left--) {
+          int length = Integer.reverseBytes(buf.getInt(at)); // little-endian; a direct buffer reads big-endian
+          sizes.accept(length);
+          at += LENGTH_BYTES + length;
+        }
+      } else {
+        if (copy.length < used) {
+          copy = new byte[buf.capacity()];
+          COPY.set(copy);
+        }
+        // One bulk copy per fill, then plain array reads: cheap even before the JIT compiles this loop.
+        buf.get(0, copy, 0, used);
+        for (int at = 0; at < used; left--) {
+          int length = (copy[at] & 0xff) | (copy[at + 1] & 0xff) << 8 | (copy[at + 2] & 0xff) << 16
+              | (copy[at + 3] & 0xff) << 24;
+          at += LENGTH_BYTES;
+          values.accept(Arrays.copyOfRange(copy, at, at + length));
+          at += length;
+        }
       }
       if ((r & 1) != 0) {
         return; // the cursor is past the last record

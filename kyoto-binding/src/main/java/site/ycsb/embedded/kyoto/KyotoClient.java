@@ -313,6 +313,17 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
 
   @Override
   protected void scan(Handle h, byte[] start, int count, ValueSink sink) throws IOException {
+    withCursor(h, start, count, fill -> NativeScanBuffer.feed(fill, count, sink));
+  }
+
+  @Override
+  protected void scanSizes(Handle h, byte[] start, int count, SizeSink sink) throws IOException {
+    withCursor(h, start, count, fill -> NativeScanBuffer.feedSizes(fill, count, sink));
+  }
+
+  /** Runs {@code use} over the fills of a cursor placed at {@code start}, destroyed afterwards. */
+  private static void withCursor(Handle h, byte[] start, int count, NativeScanBuffer.FillUser use)
+      throws IOException {
     if (!h.tree && start.length > 0) {
       throw new IOException("a HashDB (" + h.file.getFileName() + ") has no key order: a scan from a start key"
           + " needs a TreeDB (kyoto.file=*.kct); only whole-database passes (start key \"\") work");
@@ -323,7 +334,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     long cursor = KyotoNative.cursor(h.ptr());
     try {
       if (KyotoNative.jump(cursor, start)) {
-        NativeScanBuffer.feed((buf, max) -> KyotoNative.fill(cursor, buf, max), count, sink);
+        use.accept((buf, max) -> KyotoNative.fill(cursor, buf, max));
       }
     } finally {
       KyotoNative.destroy(cursor);

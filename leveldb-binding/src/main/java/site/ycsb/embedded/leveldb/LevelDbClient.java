@@ -69,6 +69,12 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
    * (leveldbjni or the system library), so that the client and its tests are the same for both.
    */
   public abstract static class Handle {
+    /**
+     * Whether a client wrote since open (set by every write, read at close). Open already writes a
+     * log it replays to a table, so a session without writes has nothing to flush at close.
+     */
+    boolean written;
+
     /** "leveldbjni" or "system". */
     public abstract String library();
 
@@ -84,6 +90,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     abstract void write(byte[][] keys, byte[][] values, int count) throws IOException;
 
     abstract void scan(byte[] start, int count, ValueSink sink) throws IOException;
+
+    /** The stored lengths of what {@link #scan} would give: by default through it. */
+    void scanSizes(byte[] start, int count, SizeSink sink) throws IOException {
+      scan(start, count, value -> sink.accept(value.length));
+    }
 
     /** A LevelDB property ("leveldb.stats", "leveldb.sstables", ...), or null when unknown. */
     public abstract String property(String name);
@@ -273,7 +284,9 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
         String stats;
         try {
           if (shortage == null) {
-            h.flushMemtable();
+            if (h.written) { // a read-only run leaves the files as it found them (no new log, no MANIFEST edit)
+              h.flushMemtable();
+            }
           } else {
             System.err.printf("[leveldb] %s; the log keeps the writes and the next open replays it%n", shortage);
           }
@@ -281,7 +294,8 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
         } finally {
           h.close();
         }
-        System.err.printf("[leveldb] leveldb.stats at close:%n%s", stats);
+        // no Formatter here: see KeyValueDB.millisSince
+        System.err.print("[leveldb] leveldb.stats at close:" + System.lineSeparator() + stats);
       }
 
       @Override
@@ -314,12 +328,14 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
   @Override
   protected void put(Handle h, byte[] key, byte[] value) throws IOException {
+    h.written = true;
     h.put(key, value);
   }
 
   /** LevelDB cannot tell whether the key existed; a delete of a missing key is OK. */
   @Override
   protected boolean remove(Handle h, byte[] key) throws IOException {
+    h.written = true;
     h.delete(key);
     return true;
   }
@@ -330,7 +346,13 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   }
 
   @Override
+  protected void scanSizes(Handle h, byte[] start, int count, SizeSink sink) throws IOException {
+    h.scanSizes(start, count, sink);
+  }
+
+  @Override
   protected void applyBatch(Handle h, byte[][] keys, byte[][] values, int count) throws IOException {
+    h.written = true;
     h.write(keys, values, count);
   }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
+import site.ycsb.embedded.KeyValueDB.SizeSink;
 import site.ycsb.embedded.KeyValueDB.ValueSink;
 import site.ycsb.embedded.NativeScanBuffer;
 
@@ -73,12 +74,22 @@ final class SystemLevelDb extends LevelDbClient.Handle {
 
   @Override
   void scan(byte[] start, int count, ValueSink sink) throws IOException {
+    withIterator(start, count, fill -> NativeScanBuffer.feed(fill, count, sink));
+  }
+
+  @Override
+  void scanSizes(byte[] start, int count, SizeSink sink) throws IOException {
+    withIterator(start, count, fill -> NativeScanBuffer.feedSizes(fill, count, sink));
+  }
+
+  /** Runs {@code use} over the fills of an iterator placed at {@code start}, destroyed afterwards. */
+  private void withIterator(byte[] start, int count, NativeScanBuffer.FillUser use) throws IOException {
     if (count <= 0) {
       return;
     }
     long it = LevelDbNative.iterator(db, start);
     try {
-      NativeScanBuffer.feed((buf, max) -> LevelDbNative.fill(it, buf, max), count, sink);
+      use.accept((buf, max) -> LevelDbNative.fill(it, buf, max));
     } finally {
       LevelDbNative.destroyIterator(it);
     }

@@ -170,6 +170,40 @@ class LevelDbClientTest extends KeyValueDbContract {
     assertEquals(java.util.Map.of("f", "value999"), read(again, "k00999", null));
   }
 
+  /**
+   * A run that only reads (workloads C and E) has nothing to flush: its close must not switch to a
+   * new log and edit the MANIFEST (a file created and synced inside YCSB's timed run). LevelDB's
+   * open makes its own new log and MANIFEST; the files the close finds are the ones it leaves. A
+   * run that writes still flushes.
+   */
+  @Test
+  void aReadOnlyRunLeavesTheFilesAsItsOpenMadeThem() throws Exception {
+    DB db = open();
+    for (int i = 0; i < 1000; i++) {
+      db.insert("usertable", String.format("k%05d", i), record("f", "value" + i));
+    }
+    close(db);
+    DB reader = open();
+    java.util.Set<String> opened = fileNames();
+    assertEquals(java.util.Map.of("f", "value500"), read(reader, "k00500", null));
+    close(reader);
+    assertEquals(opened, fileNames(), "the close of a read-only session created or removed no file");
+    DB writer = open();
+    opened = fileNames();
+    assertEquals(Status.OK, writer.update("usertable", "k00500", record("f", "changed")));
+    close(writer);
+    assertTrue(!opened.equals(fileNames()), "a session that wrote flushed its memtable to a new table");
+    DB again = open();
+    assertEquals(java.util.Map.of("f", "changed"), read(again, "k00500", null));
+  }
+
+  private java.util.Set<String> fileNames() throws java.io.IOException {
+    try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
+      return s.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith("LOG"))
+          .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+    }
+  }
+
   @Test
   void createIfMissingFalseRefusesAnEmptyDirectory() {
     java.util.Properties p = properties(tmp.resolve("empty"));
