@@ -148,11 +148,7 @@ class LevelDbClientTest extends KeyValueDbContract {
 
   @Test
   void closeFlushesTheMemtableSoTheNextOpenReplaysNoLog() throws Exception {
-    DB db = open();
-    for (int i = 0; i < 1000; i++) {
-      db.insert("usertable", String.format("k%05d", i), record("f", "value" + i));
-    }
-    close(db);
+    writeThousandAndClose();
     long logBytes = 0;
     long tables = 0;
     try (Stream<java.nio.file.Path> s = Files.list(tmp.resolve("db"))) {
@@ -178,11 +174,7 @@ class LevelDbClientTest extends KeyValueDbContract {
    */
   @Test
   void aReadOnlyRunLeavesTheFilesAsItsOpenMadeThem() throws Exception {
-    DB db = open();
-    for (int i = 0; i < 1000; i++) {
-      db.insert("usertable", String.format("k%05d", i), record("f", "value" + i));
-    }
-    close(db);
+    writeThousandAndClose();
     DB reader = open();
     java.util.Set<String> opened = fileNames();
     assertEquals(java.util.Map.of("f", "value500"), read(reader, "k00500", null));
@@ -195,6 +187,15 @@ class LevelDbClientTest extends KeyValueDbContract {
     assertTrue(!opened.equals(fileNames()), "a session that wrote flushed its memtable to a new table");
     DB again = open();
     assertEquals(java.util.Map.of("f", "changed"), read(again, "k00500", null));
+  }
+
+  /** Keys k00000..k00999 with values value0..value999, written in one session that is then closed. */
+  private void writeThousandAndClose() throws Exception {
+    DB db = open();
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(Status.OK, db.insert("usertable", String.format("k%05d", i), record("f", "value" + i)));
+    }
+    close(db);
   }
 
   private java.util.Set<String> fileNames() throws java.io.IOException {
