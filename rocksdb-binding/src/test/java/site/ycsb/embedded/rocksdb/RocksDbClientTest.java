@@ -548,7 +548,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     // values rounded to 6 decimals (537 bytes each) and an intra-L0 compaction's read less written:
     // under 2.5 KB seen on ~24 MB; 0.1% leaves room.
     assertTrue(Math.abs(write - writeTicker) <= writeTicker / 1000, write + " against " + writeTicker);
-    // ReadGB is the input files' whole sizes; the ticker the bytes the compaction read, without the index
+    // ReadGB is the input files' whole sizes; the ticker (it seems) the bytes the compaction read, without the index
     // and properties blocks read when the table was opened: 0.2 to 0.4% fewer seen; 2% leaves room.
     assertTrue(Math.abs(read - readTicker) <= readTicker / 50, read + " against " + readTicker);
     String out = stderrOf(() -> close(db));
