@@ -460,7 +460,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   }
 
   /** 3 MB through a 64 KB memtable: dozens of flushes, and compactions from every two level-0 files. */
-  private static Properties flushingAndCompacting(Path dir, Properties p) {
+  private static Properties flushingAndCompacting(Properties p) {
     p.setProperty("writebuffersize", "64k");
     p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "2");
     return p;
@@ -484,7 +484,7 @@ class RocksDbClientTest extends KeyValueDbContract {
 
   @Test
   void byDefaultNoStatisticsObjectYetTheReportHasEveryFigure() throws Exception {
-    DB db = open(flushingAndCompacting(tmp.resolve("db"), properties(tmp.resolve("db"))));
+    DB db = open(flushingAndCompacting(properties(tmp.resolve("db"))));
     assertNull(handle(db).statistics(), "rocksdb.stats is off by default: no ticker costs each get and put");
     fill(db, 3000, 1000);
     String out = stderrOf(() -> close(db));
@@ -516,7 +516,7 @@ class RocksDbClientTest extends KeyValueDbContract {
 
   @Test
   void theReportsFiguresAgreeWithRocksDbsTickers() throws Exception {
-    DB db = open(withTickers(flushingAndCompacting(tmp.resolve("db"), properties(tmp.resolve("db")))));
+    DB db = open(withTickers(flushingAndCompacting(properties(tmp.resolve("db")))));
     fill(db, 3000, 1000);
     Handle h = handle(db);
     awaitBackgroundWork(h.db());
