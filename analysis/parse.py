@@ -303,14 +303,19 @@ def _int_field(fields: dict[str, str], name: str) -> int | None:
 
 
 def parse_rocksdb_stats(stderr: str) -> EngineStats | None:
-    """The last `[rocksdb] stats: name=value ...` line. Its stall time and byte counts come from
-    RocksDB's statistics object: with rocksdb.stats=false they read 0 and are left out here."""
+    """The last `[rocksdb] stats: name=value ...` line. A line with `source=properties` takes every
+    figure from DB properties, whatever rocksdb.stats says. An older line (no source) took its stall
+    time and byte counts from RocksDB's statistics object: with rocksdb.stats=false they read 0 and
+    are left out here."""
     lines = [line for line in stderr.splitlines() if line.startswith("[rocksdb] stats: ")]
     if not lines:
         return None
     fields = dict(part.partition("=")[::2] for part in lines[-1][len("[rocksdb] stats: ") :].split())
     files = tuple(int(f) for f in fields.get("files_per_level", "").split(",") if f.strip().isdigit())
-    tickers = parse_engine_banner(stderr, "rocksdb").configuration.get("rocksdb.stats", "true") != "false"
+    tickers = (
+        fields.get("source") == "properties"
+        or parse_engine_banner(stderr, "rocksdb").configuration.get("rocksdb.stats", "true") != "false"
+    )
     micros = _int_field(fields, "stall_micros")
     return EngineStats(
         files_per_level=files,

@@ -87,7 +87,7 @@ def test_leveldb_stats_survive_a_status_line_printed_in_between():
     assert stats.compaction_write_bytes == 44 * MB
 
 
-def test_rocksdb_without_its_statistics_object_reports_counts_but_no_bytes():
+def test_an_older_rocksdb_line_without_its_statistics_object_reports_counts_but_no_bytes():
     stderr = (
         "[rocksdb] opened /d in 1.0 ms; effective configuration:\n"
         "  rocksdb.stats = false (set)\n"
@@ -97,3 +97,26 @@ def test_rocksdb_without_its_statistics_object_reports_counts_but_no_bytes():
     stats = parse_engine_stats(stderr, "rocksdb")
     assert (stats.stall_stops, stats.stall_slowdowns, stats.files_per_level) == (3, 1, (2, 1, 0, 0, 0, 0, 0))
     assert stats.stall_seconds is None and stats.flush_bytes is None and stats.compaction_write_bytes is None
+
+
+def test_a_rocksdb_line_from_properties_keeps_its_bytes_without_the_statistics_object():
+    stderr = (
+        "[rocksdb] opened /d in 1.0 ms; effective configuration:\n"
+        "  rocksdb.stats = false (default)\n"
+        "[rocksdb] stats: stall_stops=3 stall_slowdowns=1 stall_micros=72002 flush_bytes=3132105"
+        " compaction_read_bytes=31366146 compaction_write_bytes=31312459 bytes_written=3084000"
+        " files_per_level=2,1,0,0,0,0,0 source=properties\n"
+    )
+    assert parse_engine_stats(stderr, "rocksdb") == EngineStats(
+        files_per_level=(2, 1, 0, 0, 0, 0, 0),
+        stall_stops=3,
+        stall_slowdowns=1,
+        stall_seconds=0.072002,
+        flush_bytes=3132105,
+        compaction_read_bytes=31366146,
+        compaction_write_bytes=31312459,
+        user_bytes=3084000,
+    )
+    # The same line without its source is an older binding's: its zeros-or-not bytes are dropped.
+    old = parse_engine_stats(stderr.replace(" source=properties", ""), "rocksdb")
+    assert old.flush_bytes is None and old.user_bytes is None and old.stall_seconds is None

@@ -37,7 +37,7 @@ public final class Handle {
     return db;
   }
 
-  /** The statistics RocksDB collects, or null when rocksdb.stats=false. */
+  /** RocksDB's statistics tickers with rocksdb.stats=true, otherwise (the default) null. */
   public Statistics statistics() {
     return statistics;
   }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
@@ -12,9 +13,14 @@ import org.rocksdb.TickerType;
 
 /**
  * The statistics report printed at close: write stalls, flush and compaction bytes, files per level, and
- * one stable "[rocksdb] stats:" line that the analysis parses.
+ * one stable "[rocksdb] stats:" line that the analysis parses. Every figure comes from DB properties
+ * ({@code rocksdb.cfstats}, {@code rocksdb.dbstats}, {@code rocksdb.levelstats}), which RocksDB keeps
+ * whether or not a statistics object is attached, so the report costs nothing per operation.
  */
 final class StatsReport {
+
+  /** The cfstats map prints byte counts in GB (bytes / 2^30) with 6 decimals: about 1 KB of resolution. */
+  private static final double GB = 1L << 30;
 
   private StatsReport() {
   }
@@ -22,15 +28,27 @@ final class StatsReport {
   /** Write stalls, flush and compaction bytes, and files per level, as printed at close. */
   static String of(Handle h) throws RocksDBException {
     RocksDB db = h.db;
-    Statistics statistics = h.statistics;
     Map<String, String> cf = db.getMapProperty("rocksdb.cfstats");
+    Map<String, String> dbStats = db.getMapProperty("rocksdb.dbstats");
     long stops = count(cf, "total-stops");
     long delays = count(cf, "total-delays");
-    long stallMicros = ticker(statistics, TickerType.STALL_MICROS);
-    long flushBytes = ticker(statistics, TickerType.FLUSH_WRITE_BYTES);
-    long compactRead = ticker(statistics, TickerType.COMPACT_READ_BYTES);
-    long compactWrite = ticker(statistics, TickerType.COMPACT_WRITE_BYTES);
-    long userBytes = ticker(statistics, TickerType.BYTES_WRITTEN);
+    long stallMicros = count(dbStats, "db.user_write_stall_micros");
+    long userBytes = count(dbStats, "db.user_bytes_written");
+    // Per column family, added up as the DB-wide tickers were. Level 0's writes are the flushes plus
+    // any intra-L0 compaction's output; level 0's reads are only that compaction's input, which it
+    // writes back to within the keys it drops: subtracted, what is left are the flushes.
+    long flushBytes = 0;
+    long compactRead = 0;
+    long compactWrite = 0;
+    for (ColumnFamilyHandle family : h.families) {
+      Map<String, String> stats = db.getMapProperty(family, "rocksdb.cfstats");
+      long written = gigabytes(stats, "compaction.Sum.WriteGB");
+      long flushed = Math.min(written,
+          Math.max(0, gigabytes(stats, "compaction.L0.WriteGB") - gigabytes(stats, "compaction.L0.ReadGB")));
+      flushBytes += flushed;
+      compactRead += gigabytes(stats, "compaction.Sum.ReadGB");
+      compactWrite += written - flushed;
+    }
     String levels = db.getProperty("rocksdb.levelstats");
     List<String> files = new ArrayList<>();
     for (String line : levels.split("\n")) {
@@ -57,17 +75,28 @@ final class StatsReport {
     sb.append(String.format("%n[rocksdb] rocksdb.levelstats:%n%s", levels));
     sb.append(String.format(Locale.ROOT, "[rocksdb] stats: stall_stops=%d stall_slowdowns=%d stall_micros=%d"
             + " flush_bytes=%d compaction_read_bytes=%d compaction_write_bytes=%d bytes_written=%d"
-            + " files_per_level=%s%n",
+            + " files_per_level=%s source=properties%n",
         stops, delays, stallMicros, flushBytes, compactRead, compactWrite, userBytes, String.join(",", files)));
     return sb.toString();
   }
 
-  private static long ticker(Statistics statistics, TickerType t) {
-    return statistics == null ? 0 : statistics.getTickerCount(t);
+  /** RocksDB's own counters for the same figures, printed at close with rocksdb.stats=true. */
+  static String tickers(Statistics statistics) {
+    return String.format(Locale.ROOT, "[rocksdb] tickers: stall_micros=%d flush_write_bytes=%d compact_read_bytes=%d"
+            + " compact_write_bytes=%d bytes_written=%d%n",
+        statistics.getTickerCount(TickerType.STALL_MICROS), statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
+        statistics.getTickerCount(TickerType.COMPACT_READ_BYTES),
+        statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES), statistics.getTickerCount(TickerType.BYTES_WRITTEN));
   }
 
   private static long count(Map<String, String> m, String key) {
     String v = m.get(key);
     return v == null ? 0 : (long) Double.parseDouble(v);
+  }
+
+  /** A cfstats "...GB" value back in bytes (to within the 6 decimals' ~537 bytes). */
+  private static long gigabytes(Map<String, String> m, String key) {
+    String v = m.get(key);
+    return v == null ? 0 : Math.round(Double.parseDouble(v) * GB);
   }
 }
