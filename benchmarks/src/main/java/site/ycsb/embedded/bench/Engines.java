@@ -7,10 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 
-import org.fusesource.leveldbjni.JniDBFactory;
 import org.iq80.leveldb.Options;
-import org.iq80.leveldb.ReadOptions;
-import org.iq80.leveldb.WriteOptions;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
@@ -48,37 +45,8 @@ final class Engines {
 
     @Override
     public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      org.iq80.leveldb.DB db = JniDBFactory.factory.open(dir.toFile(),
+      return LevelDbJniDirect.open(dir,
           new Options().createIfMissing(true).cacheSize(LevelDbClient.CACHE_SIZE_DEFAULT));
-      ReadOptions ro = new ReadOptions();
-      WriteOptions wo = new WriteOptions();
-      return new BindingOverhead.Direct() {
-        @Override
-        public void put(byte[] key, byte[] value) {
-          db.put(key, value, wo);
-        }
-
-        @Override
-        public byte[] get(byte[] key) {
-          return db.get(key, ro);
-        }
-
-        @Override
-        public long scanAll() throws Exception {
-          long n = 0;
-          try (org.iq80.leveldb.DBIterator it = db.iterator(ro)) {
-            for (it.seekToFirst(); it.hasNext(); n++) {
-              BindingOverhead.touch(it.next().getValue());
-            }
-          }
-          return n;
-        }
-
-        @Override
-        public void close() throws java.io.IOException {
-          db.close();
-        }
-      };
     }
 
     @Override

@@ -13,8 +13,6 @@ import java.util.Locale;
 import org.fusesource.leveldbjni.JniDBFactory;
 import org.iq80.leveldb.CompressionType;
 import org.iq80.leveldb.Options;
-import org.iq80.leveldb.ReadOptions;
-import org.iq80.leveldb.WriteOptions;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
@@ -77,46 +75,7 @@ final class LayerEngines {
         .blockSize(p.integer(LevelDbClient.BLOCK_SIZE, LevelDbClient.BLOCK_SIZE_DEFAULT, 1, Integer.MAX_VALUE))
         .maxOpenFiles(p.integer(LevelDbClient.MAX_OPEN_FILES, LevelDbClient.MAX_OPEN_FILES_DEFAULT, 1,
             Integer.MAX_VALUE));
-    org.iq80.leveldb.DB db = JniDBFactory.factory.open(dir.toFile(), options);
-    ReadOptions ro = new ReadOptions();
-    WriteOptions wo = new WriteOptions();
-    return new LayerDirect() {
-      @Override
-      public void put(byte[] key, byte[] value) {
-        db.put(key, value, wo);
-      }
-
-      @Override
-      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
-        try (org.iq80.leveldb.WriteBatch batch = db.createWriteBatch()) {
-          for (int i = from; i < from + count; i++) {
-            batch.put(keys[i], values[i]);
-          }
-          db.write(batch, wo);
-        }
-      }
-
-      @Override
-      public byte[] get(byte[] key) {
-        return db.get(key, ro);
-      }
-
-      @Override
-      public long scanAll() throws Exception {
-        long n = 0;
-        try (org.iq80.leveldb.DBIterator it = db.iterator(ro)) {
-          for (it.seekToFirst(); it.hasNext(); n++) {
-            BindingOverhead.touch(it.next().getValue());
-          }
-        }
-        return n;
-      }
-
-      @Override
-      public void close() throws java.io.IOException, java.sql.SQLException {
-        db.close();
-      }
-    };
+    return LevelDbJniDirect.open(dir, options);
   }
 
   private static LayerDirect rocksdb(Path dir, EngineProperties p) throws Exception {
