@@ -307,6 +307,26 @@ class KyotoClientTest extends KeyValueDbContract {
     assertArrayEquals(stored.get(6000), rows.get(2).get("field0").toArray(), "the last, larger than the buffer");
   }
 
+  /** The full pass of one-field records counts lengths where the native fill wrote them, across buffers. */
+  @Test
+  void aFullPassCountsEveryLengthAcrossBuffers() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("fieldcount", "1");
+    DB db = open(p);
+    Random random = new Random(9);
+    long bytes = 0;
+    for (int i = 0; i < 4001; i++) {
+      byte[] v = new byte[i % 1000 == 500 || i == 4000 ? KyotoClient.SCAN_BUFFER_BYTES + 1000 * i : 100];
+      random.nextBytes(v);
+      bytes += v.length;
+      assertEquals(Status.OK, db.insert("usertable", String.format("user%08d", i), bytesRecord("field0", v)));
+    }
+    site.ycsb.embedded.workload.FullScanSink counted = new site.ycsb.embedded.workload.FullScanSink();
+    assertEquals(Status.OK, db.scan("usertable", "", Integer.MAX_VALUE, null, counted));
+    assertEquals(4001, counted.rows());
+    assertEquals(bytes, counted.bytes());
+  }
+
   @Test
   void aHashDbPassFetchesValuesLargerThanTheBuffer() throws Exception {
     Properties p = properties(tmp.resolve("db"));
