@@ -27,6 +27,19 @@ def ok_inserts(stdout: str) -> int:
     return 0
 
 
+def upstream_load(
+    ycsb: Path, name: str, engine: str, distribution: Path, cwd: Path, *props: str
+) -> subprocess.CompletedProcess[str]:
+    """A 300-record load of workloads/randwrite the way upstream's bin/ycsb.sh starts YCSB: lib/* and
+    <name>-binding/lib/* on the classpath, no java.library.path; `props` are extra name=value pairs."""
+    classpath = f"{ycsb / 'lib'}/*:{ycsb / (name + '-binding') / 'lib'}/*"
+    command = ["java", "--enable-native-access=ALL-UNNAMED", "-cp", classpath, "site.ycsb.Client"]
+    command += ["-db", ENGINES[engine], "-load", "-P", str(distribution / "workloads" / "randwrite")]
+    for prop in ("recordcount=300", *props):
+        command += ["-p", prop]
+    return subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd)
+
+
 def test_layout_is_upstreams(distribution: Path) -> None:
     assert (distribution / "bin" / "ycsb").is_file()
     assert any(p.name.startswith("core-0.17") for p in (distribution / "lib").iterdir())
@@ -71,84 +84,25 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto"}
     for engine, name in names.items():
         assert f"{name}:{ENGINES[engine]}" in lines
-        classpath = f"{ycsb / 'lib'}/*:{ycsb / (name + '-binding') / 'lib'}/*"
-        run = subprocess.run(
-            [
-                "java",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                classpath,
-                "site.ycsb.Client",
-                "-db",
-                ENGINES[engine],
-                "-load",
-                "-P",
-                str(distribution / "workloads" / "randwrite"),
-                "-p",
-                "recordcount=300",
-                "-p",
-                f"path={tmp_path / engine}",
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=tmp_path,
-        )
+        run = upstream_load(ycsb, name, engine, distribution, tmp_path, f"path={tmp_path / engine}")
         assert ok_inserts(run.stdout) == 300, f"{engine}: {run.stdout}{run.stderr[-2000:]}"
         assert run.returncode == 0, run.stderr[-2000:]
     # Upstream's client exits 0 after a refused open; the dropped-in bindings make it 3, as the notes say.
     assert "3 the binding refused to open" in installed.stdout
-    refused = subprocess.run(
-        [
-            "java",
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            classpath,
-            "site.ycsb.Client",
-            "-db",
-            ENGINES["kyoto"],
-            "-load",
-            "-P",
-            str(distribution / "workloads" / "randwrite"),
-            "-p",
-            "recordcount=300",
-            "-p",
-            f"path={tmp_path / 'refused'}",
-            "-p",
-            "batchsize=ten",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
+    refused = upstream_load(
+        ycsb, "kyoto", "kyoto", distribution, tmp_path, f"path={tmp_path / 'refused'}", "batchsize=ten"
     )
     assert refused.returncode == 3, refused.stderr[-2000:]
     assert "exit status 3: the binding refused to open: [kyoto] property batchsize" in refused.stderr
     # The system LevelDB's JNI library is found beside the binding's jar: upstream sets no java.library.path.
-    classpath = f"{ycsb / 'lib'}/*:{ycsb / 'leveldb-binding' / 'lib'}/*"
-    run = subprocess.run(
-        [
-            "java",
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            classpath,
-            "site.ycsb.Client",
-            "-db",
-            ENGINES["leveldb"],
-            "-load",
-            "-P",
-            str(distribution / "workloads" / "randwrite"),
-            "-p",
-            "recordcount=300",
-            "-p",
-            f"path={tmp_path / 'leveldb-system'}",
-            "-p",
-            "leveldb.library=system",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
+    run = upstream_load(
+        ycsb,
+        "leveldb",
+        "leveldb",
+        distribution,
+        tmp_path,
+        f"path={tmp_path / 'leveldb-system'}",
+        "leveldb.library=system",
     )
     assert ok_inserts(run.stdout) == 300, f"leveldb.library=system: {run.stdout}{run.stderr[-2000:]}"
     assert "engine: LevelDB 1.23 (leveldb.library=system" in run.stderr, run.stderr[-2000:]
