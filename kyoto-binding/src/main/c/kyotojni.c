@@ -23,6 +23,9 @@
 
 #include "site_ycsb_embedded_kyoto_KyotoNative.h"
 
+#define JNI_LIBRARY "kyotojni"
+#include "jni_copies.h"
+
 #define J(name) site_ycsb_embedded_kyoto_KyotoNative_##name
 
 /* Bytes in front of every value fill writes: its length, a little-endian int. */
@@ -53,9 +56,6 @@ _Static_assert(J(LENGTH_BYTES) == FILL_LENGTH_BYTES, "LENGTH_BYTES");
 
 #define DB(h) ((KCDB*)(intptr_t)(h))
 #define CUR(h) ((KCCUR*)(intptr_t)(h))
-
-/* Keys and values up to this many bytes are copied through the stack. */
-#define STACK_BYTES 1024
 
 static jclass kyoto_exception;        /* global reference to KyotoException */
 static jmethodID kyoto_exception_new; /* KyotoException(int code, byte[] message) */
@@ -116,63 +116,6 @@ static void throw_db_error(JNIEnv* env, KCDB* db) {
   throw_kyoto(env, code, kcdbemsg(db));
 }
 
-static void throw_java(JNIEnv* env, const char* class_name, const char* message) {
-  jclass c = (*env)->FindClass(env, class_name);
-  if (c != NULL) {
-    (*env)->ThrowNew(env, c, message);
-    (*env)->DeleteLocalRef(env, c);
-  }
-}
-
-/* A copy buffer: the stack part for small records, malloc for large ones. */
-typedef struct {
-  char* data;
-  char stack[STACK_BYTES];
-} buffer;
-
-static char* buffer_reserve(JNIEnv* env, buffer* b, size_t n) {
-  b->data = n <= STACK_BYTES ? b->stack : malloc(n);
-  if (b->data == NULL) {
-    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a key or value copy");
-  }
-  return b->data;
-}
-
-static void buffer_release(buffer* b) {
-  if (b->data != b->stack) {
-    free(b->data);
-  }
-}
-
-/* Copies the Java key into b (stack or heap); NULL with an exception pending when key is null or
- * memory runs out, in which case there is nothing to release. */
-static char* copy_key(JNIEnv* env, jbyteArray key, buffer* b, size_t* ksiz) {
-  if (key == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "key");
-    return NULL;
-  }
-  jsize n = (*env)->GetArrayLength(env, key);
-  char* p = buffer_reserve(env, b, (size_t)n);
-  if (p != NULL) {
-    (*env)->GetByteArrayRegion(env, key, 0, n, (jbyte*)p);
-    *ksiz = (size_t)n;
-  }
-  return p;
-}
-
-/* A new Java byte[] holding a copy of n bytes at p, or NULL with an exception pending. */
-static jbyteArray new_bytes(JNIEnv* env, const char* p, size_t n) {
-  if (n > INT32_MAX) {
-    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: a record larger than 2 GB");
-    return NULL;
-  }
-  jbyteArray out = (*env)->NewByteArray(env, (jsize)n);
-  if (out != NULL) {
-    (*env)->SetByteArrayRegion(env, out, 0, (jsize)n, (const jbyte*)p);
-  }
-  return out;
-}
-
 JNIEXPORT jstring JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_version(JNIEnv* env, jclass cls) {
   (void)cls;
   return (*env)->NewStringUTF(env, KCVERSION);
@@ -181,18 +124,10 @@ JNIEXPORT jstring JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_version(JNIE
 JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* env, jclass cls,
     jbyteArray path, jint mode) {
   (void)cls;
-  if (path == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "path");
-    return 0;
-  }
-  jsize n = (*env)->GetArrayLength(env, path);
-  char* p = malloc((size_t)n + 1);
+  char* p = copy_cstring(env, path, "path");
   if (p == NULL) {
-    throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for the path");
     return 0;
   }
-  (*env)->GetByteArrayRegion(env, path, 0, n, (jbyte*)p);
-  p[n] = '\0';
   KCDB* db = kcdbnew();
   if (db == NULL) {
     free(p);

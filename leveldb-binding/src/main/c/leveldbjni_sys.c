@@ -24,15 +24,15 @@
 
 #include "site_ycsb_embedded_leveldb_LevelDbNative.h"
 
+#define JNI_LIBRARY "leveldbjni_sys"
+#include "jni_copies.h"
+
 #define J(name) Java_site_ycsb_embedded_leveldb_LevelDbNative_##name
 #define C(name) site_ycsb_embedded_leveldb_LevelDbNative_##name
 
 /* The Java constants must be the library's. */
 _Static_assert(C(NO_COMPRESSION) == leveldb_no_compression, "NO_COMPRESSION");
 _Static_assert(C(SNAPPY_COMPRESSION) == leveldb_snappy_compression, "SNAPPY_COMPRESSION");
-
-/* Keys and values up to this many bytes are copied through the stack. */
-#define STACK_BYTES 1024
 
 /* Bytes in front of every value a scan writes: its length, a little-endian uint32. */
 #define LENGTH_BYTES 4
@@ -111,80 +111,6 @@ static int thrown(JNIEnv* env, char* err) {
   throw_failure(env, err);
   leveldb_free(err);
   return 1;
-}
-
-static void throw_java(JNIEnv* env, const char* class_name, const char* message) {
-  jclass c = (*env)->FindClass(env, class_name);
-  if (c != NULL) {
-    (*env)->ThrowNew(env, c, message);
-    (*env)->DeleteLocalRef(env, c);
-  }
-}
-
-/* A copy buffer: the stack part for small records, malloc for large ones. */
-typedef struct {
-  char* data;
-  char stack[STACK_BYTES];
-} buffer;
-
-static char* buffer_reserve(JNIEnv* env, buffer* b, size_t n) {
-  b->data = n <= STACK_BYTES ? b->stack : malloc(n);
-  if (b->data == NULL) {
-    throw_java(env, "java/lang/OutOfMemoryError", "leveldbjni_sys: no memory for a key or value copy");
-  }
-  return b->data;
-}
-
-static void buffer_release(buffer* b) {
-  if (b->data != b->stack) {
-    free(b->data);
-  }
-}
-
-/* Copies the Java key into b (stack or heap); NULL with an exception pending when key is null or
- * memory runs out, in which case there is nothing to release. */
-static char* copy_key(JNIEnv* env, jbyteArray key, buffer* b, size_t* ksiz) {
-  if (key == NULL) {
-    throw_java(env, "java/lang/NullPointerException", "key");
-    return NULL;
-  }
-  jsize n = (*env)->GetArrayLength(env, key);
-  char* p = buffer_reserve(env, b, (size_t)n);
-  if (p != NULL) {
-    (*env)->GetByteArrayRegion(env, key, 0, n, (jbyte*)p);
-    *ksiz = (size_t)n;
-  }
-  return p;
-}
-
-/* A malloc'd NUL-terminated copy of a Java byte[], or NULL with an exception pending. */
-static char* copy_cstring(JNIEnv* env, jbyteArray bytes, const char* what) {
-  if (bytes == NULL) {
-    throw_java(env, "java/lang/NullPointerException", what);
-    return NULL;
-  }
-  jsize n = (*env)->GetArrayLength(env, bytes);
-  char* p = malloc((size_t)n + 1);
-  if (p == NULL) {
-    throw_java(env, "java/lang/OutOfMemoryError", "leveldbjni_sys: no memory for a name copy");
-    return NULL;
-  }
-  (*env)->GetByteArrayRegion(env, bytes, 0, n, (jbyte*)p);
-  p[n] = '\0';
-  return p;
-}
-
-/* A new Java byte[] holding a copy of n bytes at p, or NULL with an exception pending. */
-static jbyteArray new_bytes(JNIEnv* env, const char* p, size_t n) {
-  if (n > INT32_MAX) {
-    throw_java(env, "java/lang/OutOfMemoryError", "leveldbjni_sys: a value larger than 2 GB");
-    return NULL;
-  }
-  jbyteArray out = (*env)->NewByteArray(env, (jsize)n);
-  if (out != NULL) {
-    (*env)->SetByteArrayRegion(env, out, 0, (jsize)n, (const jbyte*)p);
-  }
-  return out;
 }
 
 /* Frees everything a database struct owns except the DB itself (closed first by the caller). */
