@@ -1,17 +1,13 @@
 package site.ycsb.embedded.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 
 import org.iq80.leveldb.Options;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
-import org.sqlite.SQLiteConfig;
 
 import site.ycsb.DB;
 import site.ycsb.embedded.kyoto.KyotoClient;
@@ -91,55 +87,8 @@ final class Engines {
 
     @Override
     public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      // As the binding opens it: no "SELECT last_insert_rowid()" after every INSERT.
-      SQLiteConfig config = new SQLiteConfig();
-      config.setGetGeneratedKeys(false);
-      Connection c = config.createConnection("jdbc:sqlite:" + dir.resolve("direct.db"));
-      try (Statement s = c.createStatement()) {
-        s.execute("PRAGMA page_size=4096");
-        s.execute("PRAGMA journal_mode=WAL");
-        s.execute("PRAGMA synchronous=OFF");
-        s.execute("PRAGMA cache_size=-2000");
-        s.execute("CREATE TABLE usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)");
-      }
-      PreparedStatement put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
-      PreparedStatement get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
-      PreparedStatement all = c.prepareStatement("SELECT value FROM usertable ORDER BY key");
-      return new BindingOverhead.Direct() {
-        @Override
-        public void put(byte[] key, byte[] value) throws Exception {
-          put.setBytes(1, key);
-          put.setBytes(2, value);
-          put.executeUpdate();
-        }
-
-        @Override
-        public byte[] get(byte[] key) throws Exception {
-          get.setBytes(1, key);
-          try (ResultSet rs = get.executeQuery()) {
-            return rs.next() ? rs.getBytes(1) : null;
-          }
-        }
-
-        @Override
-        public long scanAll() throws Exception {
-          long n = 0;
-          try (ResultSet rs = all.executeQuery()) {
-            for (; rs.next(); n++) {
-              BindingOverhead.touch(rs.getBytes(1));
-            }
-          }
-          return n;
-        }
-
-        @Override
-        public void close() throws java.sql.SQLException {
-          put.close();
-          get.close();
-          all.close();
-          c.close();
-        }
-      };
+      return SqliteDirect.open(dir.resolve("direct.db"),
+          List.of("page_size=4096", "journal_mode=WAL", "synchronous=OFF", "cache_size=-2000"));
     }
 
     @Override

@@ -3,7 +3,6 @@ package site.ycsb.embedded.bench;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -108,67 +107,7 @@ final class LayerEngines {
     pragmas.add("locking_mode=" + p.string(SqliteClient.LOCKING_MODE, SqliteClient.LOCKING_MODE_DEFAULT));
     pragmas.add("journal_mode=" + p.string(SqliteClient.JOURNAL_MODE, SqliteClient.JOURNAL_MODE_DEFAULT));
     pragmas.add("synchronous=" + p.string(SqliteClient.SYNCHRONOUS, "OFF"));
-    org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
-    config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
-    Connection c = config.createConnection("jdbc:sqlite:" + dir.resolve(SqliteClient.FILE_DEFAULT));
-    try (Statement s = c.createStatement()) {
-      for (String pragma : pragmas) {
-        s.execute("PRAGMA " + pragma);
-      }
-      // The binding's kv table: a rowid table whose key has its own index (db_bench_sqlite3's shape).
-      s.execute("CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)");
-    }
-    PreparedStatement put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
-    PreparedStatement get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
-    PreparedStatement scan = c.prepareStatement("SELECT value FROM usertable WHERE key >= ? ORDER BY key LIMIT ?");
-    PreparedStatement begin = c.prepareStatement("BEGIN IMMEDIATE");
-    PreparedStatement commit = c.prepareStatement("COMMIT");
-    return new LayerDirect() {
-      @Override
-      public void put(byte[] key, byte[] value) throws Exception {
-        put.setBytes(1, key);
-        put.setBytes(2, value);
-        put.executeUpdate();
-      }
-
-      @Override
-      public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
-        begin.executeUpdate();
-        for (int i = from; i < from + count; i++) {
-          put(keys[i], values[i]);
-        }
-        commit.executeUpdate();
-      }
-
-      @Override
-      public byte[] get(byte[] key) throws Exception {
-        get.setBytes(1, key);
-        try (ResultSet rs = get.executeQuery()) {
-          return rs.next() ? rs.getBytes(1) : null;
-        }
-      }
-
-      @Override
-      public long scanAll() throws Exception {
-        long n = 0;
-        scan.setBytes(1, new byte[0]);
-        scan.setLong(2, Integer.MAX_VALUE);
-        try (ResultSet rs = scan.executeQuery()) {
-          for (; rs.next(); n++) {
-            BindingOverhead.touch(rs.getBytes(1));
-          }
-        }
-        return n;
-      }
-
-      @Override
-      public void close() throws java.io.IOException, java.sql.SQLException {
-        for (PreparedStatement ps : List.of(put, get, scan, begin, commit)) {
-          ps.close();
-        }
-        c.close();
-      }
-    };
+    return SqliteDirect.open(dir.resolve(SqliteClient.FILE_DEFAULT), pragmas);
   }
 
   /** The TreeDB tuning string the binding builds from the same properties. */

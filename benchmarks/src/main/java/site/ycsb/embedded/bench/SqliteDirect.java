@@ -1,0 +1,100 @@
+package site.ycsb.embedded.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import org.sqlite.SQLiteConfig;
+
+/**
+ * sqlite-jdbc called directly, for both benchmarks (the side-by-side one and layer (b)): the
+ * binding's key-value table (a rowid table whose key has its own index, db_bench_sqlite3's shape)
+ * and the binding's statements, on one connection opened with the given pragmas. It owns its
+ * statements and connection and closes each once.
+ */
+final class SqliteDirect implements LayerDirect {
+
+  private final Connection c;
+  private final PreparedStatement put;
+  private final PreparedStatement get;
+  private final PreparedStatement scan;
+  private final PreparedStatement begin;
+  private final PreparedStatement commit;
+
+  private SqliteDirect(Connection c) throws SQLException {
+    this.c = c;
+    put = c.prepareStatement("INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
+    get = c.prepareStatement("SELECT value FROM usertable WHERE key = ?");
+    scan = c.prepareStatement("SELECT value FROM usertable WHERE key >= ? ORDER BY key LIMIT ?");
+    begin = c.prepareStatement("BEGIN IMMEDIATE");
+    commit = c.prepareStatement("COMMIT");
+  }
+
+  /** Opens (creating it) {@code file}, runs each of {@code pragmas} ("name=value"), makes the table. */
+  static SqliteDirect open(Path file, List<String> pragmas) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
+    Connection c = config.createConnection("jdbc:sqlite:" + file);
+    try {
+      try (Statement s = c.createStatement()) {
+        for (String pragma : pragmas) {
+          s.execute("PRAGMA " + pragma);
+        }
+        s.execute("CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)");
+      }
+      return new SqliteDirect(c);
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) throws SQLException {
+    put.setBytes(1, key);
+    put.setBytes(2, value);
+    put.executeUpdate();
+  }
+
+  @Override
+  public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws SQLException {
+    begin.executeUpdate();
+    for (int i = from; i < from + count; i++) {
+      put(keys[i], values[i]);
+    }
+    commit.executeUpdate();
+  }
+
+  @Override
+  public byte[] get(byte[] key) throws SQLException {
+    get.setBytes(1, key);
+    try (ResultSet rs = get.executeQuery()) {
+      return rs.next() ? rs.getBytes(1) : null;
+    }
+  }
+
+  @Override
+  public long scanAll() throws SQLException {
+    long n = 0;
+    scan.setBytes(1, new byte[0]);
+    scan.setLong(2, Integer.MAX_VALUE);
+    try (ResultSet rs = scan.executeQuery()) {
+      for (; rs.next(); n++) {
+        BindingOverhead.touch(rs.getBytes(1));
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    for (PreparedStatement ps : List.of(put, get, scan, begin, commit)) {
+      ps.close();
+    }
+    c.close();
+  }
+}
