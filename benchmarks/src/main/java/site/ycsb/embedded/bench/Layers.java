@@ -120,6 +120,10 @@ public final class Layers {
       versionsOf(spec)[0] = a.get("library");
       for (String layer : List.of("direct", "binding")) {
         List<String> cmd = java("1g");
+        // The heap touched at start-up, untimed: the binding's YCSB maps and per-call arrays otherwise
+        // fault in fresh heap pages inside its clock (LevelDB fill, 200,000 records: 55,000 minor
+        // faults and +80 ms of system time through the binding, 15,000 direct), which (b) hardly has.
+        cmd.addAll(1, List.of("-Xms1g", "-XX:+AlwaysPreTouch"));
         cmd.addAll(List.of(LayerStep.class.getName(), spec, shape.id, layer, Integer.toString(count),
             freshDir(layer).toString(), top.resolve("workloads").toString()));
         Map<String, String> b = keyValues(step(where + (layer.equals("direct") ? " (b)" : " (c)"), cmd));
