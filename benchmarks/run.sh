@@ -10,7 +10,8 @@
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ]; then
+if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ] \
+   || [ ! -x "$top/benchmarks/target/native/floor-rocksdbjni" ]; then
   (cd "$top" && mvn -q -B -DskipTests install)
 fi
 main=site.ycsb.embedded.bench.Layers

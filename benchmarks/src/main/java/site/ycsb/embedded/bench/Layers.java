@@ -17,14 +17,16 @@ import java.util.concurrent.TimeUnit;
  * The layered benchmark: for each engine and 2011 shape, microseconds per operation at five
  * layers, each step in its own process on a fresh database, rounds alternating the layers:
  * <ol type="a">
- *   <li>the engine floor: a C loop of this project over the engine's system library (floor.c);
+ *   <li>the engine floor: a C loop of this project over the engine's system library (floor.c), and
+ *       where the Java library's native code exports the engine's C API (rocksdbjni), (a') the same
+ *       loop over that build: the floor of the very engine that (b) to (d) run;
  *   <li>the engine's Java library called directly;
  *   <li>the YCSB binding called directly (no YCSB client);
  *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files;
  *   <li>YCSB's client with a do-nothing DB and the same workload: the harness ceiling.
  * </ol>
  * Prints each step as it ends, then one table per engine with the medians, what each layer adds
- * and (a)/(d), which is the throughput ratio (d) reaches of the floor.
+ * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)).
  *
  * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...] [--records N]
  * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
@@ -33,7 +35,12 @@ import java.util.concurrent.TimeUnit;
 public final class Layers {
 
   /** The columns of the table: (d) and (e) twice, in-operation and wall clock. */
-  static final String[] COLUMNS = {"a", "b", "c", "d", "dwall", "e", "ewall"};
+  static final String[] COLUMNS = {"a", "a2", "b", "c", "d", "dwall", "e", "ewall"};
+  /**
+   * Layer (a'): floor.c built against the engine inside the Java library, per engine that has one.
+   * Only rocksdbjni exports its engine's C API; leveldbjni and sqlite-jdbc hide theirs.
+   */
+  static final Map<String, String> JAVA_LIBRARY_FLOORS = Map.of("rocksdb", "floor-rocksdbjni");
   /** A step that takes longer than this is a hang, not a measurement. */
   private static final long STEP_TIMEOUT_MINUTES = 60;
 
@@ -43,7 +50,7 @@ public final class Layers {
   private final List<String> failures = new ArrayList<>();
   /** engine spec -> shape -> column -> one figure per round. */
   private final Map<String, Map<LayerShape, Map<String, List<Double>>>> figures = new LinkedHashMap<>();
-  /** engine spec -> the floor's and the Java library's engine versions. */
+  /** engine spec -> the floor's, the Java library's and (a')'s engine versions. */
   private final Map<String, String[]> versions = new HashMap<>();
 
   private Layers(Path top, Path base, int records) {
@@ -118,6 +125,14 @@ public final class Layers {
               Integer.toString(count), freshDir("a").toString())));
       add(cells, "a", Double.parseDouble(a.get("us_per_op")));
       versionsOf(spec)[0] = a.get("library");
+      String libraryFloor = JAVA_LIBRARY_FLOORS.get(engine);
+      if (libraryFloor != null) {
+        Map<String, String> a2 = keyValues(step(where + " (a')",
+            List.of(top.resolve("benchmarks/target/native").resolve(libraryFloor).toString(), engine, shape.id,
+                Integer.toString(count), freshDir("a2").toString())));
+        add(cells, "a2", Double.parseDouble(a2.get("us_per_op")));
+        versionsOf(spec)[2] = a2.get("library");
+      }
       for (String layer : List.of("direct", "binding")) {
         List<String> cmd = java("1g");
         // The heap touched at start-up, untimed: the binding's YCSB maps and per-call arrays otherwise
@@ -138,9 +153,10 @@ public final class Layers {
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
-      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f  b %.3f  c %.3f  d %.3f (wall %.3f)"
-          + "  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"), last(cells, "b"), last(cells, "c"),
-          d[0], d[1], e[0], e[1]);
+      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d %.3f (wall %.3f)"
+          + "  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"),
+          cells.containsKey("a2") ? String.format(Locale.ROOT, "  a' %.3f", last(cells, "a2")) : "",
+          last(cells, "b"), last(cells, "c"), d[0], d[1], e[0], e[1]);
     } catch (StepFailed f) {
       failures.add(f.getMessage());
       System.out.println("  " + where + ": FAILED: " + f.getMessage());
@@ -148,7 +164,7 @@ public final class Layers {
   }
 
   private String[] versionsOf(String spec) {
-    return versions.computeIfAbsent(spec, k -> new String[2]);
+    return versions.computeIfAbsent(spec, k -> new String[3]);
   }
 
   /**
@@ -305,38 +321,50 @@ public final class Layers {
       String[] v = versionsOf(e.getKey());
       System.out.println();
       System.out.printf(Locale.ROOT, "%s: us/op, median of %d round(s)%n", e.getKey(), rounds);
-      System.out.printf(Locale.ROOT, "  (a) floor: %s%n  (b) Java library: %s%n", v[0], v[1]);
+      System.out.printf(Locale.ROOT, "  (a) floor: %s%n", v[0]);
+      if (v[2] != null) {
+        System.out.printf(Locale.ROOT, "  (a') floor over the Java library's own engine build: %s%n", v[2]);
+      }
+      System.out.printf(Locale.ROOT, "  (b) Java library: %s%n", v[1]);
       if (v[0] != null && v[1] != null && !engineVersion(v[0]).equals(engineVersion(v[1]))) {
         System.out.printf(Locale.ROOT, "  NOTE: the floor runs %s, the Java library %s: (b)-(a) includes the"
-            + " difference between the engine versions%n", engineVersion(v[0]), engineVersion(v[1]));
+            + " difference between the engine versions%s%n", engineVersion(v[0]), engineVersion(v[1]),
+            v[2] != null ? "; (a')/(a) is that difference alone (the same C loop over both builds), and (a')/(d)"
+                + " is the ratio to judge the binding by" : "");
       }
       if (v[0] != null && v[0].contains("assertions")) {
         System.out.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
             + " build would be, and (a)/(d) flatters the upper layers");
       }
-      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s%n", "shape", "(a) C",
-          "(b) lib", "(c) bind", "(d) ycsb", "(d) wall", "(e) null", "(e) wall", "(b)-(a)", "(c)-(b)", "(d)-(c)",
-          "(a)/(d)");
+      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s%n", "shape",
+          "(a) C", "(a') C", "(b) lib", "(c) bind", "(d) ycsb", "(d) wall", "(e) null", "(e) wall", "(b)-(a)",
+          "(c)-(b)", "(d)-(c)", "(a)/(d)", "(a')/(a)", "(a')/(d)");
       for (Map.Entry<LayerShape, Map<String, List<Double>>> row : e.getValue().entrySet()) {
         Map<String, Double> m = new HashMap<>();
         for (String c : COLUMNS) {
           m.put(c, median(row.getValue().get(c)));
         }
-        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %7.2f%n", row.getKey().id,
-            cell(m.get("a")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d")), cell(m.get("dwall")),
-            cell(m.get("e")), cell(m.get("ewall")), cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")),
-            cell(m.get("d") - m.get("c")), m.get("a") / m.get("d"));
+        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %s %s %s %s%n", row.getKey().id,
+            cell(m.get("a")), cell(m.get("a2")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d")),
+            cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")), cell(m.get("b") - m.get("a")),
+            cell(m.get("c") - m.get("b")), cell(m.get("d") - m.get("c")), ratio(m.get("a") / m.get("d")),
+            ratio(m.get("a2") / m.get("a")), ratio(m.get("a2") / m.get("d")));
       }
     }
     System.out.println();
     System.out.println("(d) ycsb = YCSB's AverageLatency(us) x Operations of the measured operation / entries;"
         + " (d) wall = [OVERALL] RunTime / entries (open and close included); (a)/(d) = the share of the"
-        + " floor's throughput that (d) reaches. readseq is one pass: per entry.");
+        + " floor's throughput that (d) reaches; (a')/(a) = the C loop's time on the Java library's engine build"
+        + " over its time on the system library's. readseq is one pass: per entry.");
   }
 
   private static String engineVersion(String library) {
     String[] w = library.split(" ");
     return w.length > 1 ? w[0] + " " + w[1] : library;
+  }
+
+  private static String ratio(double r) {
+    return Double.isNaN(r) ? String.format(Locale.ROOT, "%8s", "-") : String.format(Locale.ROOT, "%8.2f", r);
   }
 
   private static String cell(double us) {

@@ -35,10 +35,7 @@ class FloorDataTest {
     LayerShape shape = LayerShape.named(shapeId);
     int count = 1500; // not a multiple of the batch: the last batch is a short one
     Path c = Files.createDirectories(tmp.resolve("c"));
-    Process p = new ProcessBuilder(FLOOR.toString(), "sqlite", shapeId, Integer.toString(count), c.toString())
-        .redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), out);
+    String out = runFloor(FLOOR, "sqlite", shapeId, count, c);
     assertTrue(out.startsWith("floor engine=sqlite shape=" + shapeId + " count=1500 us_per_op="), out);
 
     Path java = Files.createDirectories(tmp.resolve("java"));
@@ -46,15 +43,30 @@ class FloorDataTest {
     LayerStep.runDirect("sqlite", shape, java, props, new LayerStep.Data(shape, count, 20110727L));
 
     List<byte[][]> fromC = rows(c);
-    List<byte[][]> fromJava = rows(java);
+    assertSameEntries(rows(java), fromC, count);
+    for (byte[][] row : fromC) {
+      assertEquals(shape.valueLength, row[1].length);
+    }
+    assertEquals(String.format("%016d", 1499), new String(fromC.get(count - 1)[0], StandardCharsets.US_ASCII));
+  }
+
+  /** Runs a floor binary on one shape into {@code dir}; returns its output after checking it exited 0. */
+  static String runFloor(Path floor, String engine, String shapeId, int count, Path dir) throws Exception {
+    Process p = new ProcessBuilder(floor.toString(), engine, shapeId, Integer.toString(count), dir.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    return out;
+  }
+
+  /** The same count of (key, value) entries, byte for byte, in the same (key) order. */
+  static void assertSameEntries(List<byte[][]> fromJava, List<byte[][]> fromC, int count) {
     assertEquals(count, fromC.size());
     assertEquals(fromJava.size(), fromC.size());
     for (int i = 0; i < count; i++) {
       assertArrayEquals(fromJava.get(i)[0], fromC.get(i)[0], "key " + i);
       assertArrayEquals(fromJava.get(i)[1], fromC.get(i)[1], "value of key " + i);
-      assertEquals(shape.valueLength, fromC.get(i)[1].length);
     }
-    assertEquals(String.format("%016d", 1499), new String(fromC.get(count - 1)[0], StandardCharsets.US_ASCII));
   }
 
   /** Every (key, value) in key order: a value generated for another key or in another order differs. */
