@@ -34,8 +34,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Layers {
 
-  /** The columns of the table: (d) and (e) twice, in-operation and wall clock. */
-  static final String[] COLUMNS = {"a", "a2", "b", "c", "d", "dwall", "e", "ewall"};
+  /**
+   * The columns of the table: (d) three times (in-operation, timed in ns by {@link NanoTimedDB}; YCSB's
+   * own AverageLatency figure, whole microseconds per operation; wall clock), (e) twice.
+   */
+  static final String[] COLUMNS = {"a", "a2", "b", "c", "d", "dyc", "dwall", "e", "ewall"};
   /**
    * Layer (a'): floor.c built against the engine inside the Java library, per engine that has one.
    * Only rocksdbjni exports its engine's C API; leveldbjni and sqlite-jdbc hide theirs.
@@ -150,13 +153,14 @@ public final class Layers {
       double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).newClient().getClass().getName());
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
+      add(cells, "dyc", d[2]);
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
-      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d %.3f (wall %.3f)"
+      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d %.3f (ycsb %.3f, wall %.3f)"
           + "  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"),
           cells.containsKey("a2") ? String.format(Locale.ROOT, "  a' %.3f", last(cells, "a2")) : "",
-          last(cells, "b"), last(cells, "c"), d[0], d[1], e[0], e[1]);
+          last(cells, "b"), last(cells, "c"), d[0], d[2], d[1], e[0], e[1]);
     } catch (StepFailed f) {
       failures.add(f.getMessage());
       System.out.println("  " + where + ": FAILED: " + f.getMessage());
@@ -170,8 +174,9 @@ public final class Layers {
   /**
    * Layers (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
    * Read shapes load first (untimed; not for the do-nothing DB, which keeps nothing) and time the run.
-   * Returns {in-operation us/op, wall us/op}: YCSB's AverageLatency x Operations of the measured
-   * operation, and RunTime, each divided by the entries.
+   * Returns {in-operation us/op, wall us/op, YCSB's in-operation us/op}: the measured operation's
+   * nanoseconds inside the DB as {@link NanoTimedDB} wraps it, RunTime, and YCSB's AverageLatency x
+   * Operations of that operation (whole microseconds per operation), each divided by the entries.
    */
   private double[] ycsb(String where, String spec, LayerShape shape, int count, String dbClass) throws Exception {
     boolean nothing = dbClass.equals(NothingDB.class.getName());
@@ -187,16 +192,24 @@ public final class Layers {
     if (shape == LayerShape.READSEQ && !nothing && !Integer.toString(count).equals(out.get("[READSEQ], Entries"))) {
       throw new StepFailed(where + ": the pass read " + out.get("[READSEQ], Entries") + " of " + count + " entries");
     }
-    double inop = Double.parseDouble(out.get("[" + op + "], AverageLatency(us)"))
+    double ycsbInop = Double.parseDouble(out.get("[" + op + "], AverageLatency(us)"))
         * Double.parseDouble(out.get("[" + op + "], Operations")) / count;
+    String ops = out.get(NanoTimedDB.PREFIX + op + "], Operations");
+    String nanos = out.get(NanoTimedDB.PREFIX + op + "], TotalTime(ns)");
+    if (ops == null || nanos == null || !ops.equals(out.get("[" + op + "], Operations"))) {
+      throw new StepFailed(where + ": NanoTimedDB timed " + ops + " " + op + " operations, YCSB counted "
+          + out.get("[" + op + "], Operations"));
+    }
+    double inop = Double.parseDouble(nanos) / 1000 / count;
     double wall = Double.parseDouble(out.get("[OVERALL], RunTime(ms)")) * 1000 / count;
-    return new double[] {inop, wall};
+    return new double[] {inop, wall, ycsbInop};
   }
 
   private Map<String, String> ycsbOutput(String where, String spec, String dbClass, String phase, List<String> files,
       int count, Path dir) throws Exception {
     List<String> cmd = java("256m");
-    cmd.addAll(List.of("site.ycsb.Client", "-db", dbClass, phase));
+    cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(),
+        "-p", NanoTimedDB.WRAPPED + "=" + dbClass, phase));
     for (String f : files) {
       cmd.addAll(List.of("-P", top.resolve("workloads").resolve(f).toString()));
     }
@@ -336,25 +349,28 @@ public final class Layers {
         System.out.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
             + " build would be, and (a)/(d) flatters the upper layers");
       }
-      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s%n", "shape",
-          "(a) C", "(a') C", "(b) lib", "(c) bind", "(d) ycsb", "(d) wall", "(e) null", "(e) wall", "(b)-(a)",
-          "(c)-(b)", "(d)-(c)", "(a)/(d)", "(a')/(a)", "(a')/(d)");
+      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s%n",
+          "shape", "(a) C", "(a') C", "(b) lib", "(c) bind", "(d) ycsb", "(d) yc-us", "(d) wall", "(e) null",
+          "(e) wall", "(b)-(a)", "(c)-(b)", "(d)-(c)", "(a)/(d)", "(a')/(a)", "(a')/(d)");
       for (Map.Entry<LayerShape, Map<String, List<Double>>> row : e.getValue().entrySet()) {
         Map<String, Double> m = new HashMap<>();
         for (String c : COLUMNS) {
           m.put(c, median(row.getValue().get(c)));
         }
-        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %s %s %s %s%n", row.getKey().id,
+        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s%n", row.getKey().id,
             cell(m.get("a")), cell(m.get("a2")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d")),
-            cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")), cell(m.get("b") - m.get("a")),
-            cell(m.get("c") - m.get("b")), cell(m.get("d") - m.get("c")), ratio(m.get("a") / m.get("d")),
+            cell(m.get("dyc")), cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")),
+            cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")), cell(m.get("d") - m.get("c")),
+            ratio(m.get("a") / m.get("d")),
             ratio(m.get("a2") / m.get("a")), ratio(m.get("a2") / m.get("d")));
       }
     }
     System.out.println();
-    System.out.println("(d) ycsb = YCSB's AverageLatency(us) x Operations of the measured operation / entries;"
-        + " (d) wall = [OVERALL] RunTime / entries (open and close included); (a)/(d) = the share of the"
-        + " floor's throughput that (d) reaches; (a')/(a) = the C loop's time on the Java library's engine build"
+    System.out.println("(d) ycsb = the measured operation's time inside the binding, in ns (NanoTimedDB around it in"
+        + " YCSB's client) / entries; (d) yc-us = YCSB's AverageLatency(us) x Operations / entries, which counts each"
+        + " operation in whole microseconds (about 0.5 us low per operation of a few us); (d) wall = [OVERALL]"
+        + " RunTime / entries (open and close included); (a)/(d) = the share of the floor's throughput that (d)"
+        + " reaches; (a')/(a) = the C loop's time on the Java library's engine build"
         + " over its time on the system library's. readseq is one pass: per entry.");
   }
 
