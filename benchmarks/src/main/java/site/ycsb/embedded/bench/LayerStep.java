@@ -74,7 +74,9 @@ public final class LayerStep {
     Files.createDirectories(dir);
     long seed = Long.parseLong(props.getProperty("loadseed", "20110727"));
     Data data = new Data(shape, count, seed); // before the warm-up: its compiling is then over when the clock starts
-    int passes = warmUp(engine, shape, direct, dir, props, seed);
+    // -Dlayers.warmup=false times the step cold, as a fresh JVM under YCSB's client runs (a diagnosis).
+    int passes = Boolean.parseBoolean(System.getProperty("layers.warmup", "true"))
+        ? warmUp(engine, shape, direct, dir, props, seed) : 0;
     double micros = direct ? runDirect(engine, shape, dir, props, data) : runBinding(engine, shape, props, data);
     String library = direct ? LayerEngines.libraryVersion(engine, new EngineProperties(props, engine))
         : Engines.named(engine).newClient().getClass().getName();

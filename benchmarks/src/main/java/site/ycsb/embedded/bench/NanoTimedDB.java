@@ -68,9 +68,11 @@ public final class NanoTimedDB extends DB {
     } finally {
       if (OPEN.decrementAndGet() == 0) {
         for (int i = 0; i < OPS.length; i++) {
-          if (COUNTS[i].sum() > 0) {
-            System.out.println(PREFIX + OPS[i] + "], Operations, " + COUNTS[i].sum());
-            System.out.println(PREFIX + OPS[i] + "], TotalTime(ns), " + NANOS[i].sum());
+          long n = COUNTS[i].sumThenReset();
+          long nanos = NANOS[i].sumThenReset();
+          if (n > 0) {
+            System.out.println(PREFIX + OPS[i] + "], Operations, " + n);
+            System.out.println(PREFIX + OPS[i] + "], TotalTime(ns), " + nanos);
           }
         }
       }
