@@ -368,7 +368,7 @@ public final class Layers {
     System.out.println();
     System.out.println("(d) ycsb = the measured operation's time inside the binding, in ns (NanoTimedDB around it in"
         + " YCSB's client) / entries; (d) yc-us = YCSB's AverageLatency(us) x Operations / entries, which counts each"
-        + " operation in whole microseconds (about 0.5 us low per operation of a few us); (d) wall = [OVERALL]"
+        + " operation in whole microseconds (0.3-0.4 us low per 100-byte operation); (d) wall = [OVERALL]"
         + " RunTime / entries (open and close included); (a)/(d) = the share of the floor's throughput that (d)"
         + " reaches; (a')/(a) = the C loop's time on the Java library's engine build"
         + " over its time on the system library's. readseq is one pass: per entry.");

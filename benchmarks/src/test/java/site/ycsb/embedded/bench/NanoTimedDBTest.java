@@ -1,5 +1,6 @@
 package site.ycsb.embedded.bench;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,5 +66,6 @@ class NanoTimedDBTest {
     p.setProperty(NanoTimedDB.WRAPPED, String.class.getName());
     db.setProperties(p);
     assertThrows(DBException.class, db::init);
+    assertDoesNotThrow(db::cleanup, "a cleanup after a failed init has nothing to close");
   }
 }
