@@ -22,11 +22,14 @@ import java.util.concurrent.TimeUnit;
  *       loop over that build: the floor of the very engine that (b) to (d) run;
  *   <li>the engine's Java library called directly;
  *   <li>the YCSB binding called directly (no YCSB client);
- *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files;
+ *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files; and (d0), the
+ *       same client around {@link LibraryDB}, which makes only layer (b)'s library calls: the
+ *       thinnest DB there can be, so (a)/(d0) is the most any binding can reach through YCSB;
  *   <li>YCSB's client with a do-nothing DB and the same workload: the harness ceiling.
  * </ol>
  * Prints each step as it ends, then one table per engine with the medians, what each layer adds
- * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)).
+ * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)), beside
+ * (a)/(d0), the ratio no binding can pass on this machine at this size.
  *
  * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...] [--records N]
  * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
@@ -35,10 +38,11 @@ import java.util.concurrent.TimeUnit;
 public final class Layers {
 
   /**
-   * The columns of the table: (d) three times (in-operation, timed in ns by {@link NanoTimedDB}; YCSB's
-   * own AverageLatency figure, whole microseconds per operation; wall clock), (e) twice.
+   * The columns of the table: (d0) in-operation, (d) three times (in-operation, timed in ns by
+   * {@link NanoTimedDB}; YCSB's own AverageLatency figure, whole microseconds per operation; wall
+   * clock), (e) twice.
    */
-  static final String[] COLUMNS = {"a", "a2", "b", "c", "d", "dyc", "dwall", "e", "ewall"};
+  static final String[] COLUMNS = {"a", "a2", "b", "c", "d0", "d", "dyc", "dwall", "e", "ewall"};
   /**
    * Layer (a'): floor.c built against the engine inside the Java library, per engine that has one.
    * Only rocksdbjni exports its engine's C API; leveldbjni and sqlite-jdbc hide theirs.
@@ -150,6 +154,8 @@ public final class Layers {
           versionsOf(spec)[1] = b.get("library");
         }
       }
+      double[] d0 = ycsb(where + " (d0)", spec, shape, count, LibraryDB.class.getName());
+      add(cells, "d0", d0[0]);
       double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).newClient().getClass().getName());
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
@@ -157,10 +163,10 @@ public final class Layers {
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
-      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d %.3f (ycsb %.3f, wall %.3f)"
-          + "  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"),
+      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d0 %.3f  d %.3f (ycsb %.3f,"
+          + " wall %.3f)  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"),
           cells.containsKey("a2") ? String.format(Locale.ROOT, "  a' %.3f", last(cells, "a2")) : "",
-          last(cells, "b"), last(cells, "c"), d[0], d[2], d[1], e[0], e[1]);
+          last(cells, "b"), last(cells, "c"), d0[0], d[0], d[2], d[1], e[0], e[1]);
     } catch (StepFailed f) {
       failures.add(f.getMessage());
       System.out.println("  " + where + ": FAILED: " + f.getMessage());
@@ -172,7 +178,7 @@ public final class Layers {
   }
 
   /**
-   * Layers (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
+   * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
    * Read shapes load first (untimed; not for the do-nothing DB, which keeps nothing) and time the run.
    * Returns {in-operation us/op, wall us/op, YCSB's in-operation us/op}: the measured operation's
    * nanoseconds inside the DB as {@link NanoTimedDB} wraps it, RunTime, and YCSB's AverageLatency x
@@ -180,7 +186,7 @@ public final class Layers {
    */
   private double[] ycsb(String where, String spec, LayerShape shape, int count, String dbClass) throws Exception {
     boolean nothing = dbClass.equals(NothingDB.class.getName());
-    Path dir = freshDir(nothing ? "e" : "d");
+    Path dir = freshDir(nothing ? "e" : dbClass.equals(LibraryDB.class.getName()) ? "d0" : "d");
     if (shape.isRead() && !nothing) {
       checkYcsb(where + " load", ycsbOutput(where + " load", spec, dbClass, "-load", shape.loadFiles, count, dir),
           "INSERT", count, true);
@@ -210,6 +216,9 @@ public final class Layers {
     List<String> cmd = java("256m");
     cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(),
         "-p", NanoTimedDB.WRAPPED + "=" + dbClass, phase));
+    if (dbClass.equals(LibraryDB.class.getName())) {
+      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0]));
+    }
     for (String f : files) {
       cmd.addAll(List.of("-P", top.resolve("workloads").resolve(f).toString()));
     }
@@ -349,25 +358,29 @@ public final class Layers {
         System.out.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
             + " build would be, and (a)/(d) flatters the upper layers");
       }
-      System.out.printf(Locale.ROOT, "  %-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s%n",
-          "shape", "(a) C", "(a') C", "(b) lib", "(c) bind", "(d) ycsb", "(d) yc-us", "(d) wall", "(e) null",
-          "(e) wall", "(b)-(a)", "(c)-(b)", "(d)-(c)", "(a)/(d)", "(a')/(a)", "(a')/(d)");
+      System.out.printf(Locale.ROOT, "  %-14s" + " %8s".repeat(19) + "%n",
+          "shape", "(a) C", "(a') C", "(b) lib", "(c) bind", "(d0) lib", "(d) ycsb", "(d) yc-us", "(d) wall",
+          "(e) null", "(e) wall", "(b)-(a)", "(c)-(b)", "(d0)-(b)", "(d)-(d0)", "(a)/(d0)", "(a)/(d)", "(a')/(a)",
+          "(a')/(d0)", "(a')/(d)");
       for (Map.Entry<LayerShape, Map<String, List<Double>>> row : e.getValue().entrySet()) {
         Map<String, Double> m = new HashMap<>();
         for (String c : COLUMNS) {
           m.put(c, median(row.getValue().get(c)));
         }
-        System.out.printf(Locale.ROOT, "  %-14s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s%n", row.getKey().id,
-            cell(m.get("a")), cell(m.get("a2")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d")),
-            cell(m.get("dyc")), cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")),
-            cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")), cell(m.get("d") - m.get("c")),
-            ratio(m.get("a") / m.get("d")),
-            ratio(m.get("a2") / m.get("a")), ratio(m.get("a2") / m.get("d")));
+        System.out.printf(Locale.ROOT, "  %-14s" + " %s".repeat(19) + "%n", row.getKey().id,
+            cell(m.get("a")), cell(m.get("a2")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d0")),
+            cell(m.get("d")), cell(m.get("dyc")), cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")),
+            cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")), cell(m.get("d0") - m.get("b")),
+            cell(m.get("d") - m.get("d0")), ratio(m.get("a") / m.get("d0")), ratio(m.get("a") / m.get("d")),
+            ratio(m.get("a2") / m.get("a")), ratio(m.get("a2") / m.get("d0")), ratio(m.get("a2") / m.get("d")));
       }
     }
     System.out.println();
-    System.out.println("(d) ycsb = the measured operation's time inside the binding, in ns (NanoTimedDB around it in"
-        + " YCSB's client) / entries; (d) yc-us = YCSB's AverageLatency(us) x Operations / entries, which counts each"
+    System.out.println("(d0) lib = YCSB's client around LibraryDB, which makes only layer (b)'s library calls,"
+        + " in-operation ns / entries: (a)/(d0) is the most any binding reaches through YCSB here, (d)-(d0) the"
+        + " binding's cost inside YCSB's client; (d) ycsb = the measured operation's time inside the binding, in ns"
+        + " (NanoTimedDB around it in YCSB's client) / entries; (d) yc-us = YCSB's AverageLatency(us) x Operations"
+        + " / entries, which counts each"
         + " operation in whole microseconds (0.3-0.4 us low per 100-byte operation); (d) wall = [OVERALL]"
         + " RunTime / entries (open and close included); (a)/(d) = the share of the floor's throughput that (d)"
         + " reaches; (a')/(a) = the C loop's time on the Java library's engine build"

@@ -1,0 +1,170 @@
+package site.ycsb.embedded.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.Keys;
+import site.ycsb.embedded.workload.FullScanSink;
+
+/**
+ * Layer (d0) of the layered benchmark: YCSB's client around the thinnest DB there can be, one that
+ * makes per call only the Java library call layer (b) makes ({@link LayerEngines}, the same tuning):
+ * the key's UTF-8 bytes and the one value's array to the library's put, the library's get into the
+ * result map, the library's own full pass, batches through its atomic batch. No record codec, no
+ * properties beyond the tuning, no free-space check, no error mapping beyond an exception's ERROR.
+ *
+ * <p>It is not a binding anyone should use; it answers one question: what YCSB's client, its
+ * workload class and a fresh JVM add around the engine's Java library when nothing else is there.
+ * (d0) minus (b) is that; (d) minus (d0) is what the real binding costs inside YCSB's client; and
+ * (a)/(d0) is the most of the floor's throughput that any binding can reach through YCSB here.
+ *
+ * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto; the binding properties of a
+ * variant row, such as leveldb.library=system, choose the library as they do for (b)), {@code path},
+ * {@code batchsize}, {@code fieldnameprefix}. One handle per JVM, shared by every client thread and
+ * closed by the last; the layered benchmark runs one thread.
+ */
+public final class LibraryDB extends DB {
+
+  /** The engine whose Java library this DB calls. */
+  public static final String ENGINE = "librarydb.engine";
+
+  private static final Object LOCK = new Object();
+  private static LayerDirect shared;
+  private static int clients;
+
+  private LayerDirect db;
+  private String field;
+  private int batchSize;
+  private byte[][] batchKeys;
+  private byte[][] batchValues;
+  private int batched;
+
+  @Override
+  public void init() throws DBException {
+    Properties p = getProperties();
+    String engine = p.getProperty(ENGINE);
+    if (engine == null) {
+      throw new DBException(ENGINE + " must name the engine: leveldb, rocksdb, sqlite or kyoto");
+    }
+    field = p.getProperty("fieldnameprefix", "field") + "0";
+    batchSize = Integer.parseInt(p.getProperty("batchsize", "1"));
+    if (batchSize > 1) {
+      batchKeys = new byte[batchSize][];
+      batchValues = new byte[batchSize][];
+    }
+    synchronized (LOCK) {
+      if (shared == null) {
+        try {
+          Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // SQLite and Kyoto make only the file
+          shared = LayerEngines.open(engine, dir, new EngineProperties(p, engine));
+        } catch (Exception e) {
+          throw new DBException(engine + "'s Java library could not open " + p.getProperty("path") + ": " + e, e);
+        }
+      }
+      clients++;
+      db = shared;
+    }
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    if (db == null) {
+      return;
+    }
+    try {
+      if (batched > 0) {
+        db.putBatch(batchKeys, batchValues, 0, batched);
+        batched = 0;
+      }
+    } catch (Exception e) {
+      throw new DBException("the last batch could not be applied: " + e, e);
+    } finally {
+      db = null;
+      synchronized (LOCK) {
+        if (--clients == 0) {
+          try {
+            shared.close();
+          } catch (Exception e) {
+            throw new DBException("close failed: " + e, e);
+          } finally {
+            shared = null;
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      byte[] k = Keys.UTF8.bytes(key);
+      byte[] v = values.values().iterator().next().toArray(); // EmbeddedWorkload's values hand their array over
+      if (batchSize <= 1) {
+        db.put(k, v);
+        return Status.OK;
+      }
+      batchKeys[batched] = k;
+      batchValues[batched] = v;
+      if (++batched < batchSize) {
+        return Status.BATCHED_OK;
+      }
+      db.putBatch(batchKeys, batchValues, 0, batched);
+      batched = 0;
+      return Status.OK;
+    } catch (Exception e) {
+      return Status.ERROR;
+    }
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    try {
+      byte[] v = db.get(Keys.UTF8.bytes(key));
+      if (v == null) {
+        return Status.NOT_FOUND;
+      }
+      result.put(field, new ByteArrayByteIterator(v));
+      return Status.OK;
+    } catch (Exception e) {
+      return Status.ERROR;
+    }
+  }
+
+  /** Only the workload's full pass: the library's own pass over every record, counted as rows (bytes not counted). */
+  @Override
+  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    if (!(result instanceof FullScanSink rows) || !startkey.isEmpty()) {
+      return Status.NOT_IMPLEMENTED;
+    }
+    try {
+      for (long n = db.scanAll(); n > 0 && rows.rows() < recordcount; n--) {
+        rows.addRow(0);
+      }
+      return Status.OK;
+    } catch (Exception e) {
+      return Status.ERROR;
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    return Status.NOT_IMPLEMENTED;
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    return Status.NOT_IMPLEMENTED;
+  }
+}
