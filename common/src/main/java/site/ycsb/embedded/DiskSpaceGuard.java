@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,6 +39,8 @@ public final class DiskSpaceGuard {
   private volatile FileStore store;
   /** Set while the last look found too little space: then every write looks again. */
   private volatile boolean low;
+  /** Set once a refusal since the last open was handed out to be said (see {@link #firstRefusal}). */
+  private final AtomicBoolean refusalSaid = new AtomicBoolean();
 
   private DiskSpaceGuard(Path dir, long margin, double deferredShare) {
     this.dir = dir;
@@ -59,6 +62,16 @@ public final class DiskSpaceGuard {
   public void opened() {
     sinceOpen.set(0);
     sinceCheck.set(0);
+    refusalSaid.set(false);
+  }
+
+  /**
+   * True for the first caller after each open: the refusal it holds is to be printed whatever else
+   * was printed before, since it says why every later write fails (a binding prints only its first
+   * few errors per JVM, and a long run or another DB in the same JVM may have used them up).
+   */
+  public boolean firstRefusal() {
+    return !refusalSaid.getAndSet(true);
   }
 
   public long margin() {

@@ -35,8 +35,8 @@ public abstract class KeyValueDB<H> extends DB {
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
-  /** How many engine errors are printed with their cause before only counting them. */
-  private static final int ERRORS_PRINTED = 20;
+  /** How many engine errors a JVM prints with their cause before only counting them (not a full disk's). */
+  static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
 
   private SharedHandles.Lease<H> lease;
@@ -422,11 +422,15 @@ public abstract class KeyValueDB<H> extends DB {
     return tenths / 10 + "." + tenths % 10;
   }
 
-  /** Logs an engine failure (the first few with their cause) and returns {@code Status.ERROR}. */
+  /**
+   * Logs an engine failure (the first few with their cause, and the first refusal for a full disk
+   * after each open whatever came before) and returns {@code Status.ERROR}.
+   */
   protected final Status failed(String op, String key, Exception e) {
     int n = ERRORS.incrementAndGet();
     ClientExitStatus.operationFailed();
-    if (n <= ERRORS_PRINTED) {
+    boolean diskFull = e instanceof DiskSpaceGuard.DiskFullException && disk != null && disk.firstRefusal();
+    if (n <= ERRORS_PRINTED || diskFull) {
       System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, Keys.escape(key), e);
       if (n == 1) {
         e.printStackTrace();
