@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>the YCSB binding called directly (no YCSB client);
  *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files; and (d0), the
  *       same client around {@link LibraryDB}, which makes only layer (b)'s library calls: the
- *       thinnest DB there can be, so (a)/(d0) is the most any binding can reach through YCSB;
+ *       thinnest DB there can be, so (a)/(d0) is the most a binding making the library's own calls
+ *       can reach through YCSB (a binding that makes fewer, larger calls, as the full pass's native
+ *       buffer does, can do better);
  *   <li>YCSB's client with a do-nothing DB and the same workload: the harness ceiling.
  * </ol>
  * Prints each step as it ends, then one table per engine with the medians, what each layer adds
@@ -377,14 +379,14 @@ public final class Layers {
     }
     System.out.println();
     System.out.println("(d0) lib = YCSB's client around LibraryDB, which makes only layer (b)'s library calls,"
-        + " in-operation ns / entries: (a)/(d0) is the most any binding reaches through YCSB here, (d)-(d0) the"
-        + " binding's cost inside YCSB's client; (d) ycsb = the measured operation's time inside the binding, in ns"
-        + " (NanoTimedDB around it in YCSB's client) / entries; (d) yc-us = YCSB's AverageLatency(us) x Operations"
-        + " / entries, which counts each"
-        + " operation in whole microseconds (0.3-0.4 us low per 100-byte operation); (d) wall = [OVERALL]"
-        + " RunTime / entries (open and close included); (a)/(d) = the share of the floor's throughput that (d)"
-        + " reaches; (a')/(a) = the C loop's time on the Java library's engine build"
-        + " over its time on the system library's. readseq is one pass: per entry.");
+        + " in-operation ns / entries: (a)/(d0) is the most a binding making the library's own calls reaches"
+        + " through YCSB here, (d)-(d0) the binding's cost inside YCSB's client; (d) ycsb = the measured"
+        + " operation's time inside the binding, in ns (NanoTimedDB around it in YCSB's client) / entries;"
+        + " (d) yc-us = YCSB's AverageLatency(us) x Operations / entries, which counts each operation in whole"
+        + " microseconds (0.3-0.4 us low per 100-byte operation); (d) wall = [OVERALL] RunTime / entries (open"
+        + " and close included); (a)/(d) = the share of the floor's throughput that (d) reaches; (a')/(a) = the"
+        + " C loop's time on the Java library's engine build over its time on the system library's. readseq is"
+        + " one pass: per entry.");
   }
 
   private static String engineVersion(String library) {

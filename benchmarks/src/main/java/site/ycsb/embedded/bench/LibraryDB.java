@@ -27,7 +27,9 @@ import site.ycsb.embedded.workload.FullScanSink;
  * <p>It is not a binding anyone should use; it answers one question: what YCSB's client, its
  * workload class and a fresh JVM add around the engine's Java library when nothing else is there.
  * (d0) minus (b) is that; (d) minus (d0) is what the real binding costs inside YCSB's client; and
- * (a)/(d0) is the most of the floor's throughput that any binding can reach through YCSB here.
+ * (a)/(d0) is the most of the floor's throughput that a binding making these library calls can reach
+ * through YCSB here (the full pass is the exception: it walks the library's iterator one entry per
+ * call, where a binding that fills a native buffer per crossing is faster in a cold JVM).
  *
  * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto; the binding properties of a
  * variant row, such as leveldb.library=system, choose the library as they do for (b)), {@code path},
