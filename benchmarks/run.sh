@@ -8,6 +8,8 @@
 #   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3]
 # The free-space check's cost, on and off side by side:
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
+# The binding's own code per call over an engine that does nothing:
+#   bash benchmarks/run.sh binding-cost [--ops 1000000] [--rounds 5]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ] \
@@ -18,6 +20,7 @@ main=site.ycsb.embedded.bench.Layers
 case "${1:-}" in
   side-by-side) main=site.ycsb.embedded.bench.BindingOverhead; shift ;;
   disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
+  binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"
