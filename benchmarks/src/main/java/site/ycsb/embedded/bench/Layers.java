@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * </ol>
  * Prints each step as it ends, then one table per engine with the medians, what each layer adds
  * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)), beside
- * (a)/(d0), the ratio no binding can pass on this machine at this size.
+ * (a)/(d0), the ratio the library's own calls reach through the same client.
  *
  * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...] [--records N]
  * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
