@@ -1,6 +1,7 @@
 """Every relative link of the shipped Markdown files resolves: the file exists and, for `file#anchor`
 or `#anchor`, the file has a heading with that anchor (GitHub's rule: lower case, punctuation dropped,
-spaces to hyphens, `-1`, `-2` for repeats). Links to other sites are not fetched."""
+spaces to hyphens, `-1`, `-2` for repeats). Links to other sites are not fetched. And every binding's
+README has the same sections in the same order, so a reader who knows one knows where to look in all."""
 
 from __future__ import annotations
 
@@ -12,6 +13,15 @@ TOP = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+BINDING_SECTIONS = [
+    "What it is",
+    "Quick start",
+    "Properties",
+    "Durability and crashes",
+    "Limits",
+    "How it works",
+    "How it was measured",
+]
 
 
 def slug(heading: str) -> str:
@@ -93,3 +103,17 @@ def test_the_check_finds_a_missing_file_and_a_missing_anchor(tmp_path: Path) -> 
         f"{page}: other.md#speed-2 (no heading with that anchor)",
         f"{page}: #nowhere (no heading with that anchor)",
     ]
+
+
+def sections(markdown: Path) -> list[str]:
+    """The second-level headings, in order, outside fenced code."""
+    return [line[3:].strip() for line in prose_lines(markdown.read_text(encoding="utf-8")) if line.startswith("## ")]
+
+
+def test_every_binding_readme_has_the_same_sections_in_the_same_order() -> None:
+    readmes = sorted(TOP.glob("*-binding/README.md"))
+    assert len(readmes) >= 4, readmes
+    shapes = {md.parent.name: sections(md) for md in readmes}
+    assert shapes == {name: BINDING_SECTIONS for name in shapes}
+    for md in readmes:
+        assert "### Upstream YCSB's property names" in md.read_text(encoding="utf-8"), md
