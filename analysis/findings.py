@@ -10,7 +10,7 @@ and not measured when one holds and the other could not be measured.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
 from .reference import PublishedFinding
@@ -46,6 +46,19 @@ class FindingResult:
     finding: str
     status: str
     evidence: str
+    library: str = ""  # the LevelDB row a 2011 finding was judged on, when the run has both libraries
+
+    @property
+    def label(self) -> str:
+        """The id as the report shows it: 'F1', or 'F1 (LevelDB 1.23)' when judged per library."""
+        return f"{self.id} ({LIBRARY_SHORT.get(self.library, self.library)})" if self.library else self.id
+
+
+# The 2011 page's findings about LevelDB, judged on each LevelDB library the run has (its sections run
+# on both); the RocksDB-vs-LevelDB findings (F11, F12) run on leveldbjni only.
+LEVELDB_FINDINGS: tuple[str, ...] = ("F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9")
+LEVELDB_LIBRARIES: tuple[str, ...] = ("leveldb", "leveldb-system")
+LIBRARY_SHORT: Mapping[str, str] = {"leveldb": "LevelDB 1.13", "leveldb-system": "LevelDB 1.23"}
 
 
 @dataclass(frozen=True)
@@ -63,8 +76,11 @@ class MissingFigures(Exception):
 class Numbers:
     """The figures a check reads; every read of a missing one is remembered."""
 
-    def __init__(self, values: Values, machine: Mapping | None = None, figures: Figures | None = None):
+    def __init__(
+        self, values: Values, machine: Mapping | None = None, figures: Figures | None = None, leveldb: str = "leveldb"
+    ):
         self.values = values
+        self.leveldb = leveldb  # the LevelDB row a finding about "LevelDB" is judged on
         self.machine = machine or {}
         self.figures = figures or {}
         self.missing: list[str] = []
@@ -133,14 +149,14 @@ def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], un
 
 def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
     tables = {
-        s: {e: n.get(e, s) for e in ("leveldb", "kyoto", "sqlite")}
+        s: {e: n.get(e, s) for e in (n.leveldb, "kyoto", "sqlite")}
         for s in ("largevalue-seqwrite", "largevalue-randwrite")
     }
     n.check()
     parts, holds = [], True
     for scenario, figures in tables.items():
         lowest = min(figures, key=figures.__getitem__)
-        holds &= lowest == "leveldb"
+        holds &= lowest == n.leveldb
         parts.append(
             f"{scenario}: "
             + ", ".join(f"{label(e)} {format_number(v)}" for e, v in figures.items())
@@ -151,7 +167,7 @@ def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
 
 def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
     gains = {
-        order: (n.ratio("sqlite", batch, plain), n.ratio("leveldb", batch, plain))
+        order: (n.ratio("sqlite", batch, plain), n.ratio(n.leveldb, batch, plain))
         for order, batch, plain in (
             ("sequential", "batch-seqwrite", "seqwrite"),
             ("random", "batch-randwrite", "randwrite"),
@@ -161,21 +177,23 @@ def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
     parts, holds = [], True
     for order, (sqlite, leveldb) in gains.items():
         holds &= sqlite > leveldb
-        parts.append(f"{order}: SQLite3 {format_ratio(sqlite)}, LevelDB {format_ratio(leveldb)} of unbatched")
+        parts.append(
+            f"{order}: SQLite3 {format_ratio(sqlite)}, {label(n.leveldb)} {format_ratio(leveldb)} of unbatched"
+        )
     return Verdict(
         REPRODUCED if holds else NOT_REPRODUCED,
         "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)",
     )
 
 
-SYNC_ENGINES = ("leveldb", "kyoto", "sqlite")
+SYNC_ENGINES = ("kyoto", "sqlite")  # and the LevelDB row judged
 
 
 def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
     fsync = n.machine.get("fsync_per_sec")
     figures = {
         (e, s): (n.get(e, s), n.ratio(e, s, plain))
-        for e in SYNC_ENGINES
+        for e in (n.leveldb, *SYNC_ENGINES)
         for s, plain in (("sync-seqwrite", "seqwrite"), ("sync-randwrite", "randwrite"))
     }
     n.check()
@@ -194,14 +212,16 @@ def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
 
 def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
     ratios = {
-        s: (n.ratio("leveldb", s, plain), n.ratio("kyoto", s, plain))
+        s: (n.ratio(n.leveldb, s, plain), n.ratio("kyoto", s, plain))
         for s, plain in (("nocomp-seqwrite", "seqwrite"), ("nocomp-randwrite", "randwrite"))
     }
     n.check()
     parts, holds = [], True
     for scenario, (leveldb, kyoto) in ratios.items():
         holds &= leveldb < 1 < kyoto
-        parts.append(f"{scenario}: LevelDB {format_ratio(leveldb)}, Kyoto TreeDB {format_ratio(kyoto)} baseline")
+        parts.append(
+            f"{scenario}: {label(n.leveldb)} {format_ratio(leveldb)}, Kyoto TreeDB {format_ratio(kyoto)} baseline"
+        )
     return Verdict(
         REPRODUCED if holds else NOT_REPRODUCED,
         "; ".join(parts) + " (criterion: LevelDB below 1x and TreeDB above 1x without compression)",
@@ -209,9 +229,9 @@ def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
 
 
 def _more_write_memory(n: Numbers) -> Verdict:
-    ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in ("leveldb", "kyoto", "sqlite")}
+    ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in (n.leveldb, "kyoto", "sqlite")}
     n.check()
-    holds = ratios["leveldb"] >= 2 and ratios["kyoto"] >= 2 and 0.8 <= ratios["sqlite"] <= 1.25
+    holds = ratios[n.leveldb] >= 2 and ratios["kyoto"] >= 2 and 0.8 <= ratios["sqlite"] <= 1.25
     return Verdict(
         REPRODUCED if holds else NOT_REPRODUCED,
         "bigwrite-randwrite / randwrite: "
@@ -310,10 +330,10 @@ def _delete_all_statement(n: Numbers) -> Verdict:
 
 
 CHECKS: Mapping[str, Callable[[Numbers], Verdict]] = {
-    "F1": lambda n: _fastest(n, "seqwrite", "leveldb", ("kyoto", "sqlite"), "ops/sec"),
-    "F2": lambda n: _fastest(n, "randwrite", "leveldb", ("kyoto", "sqlite"), "ops/sec"),
-    "F3": lambda n: _fastest(n, "seqread", "leveldb", ("kyoto", "sqlite"), "entries/sec"),
-    "F4": lambda n: _fastest(n, "randread", "kyoto", ("leveldb", "sqlite"), "ops/sec"),
+    "F1": lambda n: _fastest(n, "seqwrite", n.leveldb, ("kyoto", "sqlite"), "ops/sec"),
+    "F2": lambda n: _fastest(n, "randwrite", n.leveldb, ("kyoto", "sqlite"), "ops/sec"),
+    "F3": lambda n: _fastest(n, "seqread", n.leveldb, ("kyoto", "sqlite"), "entries/sec"),
+    "F4": lambda n: _fastest(n, "randread", "kyoto", (n.leveldb, "sqlite"), "ops/sec"),
     "F5": _leveldb_weakest_large_values,
     "F6": _batching_helps_sqlite_more,
     "F7": _sync_writes_at_flush_rate,
@@ -334,12 +354,17 @@ UNMEASURABLE: Mapping[str, str] = {
 
 
 def evaluate_finding(
-    finding: PublishedFinding, values: Values, machine: Mapping | None = None, figures: Figures | None = None
+    finding: PublishedFinding,
+    values: Values,
+    machine: Mapping | None = None,
+    figures: Figures | None = None,
+    leveldb: str = "leveldb",
 ) -> FindingResult:
+    """The finding checked against the run's figures, a finding about LevelDB on the `leveldb` row."""
     check = CHECKS.get(finding.id)
     if check is None:
         return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
-    numbers = Numbers(values, machine, figures)
+    numbers = Numbers(values, machine, figures, leveldb)
     try:
         verdict = check(numbers)
     except MissingFigures as e:
@@ -350,7 +375,40 @@ def evaluate_finding(
     return FindingResult(finding.id, finding.source, finding.finding, verdict.status, verdict.evidence)
 
 
+def leveldb_libraries(values: Values) -> tuple[str, ...]:
+    """The LevelDB rows with figures in this run, in catalogue order; leveldbjni's when it has none."""
+    ran = {engine for engine, _, _ in values}
+    return tuple(e for e in LEVELDB_LIBRARIES if e in ran) or LEVELDB_LIBRARIES[:1]
+
+
 def evaluate_findings(
     findings: list[PublishedFinding], values: Values, machine: Mapping | None = None, figures: Figures | None = None
 ) -> list[FindingResult]:
-    return [evaluate_finding(f, values, machine, figures) for f in findings]
+    """Every finding; one about LevelDB once per LevelDB library the run has (labelled when there are two)."""
+    libraries = leveldb_libraries(values)
+    results = []
+    for f in findings:
+        if f.id not in LEVELDB_FINDINGS:
+            results.append(evaluate_finding(f, values, machine, figures))
+            continue
+        for library in libraries:
+            result = evaluate_finding(f, values, machine, figures, library)
+            results.append(replace(result, library=library) if len(libraries) > 1 else result)
+    return results
+
+
+def closer_library(results: list[FindingResult]) -> str | None:
+    """Which LevelDB library reproduces more of the 2011 page's LevelDB findings, as a sentence, or None
+    when the run judged them on one library only."""
+    counts = {lib: [r for r in results if r.library == lib] for lib in LEVELDB_LIBRARIES}
+    if not all(counts.values()):
+        return None
+    tally = {lib: sum(r.status == REPRODUCED for r in rs) for lib, rs in counts.items()}
+    parts = ", ".join(f"{LIBRARY_SHORT[lib]} {tally[lib]} of {len(counts[lib])}" for lib in LEVELDB_LIBRARIES)
+    best = max(tally.values())
+    leaders = [lib for lib in LEVELDB_LIBRARIES if tally[lib] == best]
+    if len(leaders) > 1:
+        verdict = "the two libraries reproduce as many: neither is closer"
+    else:
+        verdict = f"the 2011 page's LevelDB behaves more like {label(leaders[0])} here"
+    return f"reproduced per LevelDB library ({', '.join(LEVELDB_FINDINGS)}): {parts}; {verdict}"

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from .charts import bar_chart
 from .crash import FILE_CHECKS, CrashResults, failures, load_crash_results
-from .findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, FindingResult, evaluate_findings
+from .findings import (
+    NOT_MEASURED,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    TOO_CLOSE,
+    FindingResult,
+    closer_library,
+    evaluate_findings,
+)
 from .formatting import format_number
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
@@ -147,13 +155,21 @@ def findings_blocks(results: list[FindingResult]) -> list[Block]:
     counts = {
         s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     }
-    rows = [[r.id, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
+    rows = [[r.label, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
+    per_library = closer_library(results)
     return [
         Heading(2, "Findings"),
         Paragraph(
             f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
             f"{counts[NOT_REPRODUCED]} not reproduced, {counts[TOO_CLOSE]} too close to call, "
             f"{counts[NOT_MEASURED]} not measured."
+            + (
+                " The 2011 page's findings about LevelDB are judged on each LevelDB library of the run: "
+                + per_library
+                + "."
+                if per_library
+                else ""
+            )
         ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]

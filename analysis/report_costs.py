@@ -10,7 +10,15 @@ from pathlib import Path
 
 from .charts import Panel, Series, Timeline, bar_chart, timeline_chart
 from .crash import CrashResults
-from .findings import MARGIN_FINDINGS, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, FindingResult
+from .findings import (
+    MARGIN_FINDINGS,
+    NOT_MEASURED,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    TOO_CLOSE,
+    FindingResult,
+    closer_library,
+)
 from .formatting import format_figure, format_number
 from .parse import parse_status_lines
 from .render import Block, BulletList, Heading, Image, Paragraph, Table
@@ -238,12 +246,15 @@ def summary_blocks(
     """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability."""
     by_status: dict[str, list[str]] = {}
     for r in findings:
-        by_status.setdefault(r.status, []).append(r.id)
+        by_status.setdefault(r.status, []).append(r.label)
     verdicts = "; ".join(
         f"{len(by_status.get(s, []))} {s}" + (f" ({', '.join(by_status[s])})" if by_status.get(s) else "")
         for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     )
     items = [f"**Published findings**: {verdicts}. The table is under 'Findings', at the end."]
+    per_library = closer_library(findings)
+    if per_library:
+        items.append(f"**LevelDB 1.13 or 1.23**: {per_library}.")
     repeats = run.suite.get("repeats") or {}
     repeated = sorted({n for n in repeats.values()} - {1}) if isinstance(repeats, dict) else []
     if full_repeats:

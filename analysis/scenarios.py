@@ -466,7 +466,7 @@ YCSB_CORE: tuple[Scenario, ...] = tuple(
         "ycsb",
         f"YCSB workload {letter.upper()}",
         "one YCSB request",
-        BINDING_ENGINES,
+        ENGINES,  # every engine row of the run, both LevelDB libraries included
         (_load(f"workload{letter}", measured=False), _run(f"workload{letter}")),
         quick_records=10_000,
         quick_operations=10_000,

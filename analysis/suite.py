@@ -6,6 +6,7 @@ python -m analysis run --quick --scenarios baseline --repeat 3 --out results/bas
 python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer rocksdb --peer basic:basicdb.verbose=false
                                                      upstream YCSB bindings as rows of their own
 python -m analysis run --shard 2/4                   the second of four disjoint parts of the matrix
+python -m analysis run --shard auto                  the part a Kubernetes Indexed Job or Slurm array gave it
 python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -107,9 +109,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--shard",
         type=parse_shard,
-        metavar="I/N",
-        help="run only the I-th of N disjoint parts of the matrix (1-based); merge the parts with "
-        "`python -m analysis report DIR...`",
+        metavar="I/N|auto",
+        help="run only the I-th of N disjoint parts of the matrix (1-based); auto: the part a Kubernetes "
+        "Indexed Job or a Slurm job array gave this process; merge the parts with `python -m analysis report DIR...`",
     )
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
@@ -123,7 +125,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """`2/4` -> (2, 4)."""
+    """`2/4` -> (2, 4); `auto` -> the part a scheduler gave this process (shard_from_environment)."""
+    if text == "auto":
+        try:
+            part = shard_from_environment(os.environ)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from e
+        print(f"run: --shard auto: part {part[0]} of {part[1]}, from the scheduler's environment", file=sys.stderr)
+        return part
     index, sep, count = text.partition("/")
     try:
         i, n = int(index), int(count)
@@ -132,6 +141,48 @@ def parse_shard(text: str) -> tuple[int, int]:
     if not sep or n < 1 or not 1 <= i <= n:
         raise argparse.ArgumentTypeError(f"{text!r} is not I/N with 1 <= I <= N")
     return i, n
+
+
+def _whole(env: Mapping[str, str], name: str) -> int:
+    try:
+        return int(env[name])
+    except (KeyError, ValueError):
+        raise ValueError(f"--shard auto: {name} is {env.get(name)!r}, not a whole number") from None
+
+
+def shard_from_environment(env: Mapping[str, str]) -> tuple[int, int]:
+    """The part (I, N) a scheduler gave this process, 1-based, from its environment:
+
+    - a Kubernetes Indexed Job: JOB_COMPLETION_INDEX (0-based, set by the Job controller) and
+      JOB_COMPLETIONS, the Job's spec.completions, which Kubernetes does not export: the manifest sets
+      it (docs/examples/kubernetes-indexed-job.yaml);
+    - a Slurm job array: SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN and
+      SLURM_ARRAY_TASK_STEP (an array of 1-3, 0-2 or 0-10:5 alike; docs/examples/slurm-array.sbatch).
+    """
+    if "JOB_COMPLETION_INDEX" in env:
+        if "JOB_COMPLETIONS" not in env:
+            raise ValueError(
+                "--shard auto: JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS is not; Kubernetes does not "
+                "export spec.completions, so set JOB_COMPLETIONS to it in the Job's env"
+            )
+        index, count = _whole(env, "JOB_COMPLETION_INDEX") + 1, _whole(env, "JOB_COMPLETIONS")
+        source = "JOB_COMPLETION_INDEX/JOB_COMPLETIONS"
+    elif "SLURM_ARRAY_TASK_ID" in env:
+        task, count = _whole(env, "SLURM_ARRAY_TASK_ID"), _whole(env, "SLURM_ARRAY_TASK_COUNT")
+        first = _whole(env, "SLURM_ARRAY_TASK_MIN") if "SLURM_ARRAY_TASK_MIN" in env else 0
+        step = _whole(env, "SLURM_ARRAY_TASK_STEP") if "SLURM_ARRAY_TASK_STEP" in env else 1
+        if step < 1 or (task - first) % step:
+            raise ValueError(f"--shard auto: SLURM_ARRAY_TASK_ID {task} is not on the array {first}:{step}")
+        index = (task - first) // step + 1
+        source = "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
+    else:
+        raise ValueError(
+            "--shard auto: no scheduler's part found (JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, or "
+            "SLURM_ARRAY_TASK_ID of a Slurm job array); give --shard I/N"
+        )
+    if count < 1 or not 1 <= index <= count:
+        raise ValueError(f"--shard auto: part {index} of {count} from {source} is not 1 <= I <= N")
+    return index, count
 
 
 def matrix_cells(engines: list[str], scenarios: list[Scenario]) -> list[tuple[str, Scenario]]:

@@ -65,7 +65,7 @@ def test_batching_gain_compares_ratios_per_engine():
     }
     result = check("F6", helps_sqlite)
     assert result.status == REPRODUCED
-    assert "sequential: SQLite3 2.50x, LevelDB 1.10x" in result.evidence
+    assert "sequential: SQLite3 2.50x, LevelDB 1.13 (leveldbjni) 1.10x" in result.evidence
     helps_leveldb = {**helps_sqlite, ("leveldb", "batch-randwrite", ""): 600_000.0}
     assert check("F6", helps_leveldb).status == NOT_REPRODUCED
 
@@ -254,3 +254,38 @@ def test_f12_reproduces_on_the_real_full_size_fill():
         "L1 35 MB vs 10 MB target (3.50x) (files L0 7 · L1 24 · L2 114 · L3 144) "
         "(criterion: LevelDB faster, and RocksDB's L1 above its target)"
     )
+
+
+def test_leveldb_findings_get_a_verdict_per_library_and_the_closer_one_is_named():
+    from analysis.findings import closer_library
+
+    values = {
+        ("leveldb", "seqwrite", ""): 512_000.0,
+        ("leveldb-system", "seqwrite", ""): 250_000.0,
+        ("kyoto", "seqwrite", ""): 301_000.0,
+        ("sqlite", "seqwrite", ""): 40_200.0,
+    }
+    results = {r.label: r for r in evaluate_findings([FINDINGS["F1"], FINDINGS["F10"]], values)}
+    assert set(results) == {"F1 (LevelDB 1.13)", "F1 (LevelDB 1.23)", "F10"}
+    assert results["F1 (LevelDB 1.13)"].status == REPRODUCED
+    assert results["F1 (LevelDB 1.23)"].status == NOT_REPRODUCED
+    assert "LevelDB 1.23 (system library) 250,000 is not above all of Kyoto TreeDB 301,000" in (
+        results["F1 (LevelDB 1.23)"].evidence
+    )
+    sentence = closer_library(list(results.values()))
+    assert sentence is not None and "LevelDB 1.13 1 of 1, LevelDB 1.23 0 of 1" in sentence
+    assert sentence.endswith("behaves more like LevelDB 1.13 (leveldbjni) here")
+
+
+def test_a_run_with_one_leveldb_library_keeps_one_unlabelled_verdict():
+    from analysis.findings import closer_library
+
+    values = {
+        ("leveldb-system", "seqwrite", ""): 600_000.0,
+        ("kyoto", "seqwrite", ""): 301_000.0,
+        ("sqlite", "seqwrite", ""): 40_200.0,
+    }
+    (result,) = evaluate_findings([FINDINGS["F1"]], values)
+    assert result.label == "F1" and result.status == REPRODUCED
+    assert result.evidence.startswith("seqwrite: LevelDB 1.23 (system library) 600,000 >")
+    assert closer_library([result]) is None

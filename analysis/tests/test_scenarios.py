@@ -67,3 +67,10 @@ def test_select_engines_keeps_catalogue_order_and_refuses_unknown():
     assert select_engines(["kyoto", "leveldb"]) == ["leveldb", "kyoto"]
     with pytest.raises(ValueError, match="unknown engine"):
         select_engines(["mysql"])
+
+
+def test_every_engine_row_runs_the_ycsb_core_workloads():
+    from analysis.scenarios import ENGINES, SCENARIO_GROUPS, SCENARIOS_BY_ID
+
+    for scenario in SCENARIO_GROUPS["ycsb"]:
+        assert all(SCENARIOS_BY_ID[scenario].runs_on(e) for e in ENGINES), scenario
