@@ -2,7 +2,7 @@
 # Assembles a YCSB-style tarball of ycsb-embedded (after the Maven build):
 #   bin/ycsb, bin/bindings.properties, lib/ (YCSB core and its dependencies),
 #   <engine>-binding/lib/ (binding, shared module, engine library; Kyoto's JNI library),
-#   workloads/, README.md
+#   workloads/, README.md, docs/
 # Usage: bash distribution/build.sh [output-dir]     (default: distribution/target)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +12,7 @@ name=ycsb-embedded-$version
 stage="$out/$name"
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
 cp "$top/bin/ycsb" "$top/bin/bindings.properties" "$stage/bin/"
-cp -r "$top/workloads" "$top/README.md" "$stage/"
+cp -r "$top/workloads" "$top/README.md" "$top/docs" "$stage/"  # docs/: the README links there
 
 # YCSB core and its own dependencies go to lib/, as in an upstream distribution.
 core_jars=(core-*.jar HdrHistogram-*.jar htrace-core4-*.jar jackson-core-asl-*.jar jackson-mapper-asl-*.jar)
