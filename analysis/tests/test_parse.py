@@ -128,7 +128,9 @@ def test_a_missing_workload_file_fails_the_step(captured):
 def test_exit_code_is_a_problem_of_its_own(captured):
     output = parse_ycsb_output(captured.stdout("load"))
     assert step_problems(output, 2, [], Expectation(2000)) == ["exit code 2"]
-    assert step_problems(output, 3, [], Expectation(2000)) == ["exit code 3 (the binding refused to open)"]
+    assert step_problems(output, 3, [], Expectation(2000)) == [
+        "exit code 3 (the binding refused to open or the workload to start)"
+    ]
     assert step_problems(output, 4, [], Expectation(2000)) == ["exit code 4 (operations returned ERROR)"]
 
 
