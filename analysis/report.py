@@ -129,10 +129,35 @@ def counts_note(run: RunData, definition: ReportTable) -> str | None:
     return "This run: " + "; ".join(parts) + "." if parts else None
 
 
+def describe_shape(fields: int, field_bytes: int) -> str:
+    return f"{fields} field{'s' if fields != 1 else ''} of {field_bytes:,} bytes"
+
+
+def shape_note(run: RunData, definition: ReportTable) -> str | None:
+    """The record shape this run's measured steps used (cell.json's resources), beside the published one."""
+    if definition.published_shape is None:
+        return None
+    scenarios = {c.scenario for c in definition.columns}
+    used = {
+        (step["resources"]["fields"], step["resources"]["field_bytes"])
+        for cell in run.cells
+        if cell["scenario"] in scenarios
+        for steps in cell["repeats"]
+        for step in steps
+        if step["measured"] and "fields" in (step.get("resources") or {})
+    }
+    if not used:
+        return None
+    shapes = ", ".join(describe_shape(*s) for s in sorted(used))
+    if used == {definition.published_shape}:
+        return f"This run's records: {shapes}, as published."
+    return f"This run's records: **{shapes}**, not the published {describe_shape(*definition.published_shape)}."
+
+
 def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
-    note = " ".join(part for part in (d.note, counts_note(run, d)) if part)
+    note = " ".join(part for part in (d.note, counts_note(run, d), shape_note(run, d)) if part)
     if note:
         blocks.append(Paragraph(note))
     blocks.append(built.table)
