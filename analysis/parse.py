@@ -7,6 +7,7 @@ Everything here is a pure function of text; reading files is the caller's busine
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -74,6 +75,10 @@ class YcsbOutput:
     def operations_done(self) -> int | None:
         """Operations YCSB completed (its throughput is operations / run time)."""
         if self.runtime_ms is None or self.throughput is None:
+            return None
+        if math.isnan(self.throughput):  # YCSB's 0 operations / 0 ms (a client that never ran)
+            return 0
+        if math.isinf(self.throughput):
             return None
         return round(self.throughput * self.runtime_ms / 1000.0)
 

@@ -186,3 +186,12 @@ def test_engine_line_names_the_version_whatever_notes_come_first():
     assert banner.version == "SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)"
     assert banner.open_ms == 3.5 and banner.close_ms == 1.0
     assert banner.configuration == {"sqlite.path": "/d"}
+
+
+def test_a_client_that_never_ran_counts_zero_operations() -> None:
+    # YCSB prints NaN for 0 operations in 0 ms (a DB class it could not load); a step problem, not a crash
+    output = parse_ycsb_output("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), NaN\n")
+    assert output.operations_done == 0
+    assert "0 of 50 operations done" in step_problems(output, 0, [], Expectation(50))
+    infinite = parse_ycsb_output("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), Infinity\n")
+    assert infinite.operations_done is None
