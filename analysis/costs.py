@@ -26,6 +26,8 @@ class StepShape:
     update_bytes: int  # key + the fields an update writes
     threads: int = 1
     key_estimated: bool = False  # YCSB core's keys vary in length: YCSB_KEY_BYTES is an estimate
+    fields: int = 10  # the record's shape as YCSB saw it (fieldcount, fieldlength): what the report states
+    field_bytes: int = 100
 
 
 def _int(props: Mapping[str, str], name: str, default: int) -> int:
@@ -52,6 +54,8 @@ def step_shape(props: Mapping[str, str]) -> StepShape:
         update_bytes=key + (fields if all_fields else 1) * length,
         threads=max(1, _int(props, "threadcount", 1)),
         key_estimated=estimated,
+        fields=fields,
+        field_bytes=length,
     )
 
 

@@ -7,6 +7,7 @@ Everything here is a pure function of text; reading files is the caller's busine
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -74,6 +75,10 @@ class YcsbOutput:
     def operations_done(self) -> int | None:
         """Operations YCSB completed (its throughput is operations / run time)."""
         if self.runtime_ms is None or self.throughput is None:
+            return None
+        if math.isnan(self.throughput):  # YCSB's 0 operations / 0 ms (a client that never ran)
+            return 0
+        if math.isinf(self.throughput):
             return None
         return round(self.throughput * self.runtime_ms / 1000.0)
 
@@ -410,13 +415,13 @@ class Expectation:
 
 
 # Exit statuses the bindings give YCSB's own client (common's ClientExitStatus), which exits 0 itself.
-EXIT_MEANINGS = {3: "the binding refused to open", 4: "operations returned ERROR"}
+EXIT_MEANINGS = {3: "the binding refused to open or the workload to start", 4: "operations returned ERROR"}
 
 
 def step_problems(output: YcsbOutput, exit_code: int, error_lines: list[str], expected: Expectation) -> list[str]:
     """Why a step failed, or [] when it did what it was asked. YCSB 0.17 itself exits 0 when a DB
-    fails to initialise or a workload file is missing; the bindings turn the first into exit 3 and
-    failed operations into exit 4, but a missing workload file still exits 0."""
+    fails to initialise or a workload file is missing; the bindings turn both into exit 3 under bin/ycsb
+    (a peer's upstream client still exits 0 for a missing file) and failed operations into exit 4."""
     problems = []
     if exit_code != 0:
         meaning = EXIT_MEANINGS.get(exit_code)

@@ -17,6 +17,9 @@ from pathlib import Path
 from .scenarios import peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
+# Upstream's JDBC binding expects its table and creates none; the same jar's JdbcDBCreateTable makes it.
+JDBC_CLIENT = "site.ycsb.db.JdbcDBClient"
+JDBC_CREATE_TABLE = "site.ycsb.db.JdbcDBCreateTable"
 DATA_DIR_PLACEHOLDER = "{dir}"  # in a peer's property values: the cell's fresh data directory
 
 # Upstream bindings that keep their data in a directory, and the property that names it: the runner
@@ -185,9 +188,28 @@ def our_binding_properties(props: Mapping[str, str]) -> dict[str, str]:
     return {n: v for n, v in props.items() if n in BINDING_PROPERTIES or n.startswith(OUR_ENGINE_PREFIXES)}
 
 
-def java_command(peer: Peer, phase: str) -> list[str]:
-    """The JVM of a peer's step, as upstream's bin/ycsb.sh starts it (JAVA and JAVA_OPTS as in bin/ycsb)."""
+def java_main(peer: Peer, main_class: str) -> list[str]:
+    """A JVM running main_class on the peer's classpath (JAVA and JAVA_OPTS as in bin/ycsb)."""
     java = os.environ.get("JAVA", "java")
     opts = ["--enable-native-access=ALL-UNNAMED", *os.environ.get("JAVA_OPTS", "").split()]
+    return [java, *opts, "-cp", peer.classpath(), main_class]
+
+
+def java_command(peer: Peer, phase: str) -> list[str]:
+    """The JVM of a peer's step, as upstream's bin/ycsb.sh starts it."""
     mode = ["-load"] if phase == "load" else ["-t"]
-    return [java, *opts, "-cp", peer.classpath(), YCSB_CLIENT, "-db", peer.binding_class, *mode]
+    return [*java_main(peer, YCSB_CLIENT), "-db", peer.binding_class, *mode]
+
+
+def prepare_command(peer: Peer, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
+    """What readies a cell's fresh store before its first step, or None when nothing needs to. Upstream's JDBC
+    binding: its own JdbcDBCreateTable, with the peer's connection properties, makes the workload's table with
+    `fieldcount` fields (dropping one of that name first), as upstream has its users do by hand."""
+    if peer.binding_class != JDBC_CLIENT:
+        return None
+    # JdbcDBCreateTable refuses a missing db.user, which JdbcDBClient itself takes as empty.
+    props = {"db.user": "", **peer_properties(peer, data_dir)}
+    command = java_main(peer, JDBC_CREATE_TABLE)
+    for name, value in props.items():
+        command += ["-p", f"{name}={value}"]
+    return command + ["-n", workload_props.get("table", "usertable"), "-f", workload_props.get("fieldcount", "10")]

@@ -137,10 +137,35 @@ def counts_note(run: RunData, definition: ReportTable) -> str | None:
     return "This run: " + "; ".join(parts) + "." if parts else None
 
 
+def describe_shape(fields: int, field_bytes: int) -> str:
+    return f"{fields} field{'s' if fields != 1 else ''} of {field_bytes:,} bytes"
+
+
+def shape_note(run: RunData, definition: ReportTable) -> str | None:
+    """The record shape this run's measured steps used (cell.json's resources), beside the published one."""
+    if definition.published_shape is None:
+        return None
+    scenarios = {c.scenario for c in definition.columns}
+    used = {
+        (step["resources"]["fields"], step["resources"]["field_bytes"])
+        for cell in run.cells
+        if cell["scenario"] in scenarios
+        for steps in cell["repeats"]
+        for step in steps
+        if step["measured"] and "fields" in (step.get("resources") or {})
+    }
+    if not used:
+        return None
+    shapes = ", ".join(describe_shape(*s) for s in sorted(used))
+    if used == {definition.published_shape}:
+        return f"This run's records: {shapes}, as published."
+    return f"This run's records: **{shapes}**, not the published {describe_shape(*definition.published_shape)}."
+
+
 def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
-    note = " ".join(part for part in (d.note, counts_note(run, d)) if part)
+    note = " ".join(part for part in (d.note, counts_note(run, d), shape_note(run, d)) if part)
     if note:
         blocks.append(Paragraph(note))
     blocks.append(built.table)
@@ -392,6 +417,20 @@ def how_blocks(run: RunData) -> list[Block]:
     ]
 
 
+def incompleteness(missing: list[str]) -> str:
+    """What a report of some parts of a sharded matrix lacks, in one sentence."""
+    return (
+        f"INCOMPLETE: {', '.join(missing)} of the sharded matrix {'is' if len(missing) == 1 else 'are'} missing "
+        "from these results: their cells are in no table and no finding; merge every part with "
+        "`python -m analysis report DIR... --out DIR`"
+    )
+
+
+def incomplete_blocks(run: RunData) -> list[Block]:
+    missing = run.suite.get("missing_parts") or []
+    return [Paragraph(f"**{incompleteness(missing)}.**")] if missing else []
+
+
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
@@ -400,6 +439,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
     blocks: list[Block] = [
         Heading(1, TITLE),
+        *incomplete_blocks(run),
         Paragraph(run_summary(run)),
         *summary_blocks(run, findings, crash, full_repeats),
         *machine_blocks(run),
@@ -436,13 +476,23 @@ def write_report(
     out: Path | None = None,
     allow_mixed: bool = False,
     timelines: tuple[str, ...] = TIMELINE_SCENARIOS,
+    partial: bool = False,
 ) -> ReportPaths:
     """The report of one results directory (into it), or of several merged into one (into `out`);
-    timelines: the scenarios whose throughput is drawn second by second."""
+    timelines: the scenarios whose throughput is drawn second by second. ValueError when parts of a
+    sharded matrix are missing, unless partial (the report then says so at the top)."""
     directories = [Path(d).resolve() for d in (results_dir if isinstance(results_dir, list) else [results_dir])]
     report_dir = (out or directories[0]).resolve()
     report_dir.mkdir(parents=True, exist_ok=True)
     run = load_runs(directories, allow_mixed=allow_mixed, into=report_dir)
+    missing = run.suite.get("missing_parts")
+    if missing and not partial:
+        raise ValueError(
+            f"{', '.join(missing)} of the sharded matrix missing: give every part's directory, "
+            "or --partial for a report of these parts marked incomplete"
+        )
+    if missing:
+        print(f"report: WARNING: {incompleteness(missing)}", file=sys.stderr)
     blocks = build_report(run, report_dir, timelines)
     paths = ReportPaths(
         report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
@@ -475,6 +525,12 @@ def main(argv: list[str]) -> int:
         help="merge runs whose machines or counts differ (the report says so at the top)",
     )
     p.add_argument(
+        "--partial",
+        action="store_true",
+        help="report some parts of a sharded matrix (run --shard I/N) without the others, marked incomplete "
+        "at the top; without it a missing part is refused",
+    )
+    p.add_argument(
         "--timeline",
         nargs="+",
         metavar="SCENARIO",
@@ -491,7 +547,7 @@ def main(argv: list[str]) -> int:
         return 2
     timelines = tuple(dict.fromkeys([*TIMELINE_SCENARIOS, *(n for v in args.timeline for n in v.split(","))]))
     try:
-        print(write_report(args.results_dir, args.out, args.allow_mixed, timelines).markdown)
+        print(write_report(args.results_dir, args.out, args.allow_mixed, timelines, args.partial).markdown)
     except ValueError as e:
         print(f"report: {e}", file=sys.stderr)
         return 2

@@ -29,6 +29,7 @@ class ReportTable:
     layout: str = "engines"  # "engines": a row per engine; "variants": a row per column, engines across;
     #                           "tests": a row per column and engine, with the engine's statistics at close
     note: str = ""
+    published_shape: tuple[int, int] | None = None  # (fields, bytes per field) the note states as published
 
 
 def _seq_random(seq: str, rand: str) -> tuple[Column, ...]:
@@ -183,5 +184,6 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
         "Throughput of the standard mixes",
         tuple(Column(f"workload{c}", c.upper()) for c in "abcdef"),
         note="Upstream's parameters: 10 fields of 100 bytes, zipfian requests (D: latest).",
+        published_shape=(10, 100),
     ),
 )

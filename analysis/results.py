@@ -400,6 +400,17 @@ def merge_problems(runs: list[tuple[Path, dict, dict]]) -> list[str]:
     return problems
 
 
+def missing_parts(suites: list[dict]) -> list[str]:
+    """The parts of a sharded matrix (`run --shard I/N`) that none of these runs holds, as 'part 2/3' (pure)."""
+    shards = {(s["shard"][0], s["shard"][1]) for s in suites if s.get("shard")}
+    return [
+        f"part {i}/{count}"
+        for count in sorted({n for _, n in shards})
+        for i in range(1, count + 1)
+        if (i, count) not in shards
+    ]
+
+
 def merged_suite(runs: list[tuple[Path, dict, dict]]) -> dict:
     """One suite.json for several runs: the first's settings, every run's cells, engines and peers, and
     where each part came from."""
@@ -470,7 +481,7 @@ def load_runs(directories: list[Path], allow_mixed: bool = False, into: Path | N
     tidy = pd.DataFrame(rows, columns=TIDY_COLUMNS)
     return RunData(
         into or directories[0],
-        merged_suite(runs),
+        {**merged_suite(runs), "missing_parts": missing_parts([s for _, s, _ in runs])},
         machine,
         cells,
         tidy,

@@ -28,6 +28,7 @@ from .peers import (
     java_command,
     our_binding_properties,
     peer_properties,
+    prepare_command,
     workload_class_properties,
 )
 from .resources import DiskSize, ProcessUsage, disk_size, flush_directory, run_measured
@@ -104,6 +105,10 @@ class Launcher(Protocol):
         """-p properties given after the suite's own (they win)."""
         ...
 
+    def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
+        """The command that readies a repeat's fresh data directory before its first step, or None."""
+        ...
+
 
 @dataclass(frozen=True)
 class OurLauncher:
@@ -116,6 +121,9 @@ class OurLauncher:
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
         return {}
 
+    def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
+        return None
+
 
 @dataclass(frozen=True)
 class PeerLauncher:
@@ -126,6 +134,9 @@ class PeerLauncher:
 
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
         return peer_properties(self.peer, data_dir)
+
+    def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
+        return prepare_command(self.peer, data_dir, workload_props)
 
 
 @dataclass
@@ -316,6 +327,26 @@ def describe_peer_version(peer: Peer) -> str:
     return f"YCSB {peer.version} binding {peer.binding} ({peer.binding_class}), from {peer.ycsb_home}"
 
 
+def prepare_store(
+    options: RunOptions, engine: str, first: ResolvedStep, repeat_dir: Path, data_dir: Path
+) -> str | None:
+    """Readies a repeat's fresh data directory when its launcher needs to (a JDBC peer's table); why it failed."""
+    workload_props = {**stacked_properties([options.workloads / f for f in first.step.workloads]), **first.props}
+    command = options.launcher_for(engine).prepare(data_dir, workload_props)
+    if command is None:
+        return None
+    stdout, stderr = repeat_dir / "00-prepare.txt", repeat_dir / "00-prepare.err"
+    try:
+        code, timed_out = run_process(command, stdout, stderr, options.repo, options.step_timeout)
+    except OSError as e:
+        return f"cannot start {command[0]}: {e.strerror or e}"
+    if code == 0 and not timed_out:
+        return None
+    said = (stderr.read_text(errors="replace") + stdout.read_text(errors="replace")).strip().splitlines()
+    main_class = command[command.index("-cp") + 2]
+    return f"preparing the store with {main_class} failed, exit {code}: " + (" / ".join(said[:3]) or "no output")
+
+
 def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
@@ -413,7 +444,10 @@ def run_cell(
         shutil.rmtree(data_dir, ignore_errors=True)
         data_dir.mkdir(parents=True)
         records = []
-        for resolved in steps:
+        unprepared = prepare_store(options, engine, steps[0], repeat_dir, data_dir) if steps else None
+        if unprepared:
+            cell.status, cell.error = "failed", unprepared
+        for resolved in [] if unprepared else steps:
             step = resolved.step
             on_progress(
                 f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"

@@ -198,6 +198,20 @@ def shard_cells(cells: list[tuple[str, Scenario]], shard: tuple[int, int] | None
     return [cell for n, cell in enumerate(cells) if n % count == index - 1]
 
 
+def no_cells_reason(engines: list[str], peers: list[Peer], scenarios: list[Scenario]) -> str | None:
+    """Why the matrix holds no cell at all, or None: a run of 0 cells must not pass for a success. (A shard
+    left empty by a small matrix still runs, so that the merged report counts every part.)"""
+    if not engines and not peers:
+        return "--engines none leaves only the --peer bindings of --ycsb-home, and no --peer was given"
+    rows = engines + [p.engine for p in peers]
+    if not matrix_cells(rows, scenarios):
+        return (
+            f"the scenarios {', '.join(s.id for s in scenarios)} apply to none of {', '.join(rows)} "
+            f"(`python -m analysis list` shows each scenario's engines)"
+        )
+    return None
+
+
 def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
     lines = []
     for s in scenarios:
@@ -320,6 +334,10 @@ def main(argv: list[str]) -> int:
         except (ValueError, OSError) as e:
             print(f"run: {e}", file=sys.stderr)
             return 2
+    why = no_cells_reason(engines, peers, scenarios)
+    if why:
+        print(f"run: nothing to run, refused: {why}", file=sys.stderr)
+        return 2
     quick = not args.full
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
@@ -388,7 +406,7 @@ def main(argv: list[str]) -> int:
     else:
         from .report import write_report  # pandas loads only when a report is written
 
-        print(write_report(out).markdown)
+        print(write_report(out, partial=True).markdown)  # a shard's own report: its part, marked incomplete
     return 1 if failed or crash_failures else 0
 
 

@@ -70,3 +70,21 @@ def test_the_old_module_entry_points_name_the_new_command() -> None:
         )
         assert done.returncode == 1 and not done.stdout
         assert f"is now: python -m analysis {command} --quick" in done.stderr
+
+
+def test_run_refuses_a_matrix_of_no_cells(tmp_path) -> None:
+    home = tmp_path / "ycsb-0.17.0"  # a release's shape is enough: the refusal comes before any cell
+    (home / "bin").mkdir(parents=True)
+    (home / "lib").mkdir()
+    (home / "lib" / "core-0.17.0.jar").write_bytes(b"")
+    (home / "bin" / "bindings.properties").write_text("basic:site.ycsb.BasicDB\n")
+    out = tmp_path / "out"
+    done = analysis("run", "--engines", "none", "--ycsb-home", str(home), "--out", str(out), "--no-report")
+    assert done.returncode == 2, done.stderr
+    assert "run: nothing to run, refused: --engines none leaves only the --peer bindings" in done.stderr
+    assert not out.exists(), "a refused run leaves no results directory behind"
+    # scenarios that apply to none of the engines asked for: as empty
+    done = analysis("run", "--engines", "kyoto", "--scenarios", "tinykeys", "--out", str(out), "--no-report")
+    assert done.returncode == 2, done.stderr
+    assert "apply to none of kyoto" in done.stderr
+    assert not out.exists()

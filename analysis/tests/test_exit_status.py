@@ -17,14 +17,16 @@ from analysis.runner import engine_is_built
 from .conftest import REPO
 
 
-def ycsb_load(tmp_path: Path, *props: str) -> subprocess.CompletedProcess[str]:
-    assert engine_is_built(REPO, "leveldb"), "the LevelDB binding is not built: run scripts/setup.sh"
+def ycsb_load(
+    tmp_path: Path, *props: str, workload: str = "randwrite", engine: str = "leveldb"
+) -> subprocess.CompletedProcess[str]:
+    assert engine_is_built(REPO, engine), f"the {engine} binding is not built: run scripts/setup.sh"
     args = [
         str(REPO / "bin" / "ycsb"),
         "load",
-        "leveldb",
+        engine,
         "-P",
-        str(REPO / "workloads" / "randwrite"),
+        str(REPO / "workloads" / workload),
         "-p",
         "recordcount=200",
     ]
@@ -44,7 +46,7 @@ def test_a_bad_property_value_exits_3_with_the_message(tmp_path: Path) -> None:
     problems = step_problems(
         parse_ycsb_output(run.stdout), run.returncode, find_error_lines(run.stdout, run.stderr), Expectation(200)
     )
-    assert problems[0] == "exit code 3 (the binding refused to open)"
+    assert problems[0] == "exit code 3 (the binding refused to open or the workload to start)"
     assert any("banana" in p for p in problems), problems
 
 
@@ -55,6 +57,31 @@ def test_an_unwritable_directory_exits_3_with_the_path(tmp_path: Path) -> None:
     assert run.returncode == 3, run.stderr[-2000:]
     assert "[ycsb-embedded] exit status 3: the binding refused to open" in run.stderr
     assert str(plain) in run.stderr
+
+
+@pytest.mark.parametrize("engine", ["leveldb", "rocksdb", "sqlite", "kyoto"])
+@pytest.mark.parametrize(
+    ("prop", "named"),
+    [("keyformat=bar", "keyformat"), ("valuecompressionratio=2", "valuecompressionratio")],
+)
+def test_a_refused_embedded_workload_exits_3_with_the_message(
+    tmp_path: Path, engine: str, prop: str, named: str
+) -> None:
+    # randwrite names site.ycsb.embedded.workload.EmbeddedWorkload; YCSB 0.17 alone exits 0 here.
+    run = ycsb_load(tmp_path, f"path={tmp_path / 'db'}", prop, engine=engine)
+    assert run.returncode == 3, run.stderr[-2000:]
+    value = prop.split("=")[1]
+    said = f"[ycsb-embedded] exit status 3: the workload refused to start: property {named} (read as workload.{named})"
+    assert f"{said} = '{value}' is not allowed" in run.stderr
+    assert not (tmp_path / "db").exists(), "nothing ran, nothing was created"
+
+
+def test_a_refused_core_workload_exits_3_through_bin_ycsb(tmp_path: Path) -> None:
+    # upstream's CoreWorkload: no class of ours runs before Client exits, so the launcher's wrapper says it
+    run = ycsb_load(tmp_path, f"path={tmp_path / 'db'}", "requestdistribution=bogus", workload="workloada")
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "Unknown request distribution" in run.stdout + run.stderr, "YCSB's own message stays"
+    assert "[ycsb-embedded] exit status 3: YCSB stopped before opening the database" in run.stderr
 
 
 def test_a_good_load_exits_0(tmp_path: Path) -> None:

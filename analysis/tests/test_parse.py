@@ -128,7 +128,9 @@ def test_a_missing_workload_file_fails_the_step(captured):
 def test_exit_code_is_a_problem_of_its_own(captured):
     output = parse_ycsb_output(captured.stdout("load"))
     assert step_problems(output, 2, [], Expectation(2000)) == ["exit code 2"]
-    assert step_problems(output, 3, [], Expectation(2000)) == ["exit code 3 (the binding refused to open)"]
+    assert step_problems(output, 3, [], Expectation(2000)) == [
+        "exit code 3 (the binding refused to open or the workload to start)"
+    ]
     assert step_problems(output, 4, [], Expectation(2000)) == ["exit code 4 (operations returned ERROR)"]
 
 
@@ -184,3 +186,12 @@ def test_engine_line_names_the_version_whatever_notes_come_first():
     assert banner.version == "SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)"
     assert banner.open_ms == 3.5 and banner.close_ms == 1.0
     assert banner.configuration == {"sqlite.path": "/d"}
+
+
+def test_a_client_that_never_ran_counts_zero_operations() -> None:
+    # YCSB prints NaN for 0 operations in 0 ms (a DB class it could not load); a step problem, not a crash
+    output = parse_ycsb_output("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), NaN\n")
+    assert output.operations_done == 0
+    assert "0 of 50 operations done" in step_problems(output, 0, [], Expectation(50))
+    infinite = parse_ycsb_output("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), Infinity\n")
+    assert infinite.operations_done is None

@@ -303,3 +303,24 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
     assert "<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>" in to_html([table], "t")
     assert any("leveldb.stats" in note for note in built.notes)
     assert [p.title for p in built.panels] == ["8-byte keys, empty values", "8-byte keys, 1,000-byte values"]
+
+
+def test_the_ycsb_table_states_the_record_shape_the_run_used(tmp_path):
+    """A run with fieldcount=1 (its own workload files) is not the published 10 fields of 100 bytes: the report
+    reads the shape from what the run recorded, not from the published note."""
+    import shutil
+
+    from analysis.suite import main as run_main
+
+    from .conftest import REPO
+
+    workloads = tmp_path / "workloads"
+    shutil.copytree(REPO / "workloads", workloads)
+    text = (workloads / "workloada").read_text()
+    assert "fieldcount=10\n" in text
+    (workloads / "workloada").write_text(text.replace("fieldcount=10\n", "fieldcount=1\n"))
+    out = tmp_path / "out"
+    args = ["--engines", "leveldb", "--scenarios", "workloada", "--cap", "200", "--workloads", str(workloads)]
+    assert run_main([*args, "--out", str(out)]) == 0
+    ycsb = (out / "report.md").read_text().split("### Throughput of the standard mixes", 1)[1]
+    assert "This run's records: **1 field of 100 bytes**, not the published 10 fields of 100 bytes." in ycsb

@@ -12,6 +12,7 @@ import pytest
 
 from analysis.compare import main as compare_main
 from analysis.report import main as report_main
+from analysis.results import missing_parts
 from analysis.scenarios import select_scenarios
 from analysis.suite import main as run_main
 from analysis.suite import matrix_cells, shard_cells
@@ -27,6 +28,13 @@ def test_shards_are_disjoint_and_cover_the_matrix() -> None:
     assert sum(len(p) for p in parts) == len(cells)
     assert sorted((e, s.id) for p in parts for e, s in p) == sorted((e, s.id) for e, s in cells)
     assert all(abs(len(p) - len(cells) / 3) < 1 for p in parts), [len(p) for p in parts]
+
+
+def test_missing_parts_are_named() -> None:
+    assert missing_parts([{"shard": [1, 2]}]) == ["part 2/2"]
+    assert missing_parts([{"shard": [2, 3]}, {"shard": None}]) == ["part 1/3", "part 3/3"]
+    assert missing_parts([{"shard": [1, 2]}, {"shard": [2, 2]}]) == []
+    assert missing_parts([{"shard": None}, {}]) == []
 
 
 def tidy_keys(directory: Path) -> list[tuple[str, ...]]:
@@ -90,3 +98,14 @@ def test_shards_merged_give_the_report_of_one_run(tmp_path: Path, capsys: pytest
     assert "merged although counts differ" in (merged / "report.md").read_text()
     assert report_main([str(first), str(whole), "--out", str(merged)]) == 2
     assert "is in both" in capsys.readouterr().err
+
+    # One part alone is refused unless --partial, and then says at the top and on stderr what is missing.
+    alone = tmp_path / "alone"
+    assert report_main([str(first), "--out", str(alone)]) == 2
+    assert "part 2/2 of the sharded matrix missing" in capsys.readouterr().err
+    assert not (alone / "report.md").exists()
+    assert report_main([str(first), "--out", str(alone), "--partial"]) == 0
+    assert "WARNING: INCOMPLETE: part 2/2 of the sharded matrix is missing" in capsys.readouterr().err
+    head = (alone / "report.md").read_text().split("\n## ", 1)[0]
+    assert "**INCOMPLETE: part 2/2 of the sharded matrix is missing from these results" in head, head
+    assert "INCOMPLETE" not in (merged / "report.md").read_text()

@@ -4,13 +4,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import site.ycsb.DBException;
+import site.ycsb.WorkloadException;
 
 /**
- * A non-zero exit status for YCSB's own client when a binding refused to open or an operation
- * returned ERROR.
+ * A non-zero exit status for YCSB's own client when a binding refused to open, the workload refused
+ * to start or an operation returned ERROR.
  *
  * <p>YCSB 0.17's {@code site.ycsb.Client} (and {@code CommandLine}) print a DBException from
- * {@code init()} and exit 0, so a script checking {@code $?} takes a refused run for a success.
+ * {@code init()}, or a WorkloadException, and exit 0, so a script checking {@code $?} takes a refused
+ * run for a success.
  * Core stays untouched: when the JVM's main class is one of YCSB's, the first refusal or failed
  * operation installs a shutdown hook that, as the JVM exits, prints why and halts with
  * {@link #REFUSED} or {@link #FAILED_OPERATIONS}. Inside any other program (tests, embedders)
@@ -23,13 +25,17 @@ public final class ClientExitStatus {
   /** Exit status when the database opened but at least one operation returned ERROR. */
   public static final int FAILED_OPERATIONS = 4;
 
-  /** Main classes of YCSB core whose exit status this class corrects. */
-  private static final String[] YCSB_MAINS = {"site.ycsb.Client", "site.ycsb.CommandLine"};
+  /** Main classes whose exit status this class corrects: YCSB core's, and the launcher's wrapper of Client. */
+  private static final String[] YCSB_MAINS = {"site.ycsb.Client", "site.ycsb.CommandLine",
+      CheckedClient.class.getName()};
 
   private static final AtomicReference<String> REFUSAL = new AtomicReference<>();
   private static final AtomicLong FAILED = new AtomicLong();
   private static final boolean ENABLED = isYcsbMain(System.getProperty("sun.java.command", ""));
   private static volatile boolean installed;
+  /** Set by {@link CheckedClient}: this run must reach a binding's init(), or something refused it first. */
+  private static volatile boolean databaseExpected;
+  private static volatile boolean databaseStarted;
 
   private ClientExitStatus() {
   }
@@ -46,9 +52,37 @@ public final class ClientExitStatus {
 
   /** Records that init() refused with {@code e}; returns it for the caller to throw. */
   public static DBException refused(DBException e) {
-    REFUSAL.compareAndSet(null, e.getMessage());
-    install();
+    refusal("the binding refused to open: " + e.getMessage());
     return e;
+  }
+
+  /**
+   * Records that the workload's init() refused with {@code e} (Client then exits 0 before any database
+   * is opened); returns it for the caller to throw.
+   */
+  public static WorkloadException refusedWorkload(WorkloadException e) {
+    refusal("the workload refused to start: " + e.getMessage());
+    return e;
+  }
+
+  private static void refusal(String reason) {
+    REFUSAL.compareAndSet(null, reason);
+    install();
+  }
+
+  /**
+   * Called before YCSB's Client runs a load or a run: a JVM that then exits without any binding's
+   * init() having started was stopped before the database (a workload that refused, an argument or a
+   * workload class YCSB could not use), which Client reports with status 0.
+   */
+  static void expectDatabase() {
+    databaseExpected = true;
+    install();
+  }
+
+  /** Records that a binding's init() started: YCSB got past the workload. */
+  static void databaseStarting() {
+    databaseStarted = true;
   }
 
   /** Records one operation that returned ERROR. */
@@ -71,19 +105,23 @@ public final class ClientExitStatus {
   }
 
   /** The exit status and its reason, or null for none: what the hook acts on. */
-  static Object[] verdict(String refusal, long failed) {
+  static Object[] verdict(String refusal, long failed, boolean stoppedBeforeTheDatabase) {
     if (refusal != null) {
-      return new Object[] {REFUSED, "the binding refused to open: " + refusal};
+      return new Object[] {REFUSED, refusal};
     }
     if (failed > 0) {
       return new Object[] {FAILED_OPERATIONS, failed + " operation(s) returned ERROR (their causes are printed"
           + " above)"};
     }
+    if (stoppedBeforeTheDatabase) {
+      return new Object[] {REFUSED, "YCSB stopped before opening the database: the workload or an argument was"
+          + " refused (YCSB's message is above)"};
+    }
     return null;
   }
 
   private static void halt() {
-    Object[] v = verdict(REFUSAL.get(), FAILED.get());
+    Object[] v = verdict(REFUSAL.get(), FAILED.get(), databaseExpected && !databaseStarted);
     if (v == null) {
       return;
     }

@@ -280,6 +280,12 @@ public final class EngineProperties {
       throw new BadPropertyException("properties " + key + " = '" + v + "' and " + upstream + " = '"
           + upstreamValue + "' (upstream YCSB's name for it) disagree: set one of them");
     }
+    // The neutral name (path) loses to upstream's (rocksdb.dir) as to ours: a different value is refused too.
+    String neutral = key.equals(name) ? null : props.getProperty(name);
+    if (v == null && upstreamValue != null && neutral != null && !neutral.equals(upstreamValue)) {
+      throw new BadPropertyException("properties " + name + " = '" + neutral + "' and " + upstream + " = '"
+          + upstreamValue + "' (upstream YCSB's name for " + key + ") disagree: set one of them");
+    }
     if (v != null) {
       origin = "set";
     } else if (upstreamValue != null) {

@@ -190,6 +190,7 @@ public abstract class KeyValueDB<H> extends DB {
 
   @Override
   public void init() throws DBException {
+    ClientExitStatus.databaseStarting();
     EngineProperties props = new EngineProperties(getProperties(), engineName());
     try {
       props.refuseUpstreamNames();

@@ -53,7 +53,27 @@ class ClientExitStatusTest {
   }
 
   @Test
+  void aRefusedEmbeddedWorkloadExitsThreeAndSaysWhy() throws Exception {
+    String[] r = load(Map.of("workload", "site.ycsb.embedded.workload.EmbeddedWorkload", "keyformat", "bar"));
+    assertEquals("3", r[0], "YCSB's client must not exit 0 when the workload refused to start:\n" + r[1]);
+    assertTrue(r[1].contains("[ycsb-embedded] exit status 3: the workload refused to start: property keyformat"),
+        r[1]);
+    assertFalse(r[1].contains("[INSERT]"), r[1]);
+  }
+
+  @Test
+  void theVerdictPutsARefusalFirstAndAStopBeforeTheDatabaseLast() {
+    assertEquals(3, ClientExitStatus.verdict("the workload refused to start: x", 2, true)[0]);
+    assertEquals(4, ClientExitStatus.verdict(null, 2, true)[0]);
+    Object[] stopped = ClientExitStatus.verdict(null, 0, true);
+    assertEquals(3, stopped[0]);
+    assertTrue(((String) stopped[1]).startsWith("YCSB stopped before opening the database"), (String) stopped[1]);
+    assertEquals(null, ClientExitStatus.verdict(null, 0, false));
+  }
+
+  @Test
   void onlyYcsbsOwnMainClassesAreCorrected() {
+    assertTrue(ClientExitStatus.isYcsbMain(CheckedClient.class.getName() + " -db x -t"));
     assertTrue(ClientExitStatus.isYcsbMain("site.ycsb.Client -db x -load"));
     assertTrue(ClientExitStatus.isYcsbMain("site.ycsb.CommandLine"));
     assertFalse(ClientExitStatus.isYcsbMain("site.ycsb.ClientX -db x"));

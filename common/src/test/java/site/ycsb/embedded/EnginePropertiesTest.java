@@ -129,7 +129,7 @@ class EnginePropertiesTest {
 
   @Test
   void upstreamRocksDbDirIsTheDataDirectory() {
-    EngineProperties e = engine("rocksdb", "rocksdb.dir", "/data/x", "path", "/elsewhere");
+    EngineProperties e = engine("rocksdb", "rocksdb.dir", "/data/x", "path", "/data/x");
     assertEquals("/data/x", e.string(EngineProperties.PATH, "data/rocksdb"));
     assertTrue(e.describe().contains("rocksdb.path = /data/x (from rocksdb.dir, upstream YCSB's name)"), e.describe());
     assertTrue(e.unread().isEmpty(), "rocksdb.dir is read, so no typo warning: " + e.unread());
@@ -143,6 +143,14 @@ class EnginePropertiesTest {
         () -> engine("rocksdb", "rocksdb.dir", "/a", "rocksdb.path", "/b").string(EngineProperties.PATH, "d"));
     assertTrue(e.getMessage().contains("rocksdb.path = '/b'") && e.getMessage().contains("rocksdb.dir = '/a'"),
         e.getMessage());
+  }
+
+  @Test
+  void upstreamNameAndTheNeutralOneDisagreeingIsRefused() {
+    var e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> engine("rocksdb", "rocksdb.dir", "/a", "path", "/b").string(EngineProperties.PATH, "d"));
+    assertEquals("properties path = '/b' and rocksdb.dir = '/a' (upstream YCSB's name for rocksdb.path) disagree:"
+        + " set one of them", e.getMessage());
   }
 
   @Test

@@ -13,6 +13,7 @@ import site.ycsb.DB;
 import site.ycsb.RandomByteIterator;
 import site.ycsb.Status;
 import site.ycsb.WorkloadException;
+import site.ycsb.embedded.ClientExitStatus;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.generator.ExponentialGenerator;
@@ -64,8 +65,17 @@ public class EmbeddedWorkload extends CoreWorkload {
   private final AtomicLong seqNanos = new AtomicLong();
   private final AtomicLong seqPasses = new AtomicLong();
 
+  /** Under YCSB's client a refusal here exits non-zero (Client itself exits 0 after a WorkloadException). */
   @Override
   public void init(Properties p) throws WorkloadException {
+    try {
+      start(p);
+    } catch (WorkloadException e) {
+      throw ClientExitStatus.refusedWorkload(e);
+    }
+  }
+
+  private void start(Properties p) throws WorkloadException {
     super.init(p);
     EngineProperties props = new EngineProperties(p, "workload");
     try {
