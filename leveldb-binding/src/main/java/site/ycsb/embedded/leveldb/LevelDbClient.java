@@ -75,8 +75,9 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
   /**
    * Below this much free space the start-up lines say what another process filling the disk would do
-   * to leveldbjni: 1 GiB is what one other writer takes within a second here (dd on tmpfs: about
-   * 2 GB/s), faster than anything the binding could notice between two writes.
+   * to leveldbjni: 1 GiB is a few seconds of one other writer (dd onto tmpfs ran at 60 MB/s to 1.7 GB/s
+   * on this shared machine), well within one load, and far beyond the margin the guard keeps for
+   * LevelDB's own writes (36 MB by default), which another process is free to take.
    */
   static final long LOW_FREE_SPACE = 1L << 30;
 
