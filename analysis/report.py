@@ -230,9 +230,9 @@ def durability_blocks(crash: CrashResults) -> list[Block]:
             f"directory, records every key the binding acknowledged (`Status.OK`), kills the JVM with SIGKILL "
             f"{low:g}-{high:g} s after the first acknowledgement (uniformly at random, seed {crash.seed}), "
             f"then reopens the directory and reads back every acknowledged key and its exact value. "
-            f"{checked}With "
-            f"`sync=true` a lost or changed write, a failed reopen or a rejected file is a durability "
-            f"failure; with `sync=false` the losses are what a process crash costs, not failures."
+            f"{checked}A lost or changed write, a failed reopen or a rejected file is a durability failure "
+            f"where the README promises a killed process keeps every acknowledged write (every engine's "
+            f"default, in both sync modes); in a mode with no such promise it is reported, not failed."
         ),
         Table(
             [

@@ -11,9 +11,20 @@ from pathlib import Path
 import pytest
 
 from analysis import crash
-from analysis.crash import Round, failures, format_table, kill_moments, parse_verifier_output, summarise
+from analysis.crash import (
+    PROMISES,
+    SYNCED_WRITES_SURVIVE,
+    Round,
+    failures,
+    format_table,
+    kill_moments,
+    parse_verifier_output,
+    promise,
+    summarise,
+)
 from analysis.render import to_markdown
 from analysis.report import durability_blocks
+from analysis.scenarios import ENGINES
 
 # What bin/ycsb crash-verify printed after a real LevelDB round and after a refused open.
 VERIFIED = """acknowledged=935
@@ -39,7 +50,8 @@ lost_keys=
 # A stand-in for bin/ycsb: `crash-write ENGINE -p path=P -p sync=S` appends each key to P/db.txt and then
 # acknowledges it on stdout, one key every millisecond until killed; `crash-verify ... -acked FILE` reads
 # them back. Engines: steady keeps every key; lossy never stores every fourth key it acknowledges; corrupt
-# cannot be reopened; refuses never opens; quitter stops after three keys.
+# cannot be reopened; refuses never opens; quitter stops after three keys. Any engine given -p fake.keep=none
+# acknowledges every key and stores none.
 FAKE_LAUNCHER = r"""
 import os, signal, sys, time
 command, engine, args = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -57,7 +69,7 @@ if command == "crash-write":
     with open(db, "a") as store:
         for n in range(3 if engine == "quitter" else 10**9):
             key = f"user{n}"
-            if not (engine == "lossy" and n % 4 == 3):
+            if not (engine == "lossy" and n % 4 == 3) and props.get("fake.keep") != "none":
                 store.write(key + "\n")
                 store.flush()
             os.write(1, (key + "\n").encode())
@@ -118,7 +130,9 @@ def synced(engine: str, **kw) -> Round:
 
 
 def test_a_synced_loss_a_failed_reopen_a_rejected_file_and_an_unrun_round_fail_the_check():
-    assert failures([synced("leveldb"), Round("kyoto", False, 1, 1.0, acknowledged=50, lost=50)]) == []
+    unpromised = Round("kyoto", False, 1, 1.0, acknowledged=50, lost=50, promised="")
+    assert failures([synced("leveldb"), unpromised]) == []
+    rule = f"; promised: {SYNCED_WRITES_SURVIVE}"
     lines = failures(
         [
             synced("a", present=97, lost=2, wrong=1, lost_keys="user3,user9"),
@@ -130,9 +144,9 @@ def test_a_synced_loss_a_failed_reopen_a_rejected_file_and_an_unrun_round_fail_t
     )
     assert lines == [
         "a sync=true round 1: 3 of 100 acknowledged writes lost or changed (lost 2, wrong 1, "
-        "unreadable 0; first: user3,user9)",
-        "b sync=true round 1: reopen failed: bad page",
-        "d sync=true round 1: file check failed: kctreemgr check ycsb.kct: exit 1",
+        "unreadable 0; first: user3,user9)" + rule,
+        "b sync=true round 1: reopen failed: bad page" + rule,
+        "d sync=true round 1: file check failed: kctreemgr check ycsb.kct: exit 1" + rule,
         "e sync=false round 2: not checked: the writer exited with status 3",
     ]
 
@@ -142,20 +156,22 @@ def test_summary_and_table_per_engine_and_sync_mode():
         synced("kyoto", file_check="ok"),
         synced("kyoto", present=90, lost=10, file_check="ok"),
         Round("kyoto", False, 1, 0.5, acknowledged=1000, lost=1000, file_check="ok"),
+        Round("rocksdb", False, 1, 0.5, acknowledged=1000, lost=1000, promised=""),
         synced("leveldb"),
         synced("leveldb"),
     ]
     summaries = summarise(rounds)
     assert [(s.engine, s.sync, s.rounds, s.acknowledged, s.lost, s.rounds_with_loss, s.verdict) for s in summaries] == [
         ("kyoto", True, 2, 200, 10, 1, "FAILED"),
-        ("kyoto", False, 1, 1000, 1000, 1, "lost (not synced)"),
+        ("kyoto", False, 1, 1000, 1000, 1, "FAILED"),  # the README promises sync=false kills lose nothing
+        ("rocksdb", False, 1, 1000, 1000, 1, "lost (nothing promised)"),
         ("leveldb", True, 2, 200, 0, 0, "kept everything"),
     ]
-    assert summaries[0].file_check_failures == 0 and summaries[2].file_check_failures is None
+    assert summaries[0].file_check_failures == 0 and summaries[3].file_check_failures is None
     lines = format_table(summaries).splitlines()
     assert lines[0].split()[:4] == ["engine", "sync", "rounds", "acknowledged"]
     assert lines[1].split() == ["kyoto", "true", "2", "200", "10", "0", "0", "0", "0", "1", "FAILED"]
-    assert lines[3].split() == ["leveldb", "true", "2", "200", "0", "0", "0", "0", "—", "0", "kept", "everything"]
+    assert lines[4].split() == ["leveldb", "true", "2", "200", "0", "0", "0", "0", "—", "0", "kept", "everything"]
 
 
 def test_a_lossy_engine_fails_the_check_and_a_steady_one_passes(launcher, tmp_path, capsys):
@@ -188,7 +204,7 @@ def test_a_lossy_engine_fails_the_check_and_a_steady_one_passes(launcher, tmp_pa
     assert not (raw / "lossy" / "sync-false" / "r1" / "acked.txt").exists()
     assert not (out / "data").exists()
     assert "FAILED lossy sync=true round 1:" in printed and "FAILED lossy sync=false" not in printed
-    assert "sync=false losses are reported, not failures" in printed
+    assert "reported, not failed (nothing promised in this mode): lossy sync=false round 1: " in printed
     csv_lines = (raw / "crash.csv").read_text().splitlines()
     assert csv_lines[0].startswith("engine,sync,round,kill_after_s,killed,acknowledged,present,lost")
     assert len(csv_lines) == 9
@@ -197,8 +213,47 @@ def test_a_lossy_engine_fails_the_check_and_a_steady_one_passes(launcher, tmp_pa
 def test_losses_without_sync_are_reported_but_do_not_fail(launcher, tmp_path, capsys):
     out = tmp_path / "run"
     assert run_main(launcher, out, "--engines", "lossy", "--sync", "false", "--rounds", "1") == 0
-    assert "lost (not synced)" in capsys.readouterr().out
+    assert "lost (nothing promised)" in capsys.readouterr().out
     assert rounds_of(out)[0]["lost"] > 0
+
+
+def test_every_engine_and_mode_has_the_readmes_promise_and_the_properties_that_withdraw_it():
+    assert {(e, s) for e in ENGINES for s in (True, False)} <= PROMISES.keys()
+    assert "loses nothing acknowledged" in promise("leveldb", False)
+    assert promise("kyoto", False, ("kyoto.autotran=false",)) == ""
+    assert promise("kyoto", True, ("kyoto.autotran = FALSE",)) == ""
+    assert promise("kyoto", False, ("kyoto.autotran=true",)) == PROMISES[("kyoto", False)]
+    assert promise("rocksdb", False, ("rocksdb.disablewal=true",)) == ""
+    assert promise("rocksdb", False, ("leveldb.disablewal=true",)) == PROMISES[("rocksdb", False)]
+    assert promise("someengine", True) == SYNCED_WRITES_SURVIVE and promise("someengine", False) == ""
+
+
+def test_a_sync_false_run_that_loses_every_write_fails_where_the_readme_promises_it_does_not(
+    launcher, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    assert (
+        run_main(launcher, out, "--engines", "leveldb", "--sync", "false", "--rounds", "1", "-p", "fake.keep=none") == 1
+    )
+    printed = capsys.readouterr().out
+    r = rounds_of(out)[0]
+    assert r["acknowledged"] > 0 and r["lost"] == r["acknowledged"] and r["promised"] == PROMISES[("leveldb", False)]
+    lost = f"{r['acknowledged']:,} of {r['acknowledged']:,} acknowledged writes lost"
+    assert f"FAILED leveldb sync=false round 1: {lost}" in printed
+    assert f"promised: {PROMISES[('leveldb', False)]}" in printed
+
+
+def test_the_same_loss_in_a_mode_with_no_promise_is_reported_not_failed(launcher, tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ("--engines", "kyoto", "--sync", "false", "--rounds", "1", "-p", "fake.keep=none")
+    assert run_main(launcher, out, *args, "-p", "kyoto.autotran=false") == 0
+    printed = capsys.readouterr().out
+    r = rounds_of(out)[0]
+    assert r["lost"] == r["acknowledged"] > 0 and r["promised"] == ""
+    assert "FAILED" not in printed and "lost (nothing promised)" in printed
+    assert "reported, not failed (nothing promised in this mode): kyoto sync=false round 1: " in printed
+    results = crash.load_crash_results(out)
+    assert results is not None and results.summaries[0].verdict == "lost (nothing promised)"
 
 
 def test_rounds_that_could_not_crash_or_reopen_fail_with_the_reason(launcher, tmp_path, capsys):

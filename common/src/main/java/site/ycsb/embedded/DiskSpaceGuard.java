@@ -1,6 +1,7 @@
 package site.ycsb.embedded;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>An engine may hold what it was given in memory and write it to its file only at close (Kyoto's
  * TreeDB does, for large records): the filesystem does not show that yet, so such an engine names a
  * share of the bytes written since open that is reserved on top of the margin.
+ *
+ * <p>The margin covers writes of ordinary size. A write larger than a look's interval is looked at
+ * before it reaches the engine, and must also fit itself, times the number of copies the engine may
+ * hold of it at once (its write factor: LevelDB's log, the table its flush writes, and a compaction's
+ * output): a 40 MB value on a disk with less room was accepted and crashed leveldbjni.
  */
 public final class DiskSpaceGuard {
 
@@ -34,6 +40,7 @@ public final class DiskSpaceGuard {
   private final Path dir;
   private final long margin;
   private final double deferredShare;
+  private final double writeFactor;
   private final AtomicLong sinceCheck = new AtomicLong();
   private final AtomicLong sinceOpen = new AtomicLong();
   private volatile FileStore store;
@@ -42,20 +49,29 @@ public final class DiskSpaceGuard {
   /** Set once a refusal since the last open was handed out to be said (see {@link #firstRefusal}). */
   private final AtomicBoolean refusalSaid = new AtomicBoolean();
 
-  private DiskSpaceGuard(Path dir, long margin, double deferredShare) {
+  private DiskSpaceGuard(Path dir, long margin, double deferredShare, double writeFactor) {
     this.dir = dir;
     this.margin = margin;
     this.deferredShare = deferredShare;
+    this.writeFactor = writeFactor;
   }
 
   /**
    * The guard of {@code dir} with {@code margin} bytes (0: no guard, every write passes), reserving
-   * also {@code deferredShare} times the bytes written since open.
+   * also {@code deferredShare} times the bytes written since open; a write must fit once on top.
    */
   public static DiskSpaceGuard of(Path dir, long margin, double deferredShare) {
+    return of(dir, margin, deferredShare, 1);
+  }
+
+  /** As {@link #of(Path, long, double)}, a write having to fit {@code writeFactor} times on top (at least 1). */
+  public static DiskSpaceGuard of(Path dir, long margin, double deferredShare, double writeFactor) {
+    if (!(writeFactor >= 1)) {
+      throw new IllegalArgumentException("write factor " + writeFactor + ": a write takes its own size at least");
+    }
     Path abs = dir.toAbsolutePath().normalize();
-    return GUARDS.computeIfAbsent(abs + "\n" + margin + "\n" + deferredShare,
-        k -> new DiskSpaceGuard(abs, margin, deferredShare));
+    return GUARDS.computeIfAbsent(abs + "\n" + margin + "\n" + deferredShare + "\n" + writeFactor,
+        k -> new DiskSpaceGuard(abs, margin, deferredShare, writeFactor));
   }
 
   /** The engine was (re)opened: nothing written since. */
@@ -78,7 +94,10 @@ public final class DiskSpaceGuard {
     return margin;
   }
 
-  /** Counts {@code bytes} about to be written; every so often checks the free space first. */
+  /**
+   * Counts {@code bytes} about to be written; every so often, and before every write of more than a
+   * look's interval, checks that the free space holds the margin and the write's own copies.
+   */
   public void beforeWrite(long bytes) throws DiskFullException {
     if (margin == 0) {
       return;
@@ -88,7 +107,7 @@ public final class DiskSpaceGuard {
     }
     if (low || sinceCheck.addAndGet(bytes) >= CHECK_EVERY_BYTES) {
       sinceCheck.set(0);
-      check("write");
+      check("write", bytes >= CHECK_EVERY_BYTES ? bytes : 0); // the margin covers the smaller ones
     }
   }
 
@@ -98,6 +117,28 @@ public final class DiskSpaceGuard {
    * @throws DiskFullException naming the filesystem, the directory, the free space and the margin
    */
   public void check(String what) throws DiskFullException {
+    check(what, 0);
+  }
+
+  /** The free bytes of the data directory's filesystem, or -1 when they cannot be read. */
+  public long free() {
+    try {
+      return fileStore().getUsableSpace();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** "'tmpfs' (tmpfs) mounted on /mnt/x", or the directory when the filesystem cannot be read. */
+  public String filesystem() {
+    try {
+      return describe(fileStore());
+    } catch (IOException e) {
+      return "the filesystem of " + dir;
+    }
+  }
+
+  private void check(String what, long writeBytes) throws DiskFullException {
     if (margin == 0) {
       return;
     }
@@ -111,13 +152,17 @@ public final class DiskSpaceGuard {
       return;
     }
     long deferred = (long) (deferredShare * sinceOpen.get());
-    low = free < margin + deferred;
+    long write = (long) Math.ceil(writeFactor * writeBytes);
+    low = free < margin + deferred + write;
     if (low) {
       throw new DiskFullException(String.format("%s refused: the filesystem %s holding %s has %s free, less than"
               + " the %s the engine needs in reserve: %s for its background flushes, file growth and the flush at"
-              + " close (property diskspacemargin, 0 turns the check off)%s; free some space and reopen",
-          what, describe(fs), dir, mb(free), mb(margin + deferred), mb(margin),
-          deferred == 0 ? "" : " and " + mb(deferred) + " for what it holds in memory until close"));
+              + " close (property diskspacemargin, 0 turns the check off)%s%s; free some space and reopen",
+          what, describe(fs), dir, mb(free), mb(margin + deferred + write), mb(margin),
+          deferred == 0 ? "" : " and " + mb(deferred) + " for what it holds in memory until close",
+          write == 0 ? "" : String.format(" and %s for this write (%d bytes, %s times: the copies the engine may"
+              + " hold at once)", mb(write), writeBytes, BigDecimal.valueOf(writeFactor).stripTrailingZeros()
+              .toPlainString())));
     }
   }
 

@@ -121,6 +121,23 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * How many copies of one write the engine may hold on disk at once (its log, the table a flush writes,
+   * a compaction's output): a write larger than the guard's interval must find that many times its size
+   * free beyond the margin. 1 by default: the write itself.
+   */
+  protected double diskSpaceWriteFactor() {
+    return 1;
+  }
+
+  /**
+   * A line for the start-up banner about the data directory's free space (what a filling disk would do
+   * to this engine), or null for none; called once, after the open.
+   */
+  protected String diskSpaceNote(DiskSpaceGuard guard) {
+    return null;
+  }
+
+  /**
    * Whether update may overwrite the record without reading it first (db_bench's "overwrite").
    * Off by default: an update merges its fields into the stored record.
    */
@@ -204,7 +221,7 @@ public abstract class KeyValueDB<H> extends DB {
       keys = Keys.fromProperties(props, getProperties());
       EngineOpener<H> opener = configure(props, dir);
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
-          diskSpaceDeferredShare());
+          diskSpaceDeferredShare(), diskSpaceWriteFactor());
       java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
@@ -227,6 +244,10 @@ public abstract class KeyValueDB<H> extends DB {
             .append(System.lineSeparator()).append(tag).append("opened ").append(dir.toAbsolutePath()).append(" in ")
             .append(millisSince(t0)).append(" ms; effective configuration:").append(System.lineSeparator())
             .append(props.describe());
+        String diskNote = diskSpaceNote(guard);
+        if (diskNote != null) {
+          banner.append(tag).append(diskNote).append(System.lineSeparator());
+        }
         for (String name : unread) {
           banner.append(tag).append("WARNING: unknown property ").append(name).append(" is ignored (a typo? ")
               .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());

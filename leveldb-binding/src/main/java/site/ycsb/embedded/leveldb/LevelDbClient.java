@@ -14,6 +14,7 @@ import org.iq80.leveldb.ReadOptions;
 import org.iq80.leveldb.WriteBatch;
 import org.iq80.leveldb.WriteOptions;
 
+import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 
@@ -63,6 +64,22 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
   /** The LevelDB release inside leveldbjni-all 1.8 (it exposes no version call). */
   static final String LEVELDBJNI_LEVELDB_VERSION = "1.13";
+
+  /**
+   * Copies of one write LevelDB may hold on disk at once, counted before a large write: the log record;
+   * the level-0 table the memtable flush writes before it deletes that log (two at once); and one more
+   * for the flush or compaction of the previous large write, which the free space does not show yet
+   * (a compaction, too, writes its output before deleting its input).
+   */
+  static final double WRITE_COPIES = 3;
+
+  /**
+   * Below this much free space the start-up lines say what another process filling the disk would do
+   * to leveldbjni: 1 GiB is a few seconds of one other writer (dd onto tmpfs ran at 60 MB/s to 1.7 GB/s
+   * on this shared machine), well within one load, and far beyond the margin the guard keeps for
+   * LevelDB's own writes (36 MB by default), which another process is free to take.
+   */
+  static final long LOW_FREE_SPACE = 1L << 30;
 
   /**
    * The open database, shared by every client thread: the primitives of one LevelDB library
@@ -118,6 +135,12 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     final DB db;
     final ReadOptions readOptions;
     final WriteOptions writeOptions;
+    /**
+     * The first failed write's error, after which every write is refused until the database is reopened:
+     * LevelDB 1.13's log writer counts a record it failed to append (a full disk) as written, so the
+     * records after it would sit out of step with the log's blocks and be unreadable after a crash.
+     */
+    private volatile String failedWrite;
 
     JniHandle(DB db, ReadOptions readOptions, WriteOptions writeOptions) {
       this.db = db;
@@ -141,23 +164,49 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     }
 
     @Override
-    void put(byte[] key, byte[] value) {
-      db.put(key, value, writeOptions);
+    void put(byte[] key, byte[] value) throws IOException {
+      writable();
+      try {
+        db.put(key, value, writeOptions);
+      } catch (RuntimeException e) {
+        throw failed(e);
+      }
     }
 
     @Override
-    void delete(byte[] key) {
-      db.delete(key, writeOptions);
+    void delete(byte[] key) throws IOException {
+      writable();
+      try {
+        db.delete(key, writeOptions);
+      } catch (RuntimeException e) {
+        throw failed(e);
+      }
     }
 
     @Override
     void write(byte[][] keys, byte[][] values, int count) throws IOException {
+      writable();
       try (WriteBatch batch = db.createWriteBatch()) {
         for (int i = 0; i < count; i++) {
           batch.put(keys[i], values[i]);
         }
         db.write(batch, writeOptions);
+      } catch (RuntimeException e) {
+        throw failed(e);
       }
+    }
+
+    private void writable() throws IOException {
+      String first = failedWrite;
+      if (first != null) {
+        throw new IOException("leveldbjni accepts no write until the database is reopened: an earlier write"
+            + " failed (" + first + "), and LevelDB 1.13 leaves its log out of step after a failed append");
+      }
+    }
+
+    private RuntimeException failed(RuntimeException e) {
+      failedWrite = String.valueOf(e.getMessage());
+      return e;
     }
 
     @Override
@@ -209,11 +258,14 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
 
   /** The write buffer configure() read: the free-space margin is measured in it. */
   private long writeBufferSize = WRITE_BUFFER_SIZE_DEFAULT;
+  /** Whether configure() chose leveldbjni, which writes through mmap. */
+  private boolean leveldbjni = true;
 
   @Override
   protected EngineOpener<Handle> configure(EngineProperties props, Path dir) throws Exception {
     String library = props.choice(LIBRARY, LIBRARY_DEFAULT, LIBRARY_LEVELDBJNI, LIBRARY_SYSTEM);
     boolean system = library.equals(LIBRARY_SYSTEM);
+    leveldbjni = !system;
     boolean createIfMissing = props.bool(CREATE_IF_MISSING, true);
     long cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
     // LevelDB 1.23 clips these silently to other bounds than 1.13: refuse what it would change.
@@ -319,6 +371,30 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   @Override
   protected long diskSpaceMargin() {
     return 6 * writeBufferSize + (12L << 20);
+  }
+
+  @Override
+  protected double diskSpaceWriteFactor() {
+    return WRITE_COPIES;
+  }
+
+  /** With leveldbjni below {@link #LOW_FREE_SPACE}: what another process filling the disk would do. */
+  @Override
+  protected String diskSpaceNote(DiskSpaceGuard guard) {
+    long free = guard.free();
+    return leveldbjni && free >= 0 && free < LOW_FREE_SPACE ? lowSpaceNote(free, guard.filesystem(),
+        MmapSpace.preloaded()) : null;
+  }
+
+  static String lowSpaceNote(long free, String filesystem, boolean preloaded) {
+    String where = (free >> 20) + " MB free on " + filesystem + " (under " + (LOW_FREE_SPACE >> 30) + " GiB)";
+    if (preloaded) {
+      return "disk: " + where + ": should another process fill it, writes return ERROR (" + MmapSpace.LIBRARY
+          + " is preloaded: leveldbjni's memory-mapped files get their blocks before they are written)";
+    }
+    return "WARNING: " + where + ": should another process fill it, leveldbjni (writes through mmap) kills this JVM"
+        + " with SIGBUS; bin/ycsb prevents it by preloading " + MmapSpace.LIBRARY + " (or set LD_PRELOAD to it,"
+        + " or use leveldb.library=system)";
   }
 
   @Override
