@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import org.fusesource.leveldbjni.JniDBFactory;
 import org.iq80.leveldb.CompressionType;
@@ -17,7 +16,7 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.embedded.EngineProperties;
-import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
@@ -110,29 +109,10 @@ final class LayerEngines {
     return SqliteDirect.open(dir.resolve(SqliteClient.FILE_DEFAULT), pragmas);
   }
 
-  /** The TreeDB tuning string the binding builds from the same properties. */
+  /** The tuning string the binding builds from the same properties (KyotoOptions), without its open mode. */
   private static LayerDirect kyoto(Path dir, EngineProperties p) throws Exception {
-    StringBuilder opts = new StringBuilder();
-    for (String o : p.string(KyotoClient.OPTIONS, KyotoClient.OPTIONS_DEFAULT).split(",")) {
-      if (!o.isBlank()) {
-        opts.append(o.trim().charAt(0)); // small, linear, compress -> s, l, c
-      }
-    }
-    String zcomp = KyotoClient.COMPRESSORS.get(p.string(EngineProperties.COMPRESSION, KyotoClient.COMPRESSION_DEFAULT));
-    StringBuilder name = new StringBuilder();
-    if (zcomp != null && opts.indexOf("c") < 0) {
-      opts.append('c');
-    }
-    if (opts.length() > 0) {
-      name.append("#opts=").append(opts);
-    }
-    if (zcomp != null) {
-      name.append("#zcomp=").append(zcomp);
-    }
-    name.append(String.format(Locale.ROOT, "#psiz=%d#pccap=%d#msiz=%d",
-        p.integer(KyotoClient.PAGE_SIZE, KyotoClient.PAGE_SIZE_DEFAULT, 256, 16 << 20),
-        p.size(EngineProperties.CACHE_SIZE, KyotoClient.CACHE_SIZE_DEFAULT),
-        p.size(KyotoClient.MAP_SIZE, KyotoClient.MAP_SIZE_DEFAULT)));
-    return KyotoLayerDirect.open(dir.resolve(KyotoClient.FILE_DEFAULT), name.toString());
+    KyotoOptions options = KyotoOptions.read(p, dir);
+    return KyotoLayerDirect.open(options.file(), options.tuningSuffix());
   }
+
 }
