@@ -21,7 +21,7 @@ import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
-import site.ycsb.embedded.sqlite.SqliteClient;
+import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
  * Layer (b): each engine's Java library opened with the tuning a workload file gives its binding
@@ -101,12 +101,12 @@ final class LayerEngines {
   /** sqlite-jdbc with the binding's kv table and statements and the workload's pragmas. */
   private static LayerDirect sqlite(Path dir, EngineProperties p) throws Exception {
     List<String> pragmas = new ArrayList<>();
-    pragmas.add("page_size=" + p.integer(SqliteClient.PAGE_SIZE, SqliteClient.PAGE_SIZE_DEFAULT, 512, 65536));
-    pragmas.add("cache_size=-" + p.size(EngineProperties.CACHE_SIZE, SqliteClient.CACHE_SIZE_DEFAULT) / 1024);
-    pragmas.add("locking_mode=" + p.string(SqliteClient.LOCKING_MODE, SqliteClient.LOCKING_MODE_DEFAULT));
-    pragmas.add("journal_mode=" + p.string(SqliteClient.JOURNAL_MODE, SqliteClient.JOURNAL_MODE_DEFAULT));
-    pragmas.add("synchronous=" + p.string(SqliteClient.SYNCHRONOUS, "OFF"));
-    return SqliteDirect.open(dir.resolve(SqliteClient.FILE_DEFAULT), pragmas);
+    pragmas.add("page_size=" + p.integer(SqliteOptions.PAGE_SIZE, SqliteOptions.PAGE_SIZE_DEFAULT, 512, 65536));
+    pragmas.add("cache_size=-" + p.size(EngineProperties.CACHE_SIZE, SqliteOptions.CACHE_SIZE_DEFAULT) / 1024);
+    pragmas.add("locking_mode=" + p.string(SqliteOptions.LOCKING_MODE, SqliteOptions.LOCKING_MODE_DEFAULT));
+    pragmas.add("journal_mode=" + p.string(SqliteOptions.JOURNAL_MODE, SqliteOptions.JOURNAL_MODE_DEFAULT));
+    pragmas.add("synchronous=" + p.string(SqliteOptions.SYNCHRONOUS, "OFF"));
+    return SqliteDirect.open(dir.resolve(SqliteOptions.FILE_DEFAULT), pragmas);
   }
 
   /** The tuning string the binding builds from the same properties (KyotoOptions), without its open mode. */

@@ -64,6 +64,11 @@ class SqliteClientTest extends KeyValueDbContract {
   }
 
   @Override
+  protected Class<?> optionsClass() {
+    return SqliteOptions.class;
+  }
+
+  @Override
   protected List<String[]> badProperties() {
     return List.of(
         new String[] {"sqlite.journalmode", "fast"},
@@ -133,7 +138,7 @@ class SqliteClientTest extends KeyValueDbContract {
       assertEquals("500", s.pragma("wal_autocheckpoint"));
       assertEquals("0", s.pragma("busy_timeout"), "our busy handler replaces SQLite's timeout");
     }
-    assertEquals(1234, session(a).store().settings().busyTimeoutMs());
+    assertEquals(1234, session(a).store().options().busyTimeoutMs());
   }
 
   @Test
