@@ -76,7 +76,11 @@ public abstract class KeyValueDbContract {
   }
 
   protected final DB open(Properties p) throws DBException {
-    DB db = newClient();
+    return open(newClient(), p);
+  }
+
+  /** Opens {@code db}, another client class of the binding, like {@link #open(Properties)}; closed after the test. */
+  protected final DB open(DB db, Properties p) throws DBException {
     db.setProperties(p);
     db.init();
     open.add(db);

@@ -3,19 +3,16 @@ package site.ycsb.embedded.sqlite;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.Vector;
 
-import site.ycsb.ByteIterator;
-import site.ycsb.Status;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.WriteGroup;
 
 /**
- * YCSB binding for SQLite through sqlite-jdbc. Property table and schema: sqlite-binding/README.md.
+ * YCSB binding for SQLite through sqlite-jdbc, the kv layout (engine {@code sqlite}): one table of
+ * key and record-codec bytes, read and written through KeyValueDB's primitives. The properties are
+ * {@link SqliteOptions}, the open database a {@link SqliteHandle}; the columns layout is
+ * {@link SqliteColumnsClient}. Property table and schema: sqlite-binding/README.md.
  *
  * <p>Connections: the shared handle is the database's first connection ({@link SqliteHandle}); each
  * client thread joins with a connection of its own, so that WAL readers run in parallel, or,
@@ -26,15 +23,12 @@ import site.ycsb.embedded.WriteGroup;
  * not only inserts: a write runs at once inside the client's open transaction and answers
  * BATCHED_OK until the write that fills the batch commits it (OK); cleanup commits the rest.
  * With {@code batchsize=1} each write is its own transaction. This is KeyValueDB's write-grouping
- * hook ({@link Transactions}); the kv layout ({@link KvTable}) is read and written through KeyValueDB,
- * the columns layout ({@link ColumnsTable}) has operations of its own.
+ * hook ({@link Transactions}).
  */
 public class SqliteClient extends KeyValueDB<Session> {
 
-  /** The client's table: exactly one of the two layouts. */
+  /** The kv table, as the first client created or found it. */
   private KvTable kv;
-  private ColumnsTable columns;
-  private Transactions transactions;
 
   @Override
   protected String engineName() {
@@ -52,7 +46,7 @@ public class SqliteClient extends KeyValueDB<Session> {
 
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
-    SqliteOptions options = SqliteOptions.read(props, getProperties(), dir, keys());
+    SqliteOptions options = SqliteOptions.read(props, getProperties(), dir, keys(), columnsLayout());
     return new EngineOpener<Session>() {
       @Override
       public Session open() throws IOException {
@@ -76,10 +70,18 @@ public class SqliteClient extends KeyValueDB<Session> {
 
   @Override
   protected Session join(Session first) throws Exception {
-    Schema created = first.schema(); // the table as the first client created it
-    kv = created instanceof KvTable t ? t : null;
-    columns = created instanceof ColumnsTable t ? t : null;
+    useTable(first.schema()); // the table as the first client created it
     return first.store().join();
+  }
+
+  /** Whether this client's table is the columns layout ({@link SqliteColumnsClient}); the kv layout here. */
+  boolean columnsLayout() {
+    return false;
+  }
+
+  /** Takes the table the first connection created or found (its layout is this client's). */
+  void useTable(Schema created) {
+    kv = (KvTable) created;
   }
 
   @Override
@@ -90,30 +92,29 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** Every write runs in the client's transaction, committed every batchsize writes. */
   @Override
   protected WriteGroup writeGroup(Session mine, int batchSize) {
-    transactions = new Transactions(mine, batchSize);
-    return transactions;
+    return new Transactions(mine, batchSize);
   }
 
-  // ---- The kv layout's primitives: KeyValueDB turns them into YCSB's operations. ----
+  // ---- The kv table's primitives: KeyValueDB turns them into YCSB's operations. ----
 
   @Override
   protected byte[] get(Session s, byte[] key) throws SQLException {
-    return kv().get(s, key);
+    return kv.get(s, key);
   }
 
   @Override
   protected void put(Session s, byte[] key, byte[] value) throws SQLException {
-    kv().put(s, key, value);
+    kv.put(s, key, value);
   }
 
   @Override
   protected boolean remove(Session s, byte[] key) throws SQLException {
-    return kv().remove(s, key);
+    return kv.remove(s, key);
   }
 
   @Override
   protected void scan(Session s, byte[] start, int count, ValueSink sink) throws SQLException {
-    kv().scan(s, start, count, sink);
+    kv.scan(s, start, count, sink);
   }
 
   /** The puts as one transaction of their own, after committing the client's open one. */
@@ -134,79 +135,6 @@ public class SqliteClient extends KeyValueDB<Session> {
       }
     } finally {
       s.unlock();
-    }
-  }
-
-  private KvTable kv() {
-    if (kv == null) {
-      throw new IllegalStateException("the " + columns + " table has no key-value primitives (sqlite.schema=columns)");
-    }
-    return kv;
-  }
-
-  // ---- YCSB's operations: KeyValueDB's for the kv layout, the columns layout's own for it. ----
-
-  @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    if (columns == null) {
-      return super.read(table, key, fields, result);
-    }
-    try {
-      return columns.read(handle(), key, fields, result);
-    } catch (Exception e) {
-      return failed("read", key, e);
-    }
-  }
-
-  @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-                     Vector<HashMap<String, ByteIterator>> result) {
-    if (columns == null) {
-      return super.scan(table, startkey, recordcount, fields, result);
-    }
-    try {
-      return columns.scan(handle(), startkey, recordcount, fields, result);
-    } catch (Exception e) {
-      return failed("scan", startkey, e);
-    }
-  }
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    if (columns == null) {
-      return super.insert(table, key, values);
-    }
-    try {
-      diskSpaceFor(key.length() + fieldBytes(values));
-      return columns.insert(handle(), transactions, key, values);
-    } catch (Exception e) {
-      return failed("insert", key, e);
-    }
-  }
-
-  @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    if (columns == null) {
-      return super.update(table, key, values);
-    }
-    try {
-      diskSpaceFor(key.length() + fieldBytes(values));
-      return columns.update(handle(), transactions, key, values);
-    } catch (Exception e) {
-      return failed("update", key, e);
-    }
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    if (columns == null) {
-      return super.delete(table, key);
-    }
-    try {
-      diskSpaceFor(key.length());
-      return columns.delete(handle(), transactions, key);
-    } catch (Exception e) {
-      return failed("delete", key, e);
     }
   }
 }

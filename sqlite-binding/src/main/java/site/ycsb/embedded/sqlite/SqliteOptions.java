@@ -76,9 +76,16 @@ public record SqliteOptions(Path dir, String fileName, Schema schema, int pageSi
   public static final String PROCESS_LOCK = "sqlite.processlock";
 
   // The table.
-  /** kv (key BLOB, value = the record codec's bytes) or columns (one column per field). */
+  /**
+   * kv (key BLOB, value = the record codec's bytes: SqliteClient, engine sqlite) or columns (one column
+   * per field: SqliteColumnsClient, engine sqlite-columns). Each client has its own layout; this
+   * property, when set, must name it.
+   */
   public static final String SCHEMA = "sqlite.schema";
   public static final String SCHEMA_DEFAULT = "kv";
+  /** The bin/ycsb engine of each layout, for messages. */
+  static final String KV_ENGINE = "sqlite";
+  static final String COLUMNS_ENGINE = "sqlite-columns";
   /** Table without rowid (keyed by its primary key only); false for the 2011 rowid + index shape. */
   public static final String WITHOUT_ROWID = "sqlite.withoutrowid";
   /** kv: a rowid table plus key index, 2-3x faster per random insert than WITHOUT ROWID (README "Speed"). */
@@ -94,9 +101,10 @@ public record SqliteOptions(Path dir, String fileName, Schema schema, int pageSi
 
   /**
    * Reads and checks every SQLite property for a database in {@code dir}; {@code raw} gives YCSB's own
-   * (table, fieldcount, fieldnameprefix, keyformat) and {@code keys} the run's key encoding.
+   * (table, fieldcount, fieldnameprefix, keyformat), {@code keys} the run's key encoding and
+   * {@code columns} the client's layout (the columns layout, or kv).
    */
-  static SqliteOptions read(EngineProperties props, Properties raw, Path dir, Keys keys) {
+  static SqliteOptions read(EngineProperties props, Properties raw, Path dir, Keys keys, boolean columns) {
     List<String> notes = new ArrayList<>();
     String fileName = props.string(FILE, FILE_DEFAULT).trim();
     if (fileName.isEmpty() || fileName.contains("/") || fileName.contains("\\") || fileName.startsWith(":")) {
@@ -126,18 +134,23 @@ public record SqliteOptions(Path dir, String fileName, Schema schema, int pageSi
       notes.add("NOTE: writebuffersize = " + raw.getProperty(EngineProperties.WRITE_BUFFER_SIZE)
           + " is ignored: SQLite has no write buffer");
     }
-    Schema schema = schema(props, raw, keys);
+    Schema schema = schema(props, raw, keys, columns);
 
     return new SqliteOptions(dir, fileName, schema, pageSize, props.isSet(PAGE_SIZE), cacheBytes >> 10,
         journal, synchronous, locking, sharedCache, busyTimeout, mmapSize, walCheckpoint, processLock,
         props.isSet(WITHOUT_ROWID), notes);
   }
 
-  /** The table layout from sqlite.schema and, for columns, YCSB's fieldcount and fieldnameprefix. */
-  private static Schema schema(EngineProperties props, Properties raw, Keys keys) {
+  /** The client's table layout and, for columns, YCSB's fieldcount and fieldnameprefix. */
+  private static Schema schema(EngineProperties props, Properties raw, Keys keys, boolean columns) {
     String table = raw.getProperty("table", "usertable");
-    String layout = props.choice(SCHEMA, SCHEMA_DEFAULT, "kv", "columns");
-    if (layout.equals("kv")) {
+    String own = columns ? "columns" : "kv";
+    String layout = props.choice(SCHEMA, own, "kv", "columns");
+    if (!layout.equals(own)) {
+      throw bad(SCHEMA, layout, own + " with the engine " + (columns ? COLUMNS_ENGINE : KV_ENGINE) + "; the " + layout
+          + " layout is the engine " + (columns ? KV_ENGINE : COLUMNS_ENGINE));
+    }
+    if (!columns) {
       for (String columnsOnly : new String[] {KEY_TYPE, COUNTER_FIELD}) {
         props.require(raw.getProperty(columnsOnly) == null, columnsOnly, "no value with", SCHEMA,
             "it applies to sqlite.schema=columns");
