@@ -20,7 +20,7 @@ import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
-import site.ycsb.embedded.rocksdb.RocksDbClient;
+import site.ycsb.embedded.rocksdb.RocksDbOptions;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
@@ -78,21 +78,21 @@ final class LayerEngines {
 
   private static LayerDirect rocksdb(Path dir, EngineProperties p) throws Exception {
     RocksDB.loadLibrary();
-    LRUCache cache = new LRUCache(p.size(EngineProperties.CACHE_SIZE, RocksDbClient.CACHE_SIZE_DEFAULT));
-    String compression = p.string(EngineProperties.COMPRESSION, RocksDbClient.COMPRESSION_DEFAULT);
+    LRUCache cache = new LRUCache(p.size(EngineProperties.CACHE_SIZE, RocksDbOptions.CACHE_SIZE_DEFAULT));
+    String compression = p.string(EngineProperties.COMPRESSION, RocksDbOptions.COMPRESSION_DEFAULT);
     org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache)
-            .setBlockSize(RocksDbClient.BLOCK_SIZE_DEFAULT))
-        .setWriteBufferSize(p.size(EngineProperties.WRITE_BUFFER_SIZE, RocksDbClient.WRITE_BUFFER_SIZE_DEFAULT))
-        .setMaxWriteBufferNumber(RocksDbClient.MAX_WRITE_BUFFER_NUMBER_DEFAULT)
-        .setLevel0FileNumCompactionTrigger(RocksDbClient.L0_COMPACTION_TRIGGER_DEFAULT)
-        .setLevel0SlowdownWritesTrigger(RocksDbClient.L0_SLOWDOWN_TRIGGER_DEFAULT)
-        .setLevel0StopWritesTrigger(RocksDbClient.L0_STOP_TRIGGER_DEFAULT)
-        .setTargetFileSizeBase(RocksDbClient.TARGET_FILE_SIZE_DEFAULT)
-        .setMaxBytesForLevelBase(RocksDbClient.MAX_BYTES_FOR_LEVEL_BASE_DEFAULT)
-        .setLevelCompactionDynamicLevelBytes(RocksDbClient.DYNAMIC_LEVEL_BYTES_DEFAULT)
-        .setMaxBackgroundJobs(RocksDbClient.MAX_BACKGROUND_JOBS_DEFAULT)
-        .setMaxOpenFiles(RocksDbClient.MAX_OPEN_FILES_DEFAULT)
+            .setBlockSize(RocksDbOptions.BLOCK_SIZE_DEFAULT))
+        .setWriteBufferSize(p.size(EngineProperties.WRITE_BUFFER_SIZE, RocksDbOptions.WRITE_BUFFER_SIZE_DEFAULT))
+        .setMaxWriteBufferNumber(RocksDbOptions.MAX_WRITE_BUFFER_NUMBER_DEFAULT)
+        .setLevel0FileNumCompactionTrigger(RocksDbOptions.L0_COMPACTION_TRIGGER_DEFAULT)
+        .setLevel0SlowdownWritesTrigger(RocksDbOptions.L0_SLOWDOWN_TRIGGER_DEFAULT)
+        .setLevel0StopWritesTrigger(RocksDbOptions.L0_STOP_TRIGGER_DEFAULT)
+        .setTargetFileSizeBase(RocksDbOptions.TARGET_FILE_SIZE_DEFAULT)
+        .setMaxBytesForLevelBase(RocksDbOptions.MAX_BYTES_FOR_LEVEL_BASE_DEFAULT)
+        .setLevelCompactionDynamicLevelBytes(RocksDbOptions.DYNAMIC_LEVEL_BYTES_DEFAULT)
+        .setMaxBackgroundJobs(RocksDbOptions.MAX_BACKGROUND_JOBS_DEFAULT)
+        .setMaxOpenFiles(RocksDbOptions.MAX_OPEN_FILES_DEFAULT)
         .setCompressionType("none".equals(compression) ? org.rocksdb.CompressionType.NO_COMPRESSION
             : org.rocksdb.CompressionType.SNAPPY_COMPRESSION);
     return RocksDirect.open(dir, options, cache);
