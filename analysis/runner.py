@@ -89,9 +89,10 @@ class RunOptions:
     def launcher(self) -> Path:
         return self.ycsb or self.repo / "bin" / "ycsb"
 
-    def launcher_for(self, engine: str) -> Launcher:
+    def launcher_for(self, engine: str, binding: str | None = None) -> Launcher:
+        """The launcher of a cell; `binding`: the bin/ycsb engine a scenario names (Scenario.binding_for)."""
         peer = self.peers.get(engine)
-        return PeerLauncher(peer) if peer else OurLauncher(self.launcher, engine)
+        return PeerLauncher(peer) if peer else OurLauncher(self.launcher, engine, binding)
 
 
 class Launcher(Protocol):
@@ -114,9 +115,10 @@ class Launcher(Protocol):
 class OurLauncher:
     path: Path
     engine: str
+    binding: str | None = None  # the bin/ycsb engine; None: binding_of(engine)
 
     def prefix(self, phase: str) -> list[str]:
-        return [str(self.path), phase, binding_of(self.engine)]
+        return [str(self.path), phase, self.binding or binding_of(self.engine)]
 
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
         return {}
@@ -347,13 +349,19 @@ def prepare_store(
     return f"preparing the store with {main_class} failed, exit {code}: " + (" / ".join(said[:3]) or "no output")
 
 
-def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
+def run_step(
+    options: RunOptions,
+    engine: str,
+    resolved: ResolvedStep,
+    repeat_dir: Path,
+    data_dir: Path,
+    binding: str | None = None,
+) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
     files = [options.workloads / f for f in resolved.step.workloads]
-    command = ycsb_command(
-        options.launcher_for(engine), engine, files, resolved, data_dir, export if options.exporter == "json" else None
-    )
+    launcher = options.launcher_for(engine, binding)
+    command = ycsb_command(launcher, engine, files, resolved, data_dir, export if options.exporter == "json" else None)
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(
         resolved.step.name,
@@ -454,7 +462,7 @@ def run_cell(
                 f"{f' (repeat {repeat})' if options.repeat > 1 else ''}",
                 done,
             )
-            record = run_step(options, engine, resolved, repeat_dir, data_dir)
+            record = run_step(options, engine, resolved, repeat_dir, data_dir, scenario.binding_for(engine))
             records.append(record)
             done += step_weight(resolved)
             if record.problems:

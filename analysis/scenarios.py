@@ -112,6 +112,7 @@ class Scenario:
     quick_operations: int | None = None  # None: the workload file's operationcount
     bytes_per_operation: int | None = None  # key + value bytes, for MB/s
     engine_notes: Mapping[str, str] = field(default_factory=dict)
+    bindings: Mapping[str, str] = field(default_factory=dict)  # engine -> its bin/ycsb engine here, if not binding_of
 
     @property
     def unit(self) -> str:
@@ -125,6 +126,10 @@ class Scenario:
         """Whether this scenario applies to the engine: a peer runs the scenarios every engine of ours
         runs (the ones with one engine's own tuning, like SQLite's shared cache, are not for it)."""
         return engine in self.engines or (is_peer(engine) and set(BINDING_ENGINES) <= set(self.engines))
+
+    def binding_for(self, engine: str) -> str:
+        """The bin/ycsb engine that runs this scenario for a suite engine (SQLite's columns client, or binding_of)."""
+        return self.bindings.get(engine, binding_of(engine))
 
     def workload_files(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
@@ -358,6 +363,10 @@ def _pk_query_steps() -> tuple[Step, ...]:
     return (_load("pk-query-threads", measured=False), *runs)
 
 
+# The SQLite notes' and FastDB's tables are upstream JDBC's columns layout: their workload files set
+# sqlite.schema=columns, and SQLite runs them through the binding's columns client.
+SQLITE_COLUMNS: Mapping[str, str] = {"sqlite": "sqlite-columns"}
+
 SQLITE_NOTES: tuple[Scenario, ...] = (
     Scenario(
         "pk-query-threads",
@@ -368,6 +377,7 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
         _pk_query_steps(),
         quick_records=10_000,
         quick_operations=5_000,
+        bindings=SQLITE_COLUMNS,
     ),
     Scenario(
         "bulk-import",
@@ -380,6 +390,7 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
             _load("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
         ),
         quick_records=20_000,
+        bindings=SQLITE_COLUMNS,
     ),
     Scenario(
         "pk-update",
@@ -395,6 +406,7 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
         ),
         quick_records=10_000,
         quick_operations=2_000,
+        bindings=SQLITE_COLUMNS,
     ),
 )
 
@@ -429,6 +441,7 @@ FASTDB: tuple[Scenario, ...] = (
             _load("fastdb-insert-txn-per-row", variant="txn-per-row-10k", records=10_000, props=(("batchsize", "1"),)),
         ),
         metric="elapsed_ms",
+        bindings=SQLITE_COLUMNS,
     ),
     Scenario(
         "fastdb-index-search",
@@ -440,6 +453,7 @@ FASTDB: tuple[Scenario, ...] = (
         metric="elapsed_ms",
         quick_records=100_000,
         quick_operations=100_000,
+        bindings=SQLITE_COLUMNS,
     ),
     Scenario(
         "fastdb-delete",
@@ -455,6 +469,7 @@ FASTDB: tuple[Scenario, ...] = (
         metric="elapsed_ms",
         quick_records=100_000,
         quick_operations=100_000,
+        bindings=SQLITE_COLUMNS,
     ),
 )
 

@@ -18,6 +18,8 @@ cp -r "$top/workloads" "$top/README.md" "$top/docs" "$stage/"  # docs/: the READ
 core_jars=(core-*.jar HdrHistogram-*.jar htrace-core4-*.jar jackson-core-asl-*.jar jackson-mapper-asl-*.jar)
 while IFS=: read -r engine _; do
   case "$engine" in ''|\#*) continue ;; esac
+  engine=${engine%%-*} # sqlite-columns: a second client of sqlite-binding, staged once
+  [ -d "$stage/$engine-binding" ] && continue
   module="$top/$engine-binding"
   if [ ! -d "$module/target/lib" ]; then
     echo "distribution: $engine-binding is not built (run: mvn -q -B -DskipTests package)" >&2

@@ -11,16 +11,19 @@ from=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 ls "$ycsb"/lib/core-0.17*.jar >/dev/null 2>&1 || echo "warning: $ycsb/lib has no core-0.17 jar; these bindings are built for YCSB 0.17" >&2
 while IFS=: read -r engine class; do
   case "$engine" in ''|\#*) continue ;; esac
-  src="$from/$engine-binding/lib"
+  src="$from/${engine%%-*}-binding/lib"
   [ -d "$src" ] || { echo "skipping $engine: $src missing (use an assembled distribution)" >&2; continue; }
   name=$engine
   if grep -q "^$engine:" "$ycsb/bin/bindings.properties" && ! grep -q "^$engine:$class\$" "$ycsb/bin/bindings.properties"; then
     name=e$engine
   fi
-  mkdir -p "$ycsb/$name-binding/lib"
-  cp "$src"/* "$ycsb/$name-binding/lib/"
+  dir=$name-binding
+  case "$name" in
+    *-*) dir=${name%%-*}-binding ;; # another client of that binding: upstream's bin/ycsb.sh looks for it there
+    *) mkdir -p "$ycsb/$dir/lib" && cp "$src"/* "$ycsb/$dir/lib/" ;;
+  esac
   grep -q "^$name:" "$ycsb/bin/bindings.properties" || echo "$name:$class" >> "$ycsb/bin/bindings.properties"
-  echo "installed $engine as '$name' ($ycsb/$name-binding)"
+  echo "installed $engine as '$name' ($ycsb/$dir)"
 done < "$from/bin/bindings.properties"
 # Upstream's bin/ycsb is Python 2 with a hard-coded list of binding names: python3 cannot start it and
 # python2 rejects these names. Its bin/ycsb.sh reads bin/bindings.properties, so that is the launcher.

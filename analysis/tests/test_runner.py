@@ -30,7 +30,7 @@ FAKE_YCSB = r'''#!{python}
 property."""
 import json, os, sys
 args = sys.argv[1:]
-phase, engine = args[0], args[1]
+phase, engine = args[0], args[1].split("-")[0]  # sqlite-columns prints [sqlite], as the binding does
 props = dict(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
 files = [args[i + 1] for i, a in enumerate(args) if a == "-P"]
 records, operations = int(props["recordcount"]), int(props["operationcount"])
@@ -150,6 +150,17 @@ def test_a_cell_runs_every_step_and_keeps_every_output(fake_repo, tmp_path):
     saved = json.loads((options.out / "leveldb" / "randread" / "cell.json").read_text())
     assert saved["status"] == "ok" and len(saved["repeats"][0]) == 2
     assert not (options.data / "leveldb" / "randread" / "r1").exists()  # data removed after the cell
+
+
+def test_a_scenario_runs_sqlite_through_the_client_it_names(fake_repo, tmp_path):
+    (fake_repo / "sqlite-binding" / "target" / "lib").mkdir(parents=True)
+    shutil.copy(REPO / "workloads" / "bulk-import", fake_repo / "workloads" / "bulk-import")
+    options = options_for(fake_repo, tmp_path, cap=100)
+    cell = run_cell(options, "sqlite", SCENARIOS_BY_ID["bulk-import"])
+    assert cell.status == "ok", cell.error
+    assert {tuple(s.command[1:3]) for s in cell.repeats[0]} == {("load", "sqlite-columns")}
+    cell = run_cell(options, "sqlite", SCENARIOS_BY_ID["seqwrite"])
+    assert {tuple(s.command[1:3]) for s in cell.repeats[0]} == {("load", "sqlite")}
 
 
 def test_repeats_run_in_fresh_directories(fake_repo, tmp_path):

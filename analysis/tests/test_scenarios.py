@@ -6,6 +6,7 @@ import pytest
 
 from analysis.reference import load_published
 from analysis.report_tables import REPORT_TABLES
+from analysis.runner import stacked_properties
 from analysis.scenarios import (
     ENGINES,
     SCENARIOS,
@@ -13,6 +14,8 @@ from analysis.scenarios import (
     select_engines,
     select_scenarios,
 )
+
+from .conftest import REPO
 
 
 def test_scenario_ids_and_step_names_are_unique():
@@ -74,3 +77,18 @@ def test_every_engine_row_runs_the_ycsb_core_workloads():
 
     for scenario in SCENARIO_GROUPS["ycsb"]:
         assert all(SCENARIOS_BY_ID[scenario].runs_on(e) for e in ENGINES), scenario
+
+
+def test_sqlite_runs_each_table_layout_through_its_own_client():
+    """A workload that asks for SQLite's columns layout runs on the columns client (bin/ycsb's sqlite-columns,
+    a line of bin/bindings.properties); every other scenario on the kv client."""
+    bindings = {line.split(":", 1)[0] for line in (REPO / "bin" / "bindings.properties").read_text().splitlines()}
+    for scenario in SCENARIOS:
+        if "sqlite" not in scenario.engines:
+            continue
+        props = stacked_properties([REPO / "workloads" / f for f in scenario.workload_files()])
+        wanted = "sqlite-columns" if props.get("sqlite.schema") == "columns" else "sqlite"
+        assert scenario.binding_for("sqlite") == wanted, scenario.id
+        assert wanted in bindings
+    assert SCENARIOS_BY_ID["pk-update"].binding_for("leveldb") == "leveldb"
+    assert SCENARIOS_BY_ID["randwrite"].binding_for("leveldb-system") == "leveldb"

@@ -74,6 +74,28 @@ def test_its_own_launcher_runs_every_engine(distribution: Path, tmp_path: Path, 
     assert ok_inserts(run.stdout) == 500, run.stdout + run.stderr[-2000:]
 
 
+def test_its_own_launcher_runs_the_sqlite_columns_client(distribution: Path, tmp_path: Path) -> None:
+    """sqlite-columns is a second client in sqlite-binding/: the launcher finds it there."""
+    assert not (distribution / "sqlite-columns-binding").exists()
+    run = subprocess.run(
+        [
+            str(distribution / "bin" / "ycsb"),
+            "load",
+            "sqlite-columns",
+            "-P",
+            str(distribution / "workloads" / "bulk-import"),
+        ]
+        + ["-p", "recordcount=300", "-p", f"path={tmp_path / 'db'}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert ok_inserts(run.stdout) == 300, run.stdout + run.stderr[-2000:]
+    assert '[sqlite] table: CREATE TABLE "usertable" ("YCSB_KEY" INTEGER PRIMARY KEY' in run.stderr
+
+
 def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) -> None:
     ycsb = ycsb_017_tree(distribution, tmp_path / "ycsb-0.17.0")
     installed = install_into(ycsb, distribution)
@@ -81,6 +103,8 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     assert f"{ycsb}/bin/ycsb.sh load sqlite -P" in installed.stdout, "the launcher that works is named"
     lines = (ycsb / "bin" / "bindings.properties").read_text().splitlines()
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
+    assert "sqlite-columns:site.ycsb.embedded.sqlite.SqliteColumnsClient" in lines
+    assert not (ycsb / "sqlite-columns-binding").exists(), "upstream's bin/ycsb.sh finds it in sqlite-binding/"
     names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto"}
     for engine, name in names.items():
         assert f"{name}:{ENGINES[engine]}" in lines

@@ -24,12 +24,9 @@
 #include "site_ycsb_embedded_kyoto_KyotoNative.h"
 
 #define JNI_LIBRARY "kyotojni"
-#include "jni_copies.h"
+#include "jni_shared.h"
 
 #define J(name) site_ycsb_embedded_kyoto_KyotoNative_##name
-
-/* Bytes in front of every value fill writes: its length, a little-endian int. */
-#define FILL_LENGTH_BYTES 4
 
 /* The Java constants must be the library's. */
 _Static_assert(J(OREADER) == KCOREADER, "OREADER");
@@ -57,57 +54,19 @@ _Static_assert(J(LENGTH_BYTES) == FILL_LENGTH_BYTES, "LENGTH_BYTES");
 #define DB(h) ((KCDB*)(intptr_t)(h))
 #define CUR(h) ((KCCUR*)(intptr_t)(h))
 
-static jclass kyoto_exception;        /* global reference to KyotoException */
-static jmethodID kyoto_exception_new; /* KyotoException(int code, byte[] message) */
-
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  JNIEnv* env;
-  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) {
-    return JNI_ERR;
-  }
-  jclass c = (*env)->FindClass(env, "site/ycsb/embedded/kyoto/KyotoException");
-  if (c == NULL) {
-    return JNI_ERR;
-  }
-  kyoto_exception = (jclass)(*env)->NewGlobalRef(env, c);
-  (*env)->DeleteLocalRef(env, c);
-  if (kyoto_exception == NULL) {
-    return JNI_ERR;
-  }
-  kyoto_exception_new = (*env)->GetMethodID(env, kyoto_exception, "<init>", "(I[B)V");
-  if (kyoto_exception_new == NULL) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
+  return library_load(vm, "site/ycsb/embedded/kyoto/KyotoException", "(I[B)V");
 }
 
 JNIEXPORT void JNICALL JNI_OnUnload(JavaVM* vm, void* reserved) {
   (void)reserved;
-  JNIEnv* env;
-  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) == JNI_OK && kyoto_exception != NULL) {
-    (*env)->DeleteGlobalRef(env, kyoto_exception);
-    kyoto_exception = NULL;
-  }
+  library_unload(vm);
 }
 
 /* Throws KyotoException(code, message); message may be NULL. */
 static void throw_kyoto(JNIEnv* env, int32_t code, const char* message) {
-  if (message == NULL) {
-    message = "";
-  }
-  jsize n = (jsize)strlen(message);
-  jbyteArray bytes = (*env)->NewByteArray(env, n);
-  if (bytes == NULL) {
-    return; /* OutOfMemoryError is pending */
-  }
-  (*env)->SetByteArrayRegion(env, bytes, 0, n, (const jbyte*)message);
-  jobject ex = (*env)->NewObject(env, kyoto_exception, kyoto_exception_new, (jint)code, bytes);
-  (*env)->DeleteLocalRef(env, bytes);
-  if (ex != NULL) {
-    (*env)->Throw(env, (jthrowable)ex);
-    (*env)->DeleteLocalRef(env, ex);
-  }
+  throw_library(env, (jint)code, message == NULL ? "" : message);
 }
 
 /* Throws the error the last failing call on db set for this thread. */
@@ -247,6 +206,23 @@ static void abort_with(JNIEnv* env, KCDB* db, int32_t code, const char* message)
   free(saved);
 }
 
+/* A batch's database, and the error of the set that stopped it (read right after it failed). */
+typedef struct {
+  KCDB* db;
+  int32_t code;
+  const char* message;
+} batch_state;
+
+static int batch_set(void* context, const char* key, size_t ksiz, const char* value, size_t vsiz) {
+  batch_state* st = context;
+  if (!kcdbset(st->db, key, ksiz, value, vsiz)) {
+    st->code = kcdbecode(st->db);
+    st->message = kcdbemsg(st->db);
+    return 0;
+  }
+  return 1;
+}
+
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_setInTransaction(JNIEnv* env, jclass cls,
     jlong h, jobjectArray keys, jobjectArray values, jint count, jboolean hard) {
   (void)cls;
@@ -254,65 +230,21 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_setInTransactio
     throw_java(env, "java/lang/NullPointerException", keys == NULL ? "keys" : "values");
     return;
   }
-  if (count < 0 || count > (*env)->GetArrayLength(env, keys) || count > (*env)->GetArrayLength(env, values)) {
-    throw_java(env, "java/lang/IllegalArgumentException", "kyotojni: count outside the arrays");
-    return;
-  }
   KCDB* db = DB(h);
   if (!kcdbbegintran(db, hard ? 1 : 0)) {
     throw_db_error(env, db);
     return;
   }
-  char stack[STACK_BYTES];
-  char* heap = NULL;
-  size_t heap_size = 0;
-  for (jint i = 0; i < count; i++) {
-    jbyteArray k = (jbyteArray)(*env)->GetObjectArrayElement(env, keys, i);
-    jbyteArray v = (jbyteArray)(*env)->GetObjectArrayElement(env, values, i);
-    if (k == NULL || v == NULL) {
-      if (k != NULL) {
-        (*env)->DeleteLocalRef(env, k);
-      }
-      if (v != NULL) {
-        (*env)->DeleteLocalRef(env, v);
-      }
-      kcdbendtran(db, 0);
-      throw_java(env, "java/lang/NullPointerException", "kyotojni: a null key or value in the batch");
-      free(heap);
-      return;
+  batch_state st = {db, 0, NULL};
+  int stopped;
+  if (!batch_each(env, keys, values, count, batch_set, &st, &stopped)) {
+    if (stopped) {
+      abort_with(env, db, st.code, st.message);
+    } else {
+      kcdbendtran(db, 0); /* the batch's own exception is pending */
     }
-    jsize ksiz = (*env)->GetArrayLength(env, k);
-    jsize vsiz = (*env)->GetArrayLength(env, v);
-    size_t need = (size_t)ksiz + (size_t)vsiz;
-    char* p = stack;
-    if (need > STACK_BYTES) {
-      if (need > heap_size) {
-        char* grown = realloc(heap, need);
-        if (grown == NULL) {
-          (*env)->DeleteLocalRef(env, k);
-          (*env)->DeleteLocalRef(env, v);
-          kcdbendtran(db, 0);
-          throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: no memory for a batch record copy");
-          free(heap);
-          return;
-        }
-        heap = grown;
-        heap_size = need;
-      }
-      p = heap;
-    }
-    (*env)->GetByteArrayRegion(env, k, 0, ksiz, (jbyte*)p);
-    (*env)->GetByteArrayRegion(env, v, 0, vsiz, (jbyte*)(p + ksiz));
-    (*env)->DeleteLocalRef(env, k);
-    (*env)->DeleteLocalRef(env, v);
-    if (!kcdbset(db, p, (size_t)ksiz, p + ksiz, (size_t)vsiz)) {
-      int32_t code = kcdbecode(db);
-      abort_with(env, db, code, kcdbemsg(db));
-      free(heap);
-      return;
-    }
+    return;
   }
-  free(heap);
   if (!kcdbendtran(db, 1)) {
     throw_db_error(env, db);
   }
@@ -391,11 +323,9 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_destroy(JNIEnv*
   kccurdel(CUR(c));
 }
 
-/* What fill's visitor copies into: the direct buffer, and how much of it is used. */
+/* What fill's visitor copies into: the direct buffer, and the record that did not fit. */
 typedef struct {
-  unsigned char* base;
-  size_t cap;
-  size_t used;
+  fill_buffer out;
   size_t need; /* bytes the record visited last needs: nonzero when it did not fit */
   char* key;   /* a malloc'd copy of that record's key, to jump back to it; NULL when out of memory */
   size_t ksiz;
@@ -406,9 +336,8 @@ static const char* fill_visit(const char* kbuf, size_t ksiz, const char* vbuf, s
     void* opq) {
   (void)sp;
   fill_state* st = opq;
-  size_t n = FILL_LENGTH_BYTES + vsiz;
-  if (vsiz > (size_t)INT32_MAX - FILL_LENGTH_BYTES || st->used + n > st->cap) {
-    st->need = n;
+  if (!fill_fits(&st->out, vsiz)) {
+    st->need = fill_need(vsiz);
     st->key = malloc(ksiz > 0 ? ksiz : 1);
     if (st->key != NULL) {
       memcpy(st->key, kbuf, ksiz);
@@ -416,14 +345,7 @@ static const char* fill_visit(const char* kbuf, size_t ksiz, const char* vbuf, s
     }
     return KCVISNOP;
   }
-  unsigned char* p = st->base + st->used;
-  /* little-endian whatever the machine, so the Java side reads it with plain shifts */
-  p[0] = (unsigned char)vsiz;
-  p[1] = (unsigned char)(vsiz >> 8);
-  p[2] = (unsigned char)(vsiz >> 16);
-  p[3] = (unsigned char)(vsiz >> 24);
-  memcpy(p + FILL_LENGTH_BYTES, vbuf, vsiz);
-  st->used += n;
+  fill_put(&st->out, vbuf, vsiz);
   st->need = 0;
   return KCVISNOP;
 }
@@ -443,13 +365,10 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* e
     jobject out, jint max_entries) {
   (void)cls;
   KCCUR* cur = CUR(c);
-  unsigned char* base = (*env)->GetDirectBufferAddress(env, out);
-  jlong capacity = (*env)->GetDirectBufferCapacity(env, out);
-  if (base == NULL || capacity < 0) {
-    throw_java(env, "java/lang/IllegalArgumentException", "kyotojni: the scan buffer is not a direct buffer");
+  fill_state st = {{NULL, 0, 0}, 0, NULL, 0};
+  if (!fill_start(env, out, &st.out)) {
     return 0;
   }
-  fill_state st = {base, (size_t)capacity, 0, 0, NULL, 0};
   jint count = 0;
   int ended = 0;
   while (count < max_entries) {
@@ -488,5 +407,5 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_fill(JNIEnv* e
     }
     count++;
   }
-  return ((jlong)st.used << 1) | ended;
+  return fill_result(&st.out, ended);
 }

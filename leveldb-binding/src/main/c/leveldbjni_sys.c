@@ -25,7 +25,7 @@
 #include "site_ycsb_embedded_leveldb_LevelDbNative.h"
 
 #define JNI_LIBRARY "leveldbjni_sys"
-#include "jni_copies.h"
+#include "jni_shared.h"
 
 #define J(name) Java_site_ycsb_embedded_leveldb_LevelDbNative_##name
 #define C(name) site_ycsb_embedded_leveldb_LevelDbNative_##name
@@ -33,9 +33,7 @@
 /* The Java constants must be the library's. */
 _Static_assert(C(NO_COMPRESSION) == leveldb_no_compression, "NO_COMPRESSION");
 _Static_assert(C(SNAPPY_COMPRESSION) == leveldb_snappy_compression, "SNAPPY_COMPRESSION");
-
-/* Bytes in front of every value a scan writes: its length, a little-endian uint32. */
-#define LENGTH_BYTES 4
+_Static_assert(C(LENGTH_BYTES) == FILL_LENGTH_BYTES, "LENGTH_BYTES");
 
 /* An open database and the option objects it was opened with (all owned, all freed by close). */
 typedef struct {
@@ -50,57 +48,19 @@ typedef struct {
 #define DBH(h) ((database*)(intptr_t)(h))
 #define ITER(h) ((leveldb_iterator_t*)(intptr_t)(h))
 
-static jclass failure_class;   /* global reference to LevelDbNative$Failure */
-static jmethodID failure_new;  /* Failure(byte[] utf8Message) */
-
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  JNIEnv* env;
-  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) {
-    return JNI_ERR;
-  }
-  jclass c = (*env)->FindClass(env, "site/ycsb/embedded/leveldb/LevelDbNative$Failure");
-  if (c == NULL) {
-    return JNI_ERR;
-  }
-  failure_class = (jclass)(*env)->NewGlobalRef(env, c);
-  (*env)->DeleteLocalRef(env, c);
-  if (failure_class == NULL) {
-    return JNI_ERR;
-  }
-  failure_new = (*env)->GetMethodID(env, failure_class, "<init>", "([B)V");
-  if (failure_new == NULL) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
+  return library_load(vm, "site/ycsb/embedded/leveldb/LevelDbNative$Failure", "([B)V");
 }
 
 JNIEXPORT void JNICALL JNI_OnUnload(JavaVM* vm, void* reserved) {
   (void)reserved;
-  JNIEnv* env;
-  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) == JNI_OK && failure_class != NULL) {
-    (*env)->DeleteGlobalRef(env, failure_class);
-    failure_class = NULL;
-  }
+  library_unload(vm);
 }
 
 /* Throws Failure(message); message may be NULL. */
 static void throw_failure(JNIEnv* env, const char* message) {
-  if (message == NULL) {
-    message = "(no message)";
-  }
-  jsize n = (jsize)strlen(message);
-  jbyteArray bytes = (*env)->NewByteArray(env, n);
-  if (bytes == NULL) {
-    return; /* OutOfMemoryError is pending */
-  }
-  (*env)->SetByteArrayRegion(env, bytes, 0, n, (const jbyte*)message);
-  jobject ex = (*env)->NewObject(env, failure_class, failure_new, bytes);
-  (*env)->DeleteLocalRef(env, bytes);
-  if (ex != NULL) {
-    (*env)->Throw(env, (jthrowable)ex);
-    (*env)->DeleteLocalRef(env, ex);
-  }
+  throw_library(env, 0, message == NULL ? "(no message)" : message);
 }
 
 /* Throws the error LevelDB returned through errptr and frees it; true when there was one. */
@@ -265,64 +225,21 @@ JNIEXPORT void JNICALL J(delete)(JNIEnv* env, jclass cls, jlong h, jbyteArray ke
   thrown(env, err);
 }
 
+static int batch_add(void* batch, const char* key, size_t ksiz, const char* value, size_t vsiz) {
+  leveldb_writebatch_put(batch, key, ksiz, value, vsiz); /* copies */
+  return 1;
+}
+
 JNIEXPORT void JNICALL J(write)(JNIEnv* env, jclass cls, jlong h, jobjectArray keys, jobjectArray values,
     jint count) {
   (void)cls;
-  if (keys == NULL || values == NULL) {
-    throw_java(env, "java/lang/NullPointerException", keys == NULL ? "keys" : "values");
-    return;
-  }
-  if (count < 0 || count > (*env)->GetArrayLength(env, keys) || count > (*env)->GetArrayLength(env, values)) {
-    throw_java(env, "java/lang/IllegalArgumentException", "leveldbjni_sys: count outside the arrays");
-    return;
-  }
   database* d = DBH(h);
   leveldb_writebatch_t* batch = leveldb_writebatch_create();
-  char stack[STACK_BYTES];
-  char* heap = NULL;
-  size_t heap_size = 0;
-  for (jint i = 0; i < count; i++) {
-    jbyteArray k = (jbyteArray)(*env)->GetObjectArrayElement(env, keys, i);
-    jbyteArray v = (jbyteArray)(*env)->GetObjectArrayElement(env, values, i);
-    if (k == NULL || v == NULL) {
-      if (k != NULL) {
-        (*env)->DeleteLocalRef(env, k);
-      }
-      if (v != NULL) {
-        (*env)->DeleteLocalRef(env, v);
-      }
-      throw_java(env, "java/lang/NullPointerException", "leveldbjni_sys: a null key or value in the batch");
-      free(heap);
-      leveldb_writebatch_destroy(batch);
-      return;
-    }
-    jsize ksiz = (*env)->GetArrayLength(env, k);
-    jsize vsiz = (*env)->GetArrayLength(env, v);
-    size_t need = (size_t)ksiz + (size_t)vsiz;
-    char* p = stack;
-    if (need > STACK_BYTES) {
-      if (need > heap_size) {
-        char* grown = realloc(heap, need);
-        if (grown == NULL) {
-          (*env)->DeleteLocalRef(env, k);
-          (*env)->DeleteLocalRef(env, v);
-          throw_java(env, "java/lang/OutOfMemoryError", "leveldbjni_sys: no memory for a batch record copy");
-          free(heap);
-          leveldb_writebatch_destroy(batch);
-          return;
-        }
-        heap = grown;
-        heap_size = need;
-      }
-      p = heap;
-    }
-    (*env)->GetByteArrayRegion(env, k, 0, ksiz, (jbyte*)p);
-    (*env)->GetByteArrayRegion(env, v, 0, vsiz, (jbyte*)(p + ksiz));
-    (*env)->DeleteLocalRef(env, k);
-    (*env)->DeleteLocalRef(env, v);
-    leveldb_writebatch_put(batch, p, (size_t)ksiz, p + ksiz, (size_t)vsiz); /* copies */
+  int stopped;
+  if (!batch_each(env, keys, values, count, batch_add, batch, &stopped)) {
+    leveldb_writebatch_destroy(batch); /* the exception is pending */
+    return;
   }
-  free(heap);
   char* err = NULL;
   leveldb_write(d->db, d->write, batch, &err);
   leveldb_writebatch_destroy(batch);
@@ -398,35 +315,25 @@ JNIEXPORT jlong JNICALL J(iterator)(JNIEnv* env, jclass cls, jlong h, jbyteArray
 JNIEXPORT jlong JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, jint max_entries) {
   (void)cls;
   leveldb_iterator_t* it = ITER(ih);
-  unsigned char* base = (*env)->GetDirectBufferAddress(env, out);
-  jlong capacity = (*env)->GetDirectBufferCapacity(env, out);
-  if (base == NULL || capacity < 0) {
-    throw_java(env, "java/lang/IllegalArgumentException", "leveldbjni_sys: the scan buffer is not a direct buffer");
+  fill_buffer f;
+  if (!fill_start(env, out, &f)) {
     return 0;
   }
-  size_t cap = (size_t)capacity;
-  size_t used = 0;
   jint count = 0;
   while (count < max_entries && leveldb_iter_valid(it)) {
     size_t vsiz;
     const char* v = leveldb_iter_value(it, &vsiz);
-    if (vsiz > (size_t)INT32_MAX - LENGTH_BYTES) {
+    if (vsiz > (size_t)INT32_MAX - FILL_LENGTH_BYTES) {
       throw_java(env, "java/lang/OutOfMemoryError", "leveldbjni_sys: a value larger than 2 GB");
       return 0;
     }
-    if (used + LENGTH_BYTES + vsiz > cap) {
+    if (!fill_fits(&f, vsiz)) {
       if (count == 0) {
-        return -(jlong)(LENGTH_BYTES + vsiz); /* the caller grows its buffer and calls again */
+        return -(jlong)fill_need(vsiz); /* the caller grows its buffer and calls again */
       }
       break;
     }
-    /* little-endian whatever the machine, so the Java side reads it with plain shifts */
-    base[used] = (unsigned char)vsiz;
-    base[used + 1] = (unsigned char)(vsiz >> 8);
-    base[used + 2] = (unsigned char)(vsiz >> 16);
-    base[used + 3] = (unsigned char)(vsiz >> 24);
-    memcpy(base + used + LENGTH_BYTES, v, vsiz);
-    used += LENGTH_BYTES + vsiz;
+    fill_put(&f, v, vsiz);
     count++;
     leveldb_iter_next(it);
   }
@@ -438,7 +345,7 @@ JNIEXPORT jlong JNICALL J(fill)(JNIEnv* env, jclass cls, jlong ih, jobject out, 
       return 0;
     }
   }
-  return ((jlong)used << 1) | ended;
+  return fill_result(&f, ended);
 }
 
 JNIEXPORT void JNICALL J(destroyIterator)(JNIEnv* env, jclass cls, jlong ih) {

@@ -76,7 +76,11 @@ public abstract class KeyValueDbContract {
   }
 
   protected final DB open(Properties p) throws DBException {
-    DB db = newClient();
+    return open(newClient(), p);
+  }
+
+  /** Opens {@code db}, another client class of the binding, like {@link #open(Properties)}; closed after the test. */
+  protected final DB open(DB db, Properties p) throws DBException {
     db.setProperties(p);
     db.init();
     open.add(db);
@@ -477,9 +481,15 @@ public abstract class KeyValueDbContract {
     assertFalse(printed.contains("unknown property " + engine() + ".path"), "a property it reads is not unknown");
   }
 
+  /** The class holding the binding's property-name constants (its {@code <Engine>Options}); the client by default. */
+  protected Class<?> optionsClass() {
+    return newClient().getClass();
+  }
+
   /**
    * The module README has a row for every property the binding reads: the engine-neutral knobs and every
-   * public String constant of the client whose value is an engine property (not a _DEFAULT value).
+   * public String constant of the binding's options class whose value is an engine property (not a
+   * _DEFAULT value).
    */
   @Test
   void theReadmeListsEveryProperty() throws Exception {
@@ -487,13 +497,13 @@ public abstract class KeyValueDbContract {
     List<String> names = new ArrayList<>(List.of(EngineProperties.PATH, EngineProperties.DESTROY,
         EngineProperties.BATCH_SIZE, EngineProperties.SYNC, EngineProperties.COMPRESSION, EngineProperties.CACHE_SIZE,
         EngineProperties.WRITE_BUFFER_SIZE, KeyValueDB.RECORD_LAYOUT));
-    for (java.lang.reflect.Field f : newClient().getClass().getFields()) {
+    for (java.lang.reflect.Field f : optionsClass().getFields()) {
       boolean constant = java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == String.class;
       if (constant && !f.getName().endsWith("_DEFAULT") && ((String) f.get(null)).startsWith(engine() + ".")) {
         names.add((String) f.get(null));
       }
     }
-    assertTrue(names.size() > 8, "found the client's properties: " + names);
+    assertTrue(names.size() > 8, "found the binding's properties: " + names);
     List<String> missing = new ArrayList<>();
     for (String n : names) {
       if (!readme.contains("| `" + n + "` |")) {

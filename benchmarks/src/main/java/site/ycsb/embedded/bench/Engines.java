@@ -11,6 +11,7 @@ import org.rocksdb.RocksDB;
 
 import site.ycsb.DB;
 import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.sqlite.SqliteClient;
@@ -109,7 +110,7 @@ final class Engines {
 
     @Override
     public void configure(Properties p) {
-      p.setProperty(KyotoClient.AUTOTRAN, "false");
+      p.setProperty(KyotoOptions.AUTOTRAN, "false");
     }
 
     @Override

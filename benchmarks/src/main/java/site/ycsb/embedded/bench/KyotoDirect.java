@@ -2,7 +2,7 @@ package site.ycsb.embedded.bench;
 
 import java.nio.file.Path;
 
-import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.kyoto.KyotoJni;
 
 /** The direct side of the Kyoto comparison: the binding's JNI calls with no binding around them. */
@@ -16,8 +16,8 @@ class KyotoDirect implements BindingOverhead.Direct {
 
   /** A TreeDB with the binding's default tuning (64 MB page cache, 64 MB map). */
   static KyotoDirect open(Path file) throws Exception {
-    return new KyotoDirect(KyotoJni.open(file, "#pccap=" + KyotoClient.CACHE_SIZE_DEFAULT
-        + "#msiz=" + KyotoClient.MAP_SIZE_DEFAULT, false));
+    return new KyotoDirect(KyotoJni.open(file, "#pccap=" + KyotoOptions.CACHE_SIZE_DEFAULT
+        + "#msiz=" + KyotoOptions.MAP_SIZE_DEFAULT, false));
   }
 
   @Override

@@ -7,7 +7,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import org.fusesource.leveldbjni.JniDBFactory;
 import org.iq80.leveldb.CompressionType;
@@ -17,12 +16,12 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.embedded.EngineProperties;
-import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
-import site.ycsb.embedded.rocksdb.RocksDbClient;
-import site.ycsb.embedded.sqlite.SqliteClient;
+import site.ycsb.embedded.rocksdb.RocksDbOptions;
+import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
  * Layer (b): each engine's Java library opened with the tuning a workload file gives its binding
@@ -79,21 +78,21 @@ final class LayerEngines {
 
   private static LayerDirect rocksdb(Path dir, EngineProperties p) throws Exception {
     RocksDB.loadLibrary();
-    LRUCache cache = new LRUCache(p.size(EngineProperties.CACHE_SIZE, RocksDbClient.CACHE_SIZE_DEFAULT));
-    String compression = p.string(EngineProperties.COMPRESSION, RocksDbClient.COMPRESSION_DEFAULT);
+    LRUCache cache = new LRUCache(p.size(EngineProperties.CACHE_SIZE, RocksDbOptions.CACHE_SIZE_DEFAULT));
+    String compression = p.string(EngineProperties.COMPRESSION, RocksDbOptions.COMPRESSION_DEFAULT);
     org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache)
-            .setBlockSize(RocksDbClient.BLOCK_SIZE_DEFAULT))
-        .setWriteBufferSize(p.size(EngineProperties.WRITE_BUFFER_SIZE, RocksDbClient.WRITE_BUFFER_SIZE_DEFAULT))
-        .setMaxWriteBufferNumber(RocksDbClient.MAX_WRITE_BUFFER_NUMBER_DEFAULT)
-        .setLevel0FileNumCompactionTrigger(RocksDbClient.L0_COMPACTION_TRIGGER_DEFAULT)
-        .setLevel0SlowdownWritesTrigger(RocksDbClient.L0_SLOWDOWN_TRIGGER_DEFAULT)
-        .setLevel0StopWritesTrigger(RocksDbClient.L0_STOP_TRIGGER_DEFAULT)
-        .setTargetFileSizeBase(RocksDbClient.TARGET_FILE_SIZE_DEFAULT)
-        .setMaxBytesForLevelBase(RocksDbClient.MAX_BYTES_FOR_LEVEL_BASE_DEFAULT)
-        .setLevelCompactionDynamicLevelBytes(RocksDbClient.DYNAMIC_LEVEL_BYTES_DEFAULT)
-        .setMaxBackgroundJobs(RocksDbClient.MAX_BACKGROUND_JOBS_DEFAULT)
-        .setMaxOpenFiles(RocksDbClient.MAX_OPEN_FILES_DEFAULT)
+            .setBlockSize(RocksDbOptions.BLOCK_SIZE_DEFAULT))
+        .setWriteBufferSize(p.size(EngineProperties.WRITE_BUFFER_SIZE, RocksDbOptions.WRITE_BUFFER_SIZE_DEFAULT))
+        .setMaxWriteBufferNumber(RocksDbOptions.MAX_WRITE_BUFFER_NUMBER_DEFAULT)
+        .setLevel0FileNumCompactionTrigger(RocksDbOptions.L0_COMPACTION_TRIGGER_DEFAULT)
+        .setLevel0SlowdownWritesTrigger(RocksDbOptions.L0_SLOWDOWN_TRIGGER_DEFAULT)
+        .setLevel0StopWritesTrigger(RocksDbOptions.L0_STOP_TRIGGER_DEFAULT)
+        .setTargetFileSizeBase(RocksDbOptions.TARGET_FILE_SIZE_DEFAULT)
+        .setMaxBytesForLevelBase(RocksDbOptions.MAX_BYTES_FOR_LEVEL_BASE_DEFAULT)
+        .setLevelCompactionDynamicLevelBytes(RocksDbOptions.DYNAMIC_LEVEL_BYTES_DEFAULT)
+        .setMaxBackgroundJobs(RocksDbOptions.MAX_BACKGROUND_JOBS_DEFAULT)
+        .setMaxOpenFiles(RocksDbOptions.MAX_OPEN_FILES_DEFAULT)
         .setCompressionType("none".equals(compression) ? org.rocksdb.CompressionType.NO_COMPRESSION
             : org.rocksdb.CompressionType.SNAPPY_COMPRESSION);
     return RocksDirect.open(dir, options, cache);
@@ -102,37 +101,18 @@ final class LayerEngines {
   /** sqlite-jdbc with the binding's kv table and statements and the workload's pragmas. */
   private static LayerDirect sqlite(Path dir, EngineProperties p) throws Exception {
     List<String> pragmas = new ArrayList<>();
-    pragmas.add("page_size=" + p.integer(SqliteClient.PAGE_SIZE, SqliteClient.PAGE_SIZE_DEFAULT, 512, 65536));
-    pragmas.add("cache_size=-" + p.size(EngineProperties.CACHE_SIZE, SqliteClient.CACHE_SIZE_DEFAULT) / 1024);
-    pragmas.add("locking_mode=" + p.string(SqliteClient.LOCKING_MODE, SqliteClient.LOCKING_MODE_DEFAULT));
-    pragmas.add("journal_mode=" + p.string(SqliteClient.JOURNAL_MODE, SqliteClient.JOURNAL_MODE_DEFAULT));
-    pragmas.add("synchronous=" + p.string(SqliteClient.SYNCHRONOUS, "OFF"));
-    return SqliteDirect.open(dir.resolve(SqliteClient.FILE_DEFAULT), pragmas);
+    pragmas.add("page_size=" + p.integer(SqliteOptions.PAGE_SIZE, SqliteOptions.PAGE_SIZE_DEFAULT, 512, 65536));
+    pragmas.add("cache_size=-" + p.size(EngineProperties.CACHE_SIZE, SqliteOptions.CACHE_SIZE_DEFAULT) / 1024);
+    pragmas.add("locking_mode=" + p.string(SqliteOptions.LOCKING_MODE, SqliteOptions.LOCKING_MODE_DEFAULT));
+    pragmas.add("journal_mode=" + p.string(SqliteOptions.JOURNAL_MODE, SqliteOptions.JOURNAL_MODE_DEFAULT));
+    pragmas.add("synchronous=" + p.string(SqliteOptions.SYNCHRONOUS, "OFF"));
+    return SqliteDirect.open(dir.resolve(SqliteOptions.FILE_DEFAULT), pragmas);
   }
 
-  /** The TreeDB tuning string the binding builds from the same properties. */
+  /** The tuning string the binding builds from the same properties (KyotoOptions), without its open mode. */
   private static LayerDirect kyoto(Path dir, EngineProperties p) throws Exception {
-    StringBuilder opts = new StringBuilder();
-    for (String o : p.string(KyotoClient.OPTIONS, KyotoClient.OPTIONS_DEFAULT).split(",")) {
-      if (!o.isBlank()) {
-        opts.append(o.trim().charAt(0)); // small, linear, compress -> s, l, c
-      }
-    }
-    String zcomp = KyotoClient.COMPRESSORS.get(p.string(EngineProperties.COMPRESSION, KyotoClient.COMPRESSION_DEFAULT));
-    StringBuilder name = new StringBuilder();
-    if (zcomp != null && opts.indexOf("c") < 0) {
-      opts.append('c');
-    }
-    if (opts.length() > 0) {
-      name.append("#opts=").append(opts);
-    }
-    if (zcomp != null) {
-      name.append("#zcomp=").append(zcomp);
-    }
-    name.append(String.format(Locale.ROOT, "#psiz=%d#pccap=%d#msiz=%d",
-        p.integer(KyotoClient.PAGE_SIZE, KyotoClient.PAGE_SIZE_DEFAULT, 256, 16 << 20),
-        p.size(EngineProperties.CACHE_SIZE, KyotoClient.CACHE_SIZE_DEFAULT),
-        p.size(KyotoClient.MAP_SIZE, KyotoClient.MAP_SIZE_DEFAULT)));
-    return KyotoLayerDirect.open(dir.resolve(KyotoClient.FILE_DEFAULT), name.toString());
+    KyotoOptions options = KyotoOptions.read(p, dir);
+    return KyotoLayerDirect.open(options.file(), options.tuningSuffix());
   }
+
 }

@@ -51,6 +51,11 @@ class KyotoClientTest extends KeyValueDbContract {
   }
 
   @Override
+  protected Class<?> optionsClass() {
+    return KyotoOptions.class;
+  }
+
+  @Override
   protected List<String[]> badProperties() {
     return List.of(
         new String[] {"kyoto.compression", "snappy"},
@@ -66,7 +71,7 @@ class KyotoClientTest extends KeyValueDbContract {
         new String[] {"kyoto.cachesize", "4x"});
   }
 
-  private KyotoClient.Handle handle(DB db) {
+  private KyotoHandle handle(DB db) {
     return ((KyotoClient) db).handle();
   }
 
@@ -242,7 +247,7 @@ class KyotoClientTest extends KeyValueDbContract {
     Path dir = Files.createDirectories(tmp.resolve("db"));
     byte[] junk = new byte[100_000];
     new Random(5).nextBytes(junk);
-    Path file = Files.write(dir.resolve(KyotoClient.FILE_DEFAULT), junk);
+    Path file = Files.write(dir.resolve(KyotoOptions.FILE_DEFAULT), junk);
     DBException e = assertThrows(DBException.class, this::open);
     assertTrue(e.getMessage().contains("is not a Kyoto Cabinet database") && e.getMessage().contains(file.toString()),
         e.getMessage());
@@ -283,7 +288,7 @@ class KyotoClientTest extends KeyValueDbContract {
     List<byte[]> stored = new ArrayList<>();
     for (int i = 0; i < 6001; i++) {
       // mostly 100-byte values (several buffers full), and some larger than the whole buffer, the last too
-      int size = i % 1000 == 500 || i == 6000 ? KyotoClient.SCAN_BUFFER_BYTES + 1000 * i : 100;
+      int size = i % 1000 == 500 || i == 6000 ? KyotoHandle.SCAN_BUFFER_BYTES + 1000 * i : 100;
       byte[] v = new byte[size];
       random.nextBytes(v);
       stored.add(v);
@@ -316,7 +321,7 @@ class KyotoClientTest extends KeyValueDbContract {
     Random random = new Random(9);
     long bytes = 0;
     for (int i = 0; i < 4001; i++) {
-      byte[] v = new byte[i % 1000 == 500 || i == 4000 ? KyotoClient.SCAN_BUFFER_BYTES + 1000 * i : 100];
+      byte[] v = new byte[i % 1000 == 500 || i == 4000 ? KyotoHandle.SCAN_BUFFER_BYTES + 1000 * i : 100];
       random.nextBytes(v);
       bytes += v.length;
       assertEquals(Status.OK, db.insert("usertable", String.format("user%08d", i), bytesRecord("field0", v)));
@@ -335,7 +340,7 @@ class KyotoClientTest extends KeyValueDbContract {
     Map<String, byte[]> stored = new HashMap<>();
     Random random = new Random(11);
     for (int i = 0; i < 3000; i++) {
-      byte[] v = new byte[i % 1000 == 7 ? KyotoClient.SCAN_BUFFER_BYTES + i : 100];
+      byte[] v = new byte[i % 1000 == 7 ? KyotoHandle.SCAN_BUFFER_BYTES + i : 100];
       random.nextBytes(v);
       stored.put("h" + i, v);
       assertEquals(Status.OK, db.insert("usertable", "h" + i, bytesRecord("field0", v)));
@@ -385,7 +390,7 @@ class KyotoClientTest extends KeyValueDbContract {
     close(db);
 
     Properties noTransactions = properties(tmp.resolve("lazy"));
-    noTransactions.setProperty(KyotoClient.AUTOTRAN, "false");
+    noTransactions.setProperty(KyotoOptions.AUTOTRAN, "false");
     DB lazy = open(noTransactions);
     lazy.insert("usertable", "a", record("f", "1"));
     lazy.insert("usertable", "b", record("f", "2"));
@@ -400,9 +405,9 @@ class KyotoClientTest extends KeyValueDbContract {
   @Test
   void autoTransactionIsTheDefaultAndPutsEachWriteInTheFile() throws Exception {
     DB db = open();
-    KyotoClient.Handle h = handle(db);
+    KyotoHandle h = handle(db);
     assertEquals(KyotoNative.OAUTOTRAN, h.mode() & (KyotoNative.OAUTOTRAN | KyotoNative.OAUTOSYNC), "OAUTOTRAN alone");
-    assertTrue(KyotoClient.modeNames(h.mode()).contains("OAUTOTRAN"), KyotoClient.modeNames(h.mode()));
+    assertTrue(KyotoOptions.modeNames(h.mode()).contains("OAUTOTRAN"), KyotoOptions.modeNames(h.mode()));
     db.insert("usertable", "now", record("f", "1"));
     Path file = h.file();
     // The write went through the library's undo log and into the file before insert returned.
@@ -412,7 +417,7 @@ class KyotoClientTest extends KeyValueDbContract {
     close(db);
 
     Properties off = properties(tmp.resolve("off"));
-    off.setProperty(KyotoClient.AUTOTRAN, "false");
+    off.setProperty(KyotoOptions.AUTOTRAN, "false");
     db = open(off);
     h = handle(db);
     assertEquals(0, h.mode() & KyotoNative.OAUTOTRAN);
@@ -451,7 +456,7 @@ class KyotoClientTest extends KeyValueDbContract {
   @Test
   void aClosedHandleFailsClearlyInsteadOfCrashing() throws Exception {
     DB db = open();
-    KyotoClient.Handle h = handle(db);
+    KyotoHandle h = handle(db);
     close(db);
     IllegalStateException e = assertThrows(IllegalStateException.class, h::status);
     assertTrue(e.getMessage().contains("closed"), e.getMessage());

@@ -80,7 +80,7 @@ class KyotoCrashTest {
     try (Writer w = new FileWriter(props.toFile(), StandardCharsets.UTF_8)) {
       p.store(w, null);
     }
-    Path file = Path.of(p.getProperty("path")).resolve(KyotoClient.FILE_DEFAULT);
+    Path file = Path.of(p.getProperty("path")).resolve(KyotoOptions.FILE_DEFAULT);
     Random random = new Random();
     Map<String, Long> acknowledged = new LinkedHashMap<>(); // key -> its round's insert count when killed
     List<String> report = new ArrayList<>();

@@ -1,6 +1,6 @@
 package site.ycsb.embedded.rocksdb;
 
-import static site.ycsb.embedded.rocksdb.RocksDbClient.OPTIONS_FILE;
+import static site.ycsb.embedded.rocksdb.RocksDbOptions.OPTIONS_FILE;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,21 +34,21 @@ import org.rocksdb.WriteOptions;
 import site.ycsb.embedded.KeyValueDB.EngineOpener;
 
 /** Builds the native objects, opens the database and closes everything again. */
-final class Opener implements EngineOpener<Handle> {
+final class Opener implements EngineOpener<RocksDbHandle> {
   /** RocksDB's default column family, where every record lives. */
   static final String DEFAULT_CF = new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8);
 
-  private final Settings s;
+  private final RocksDbOptions s;
   private final Path dir;
 
-  Opener(Settings s, Path dir) {
+  Opener(RocksDbOptions s, Path dir) {
     this.s = s;
     this.dir = dir;
   }
 
   @Override
-  public Handle open() throws IOException {
-    Handle h = new Handle();
+  public RocksDbHandle open() throws IOException {
+    RocksDbHandle h = new RocksDbHandle();
     try {
       // Tickers only: the ticker line at close reads no histogram, and a histogram RocksDB keeps times
       // its operation (a clock read per get and put); ignoring them all skips that.
@@ -91,7 +91,7 @@ final class Opener implements EngineOpener<Handle> {
 
   /** DB, column-family and table options from the properties. */
   @SuppressWarnings("deprecation") // max_background_flushes/compactions: what the published runs set
-  private ColumnFamilyOptions fromProperties(Handle h) {
+  private ColumnFamilyOptions fromProperties(RocksDbHandle h) {
     // Owned objects close in reverse order: options, then the cache, then the filter.
     BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockSize(s.blockSize);
     if (s.bloomBits > 0) {
@@ -127,7 +127,7 @@ final class Opener implements EngineOpener<Handle> {
    * (where the records live) takes the section named after YCSB's table when the file has one
    * (upstream's layout), otherwise the file's "default" section.
    */
-  private ColumnFamilyOptions loadOptionsFile(Handle h, Map<String, ColumnFamilyOptions> sections)
+  private ColumnFamilyOptions loadOptionsFile(RocksDbHandle h, Map<String, ColumnFamilyOptions> sections)
       throws IOException {
     h.dbOptions = h.own(new DBOptions());
     List<ColumnFamilyDescriptor> loaded = new ArrayList<>();
@@ -166,7 +166,7 @@ final class Opener implements EngineOpener<Handle> {
   }
 
   @Override
-  public void close(Handle h) throws Exception {
+  public void close(RocksDbHandle h) throws Exception {
     try {
       long t0 = System.nanoTime();
       // Flush now, so that the next run does not replay the write-ahead log in its timed window.
@@ -185,7 +185,7 @@ final class Opener implements EngineOpener<Handle> {
   }
 
   @Override
-  public String describe(Handle h) {
+  public String describe(RocksDbHandle h) {
     return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni, " + System.getProperty("os.arch") + "); "
         + h.source + "; background threads: " + h.backgroundThreads;
   }

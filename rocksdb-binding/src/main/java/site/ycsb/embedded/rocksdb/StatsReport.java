@@ -26,7 +26,7 @@ final class StatsReport {
   }
 
   /** Write stalls, flush and compaction bytes, and files per level, as printed at close. */
-  static String of(Handle h) throws RocksDBException {
+  static String of(RocksDbHandle h) throws RocksDBException {
     RocksDB db = h.db;
     Map<String, String> cf = db.getMapProperty("rocksdb.cfstats");
     Map<String, String> dbStats = db.getMapProperty("rocksdb.dbstats");

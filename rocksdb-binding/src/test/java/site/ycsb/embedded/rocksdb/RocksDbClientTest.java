@@ -60,25 +60,30 @@ class RocksDbClientTest extends KeyValueDbContract {
   }
 
   @Override
+  protected Class<?> optionsClass() {
+    return RocksDbOptions.class;
+  }
+
+  @Override
   protected List<String[]> badProperties() {
     return List.of(
         new String[] {"rocksdb.compression", "lzo"},
         new String[] {"compression", "zlib"},
         new String[] {"writebuffersize", "1k"},
         new String[] {"rocksdb.maxwritebuffernumber", "1"},
-        new String[] {RocksDbClient.L0_COMPACTION_TRIGGER, "0"},
-        new String[] {RocksDbClient.L0_SLOWDOWN_TRIGGER, "3"},
-        new String[] {RocksDbClient.L0_STOP_TRIGGER, "19"},
-        new String[] {RocksDbClient.TARGET_FILE_SIZE, "0"},
-        new String[] {RocksDbClient.MAX_BACKGROUND_JOBS, "0"},
-        new String[] {RocksDbClient.MAX_BACKGROUND_FLUSHES, "-2"},
-        new String[] {RocksDbClient.MAX_BACKGROUND_COMPACTIONS, "0"},
-        new String[] {RocksDbClient.BLOOM_BITS, "many"},
-        new String[] {RocksDbClient.BLOCK_SIZE, "100"},
-        new String[] {RocksDbClient.MAX_OPEN_FILES, "5"},
-        new String[] {RocksDbClient.DISABLE_WAL, "perhaps"},
-        new String[] {RocksDbClient.BLIND_UPDATES, "sometimes"},
-        new String[] {RocksDbClient.STATS, "loud"});
+        new String[] {RocksDbOptions.L0_COMPACTION_TRIGGER, "0"},
+        new String[] {RocksDbOptions.L0_SLOWDOWN_TRIGGER, "3"},
+        new String[] {RocksDbOptions.L0_STOP_TRIGGER, "19"},
+        new String[] {RocksDbOptions.TARGET_FILE_SIZE, "0"},
+        new String[] {RocksDbOptions.MAX_BACKGROUND_JOBS, "0"},
+        new String[] {RocksDbOptions.MAX_BACKGROUND_FLUSHES, "-2"},
+        new String[] {RocksDbOptions.MAX_BACKGROUND_COMPACTIONS, "0"},
+        new String[] {RocksDbOptions.BLOOM_BITS, "many"},
+        new String[] {RocksDbOptions.BLOCK_SIZE, "100"},
+        new String[] {RocksDbOptions.MAX_OPEN_FILES, "5"},
+        new String[] {RocksDbOptions.DISABLE_WAL, "perhaps"},
+        new String[] {RocksDbOptions.BLIND_UPDATES, "sometimes"},
+        new String[] {RocksDbOptions.STATS, "loud"});
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -113,11 +118,11 @@ class RocksDbClientTest extends KeyValueDbContract {
 
   /** {@code p} with RocksDB's statistics tickers attached (rocksdb.stats=true; the default is off). */
   private static Properties withTickers(Properties p) {
-    p.setProperty(RocksDbClient.STATS, "true");
+    p.setProperty(RocksDbOptions.STATS, "true");
     return p;
   }
 
-  private static Handle handle(DB db) {
+  private static RocksDbHandle handle(DB db) {
     return ((RocksDbClient) db).handle();
   }
 
@@ -194,21 +199,21 @@ class RocksDbClientTest extends KeyValueDbContract {
   @SuppressWarnings("deprecation")
   void defaultsAreRocksDbsOwn() {
     try (Options o = new Options()) {
-      assertEquals(o.writeBufferSize(), RocksDbClient.WRITE_BUFFER_SIZE_DEFAULT);
-      assertEquals(o.maxWriteBufferNumber(), RocksDbClient.MAX_WRITE_BUFFER_NUMBER_DEFAULT);
-      assertEquals(o.level0FileNumCompactionTrigger(), RocksDbClient.L0_COMPACTION_TRIGGER_DEFAULT);
-      assertEquals(o.level0SlowdownWritesTrigger(), RocksDbClient.L0_SLOWDOWN_TRIGGER_DEFAULT);
-      assertEquals(o.level0StopWritesTrigger(), RocksDbClient.L0_STOP_TRIGGER_DEFAULT);
-      assertEquals(o.targetFileSizeBase(), RocksDbClient.TARGET_FILE_SIZE_DEFAULT);
-      assertEquals(o.maxBackgroundJobs(), RocksDbClient.MAX_BACKGROUND_JOBS_DEFAULT);
-      assertEquals(o.maxBackgroundFlushes(), RocksDbClient.MAX_BACKGROUND_FLUSHES_DEFAULT);
-      assertEquals(o.maxBackgroundCompactions(), RocksDbClient.MAX_BACKGROUND_COMPACTIONS_DEFAULT);
-      assertEquals(o.maxOpenFiles(), RocksDbClient.MAX_OPEN_FILES_DEFAULT);
+      assertEquals(o.writeBufferSize(), RocksDbOptions.WRITE_BUFFER_SIZE_DEFAULT);
+      assertEquals(o.maxWriteBufferNumber(), RocksDbOptions.MAX_WRITE_BUFFER_NUMBER_DEFAULT);
+      assertEquals(o.level0FileNumCompactionTrigger(), RocksDbOptions.L0_COMPACTION_TRIGGER_DEFAULT);
+      assertEquals(o.level0SlowdownWritesTrigger(), RocksDbOptions.L0_SLOWDOWN_TRIGGER_DEFAULT);
+      assertEquals(o.level0StopWritesTrigger(), RocksDbOptions.L0_STOP_TRIGGER_DEFAULT);
+      assertEquals(o.targetFileSizeBase(), RocksDbOptions.TARGET_FILE_SIZE_DEFAULT);
+      assertEquals(o.maxBackgroundJobs(), RocksDbOptions.MAX_BACKGROUND_JOBS_DEFAULT);
+      assertEquals(o.maxBackgroundFlushes(), RocksDbOptions.MAX_BACKGROUND_FLUSHES_DEFAULT);
+      assertEquals(o.maxBackgroundCompactions(), RocksDbOptions.MAX_BACKGROUND_COMPACTIONS_DEFAULT);
+      assertEquals(o.maxOpenFiles(), RocksDbOptions.MAX_OPEN_FILES_DEFAULT);
       assertEquals("SNAPPY_COMPRESSION", o.compressionType().name());
     }
     BlockBasedTableConfig t = new BlockBasedTableConfig();
-    assertEquals(t.blockSize(), RocksDbClient.BLOCK_SIZE_DEFAULT);
-    assertEquals(t.blockCacheSize(), RocksDbClient.CACHE_SIZE_DEFAULT);
+    assertEquals(t.blockSize(), RocksDbOptions.BLOCK_SIZE_DEFAULT);
+    assertEquals(t.blockCacheSize(), RocksDbOptions.CACHE_SIZE_DEFAULT);
   }
 
   @Test
@@ -229,19 +234,19 @@ class RocksDbClientTest extends KeyValueDbContract {
     p.setProperty("compression", "zstd");
     p.setProperty("cachesize", "3m");
     p.setProperty("writebuffersize", "1m");
-    p.setProperty(RocksDbClient.MAX_WRITE_BUFFER_NUMBER, "3");
-    p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "3");
-    p.setProperty(RocksDbClient.L0_SLOWDOWN_TRIGGER, "7");
-    p.setProperty(RocksDbClient.L0_STOP_TRIGGER, "11");
-    p.setProperty(RocksDbClient.TARGET_FILE_SIZE, "8m");
-    p.setProperty(RocksDbClient.MAX_BYTES_FOR_LEVEL_BASE, "10m");
-    p.setProperty(RocksDbClient.DYNAMIC_LEVEL_BYTES, "false");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_JOBS, "5");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "2");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_COMPACTIONS, "3");
-    p.setProperty(RocksDbClient.BLOOM_BITS, "12");
-    p.setProperty(RocksDbClient.BLOCK_SIZE, "8k");
-    p.setProperty(RocksDbClient.MAX_OPEN_FILES, "500");
+    p.setProperty(RocksDbOptions.MAX_WRITE_BUFFER_NUMBER, "3");
+    p.setProperty(RocksDbOptions.L0_COMPACTION_TRIGGER, "3");
+    p.setProperty(RocksDbOptions.L0_SLOWDOWN_TRIGGER, "7");
+    p.setProperty(RocksDbOptions.L0_STOP_TRIGGER, "11");
+    p.setProperty(RocksDbOptions.TARGET_FILE_SIZE, "8m");
+    p.setProperty(RocksDbOptions.MAX_BYTES_FOR_LEVEL_BASE, "10m");
+    p.setProperty(RocksDbOptions.DYNAMIC_LEVEL_BYTES, "false");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_JOBS, "5");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_FLUSHES, "2");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_COMPACTIONS, "3");
+    p.setProperty(RocksDbOptions.BLOOM_BITS, "12");
+    p.setProperty(RocksDbOptions.BLOCK_SIZE, "8k");
+    p.setProperty(RocksDbOptions.MAX_OPEN_FILES, "500");
     DB db = open(p);
     Map<String, String> dbo = dbOptions(dir);
     assertEquals("5", dbo.get("max_background_jobs"));
@@ -294,17 +299,17 @@ class RocksDbClientTest extends KeyValueDbContract {
   void flushesAndCompactionsShareOneBackgroundThread() throws Exception {
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "0");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_COMPACTIONS, "1");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_FLUSHES, "0");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_COMPACTIONS, "1");
     p.setProperty("writebuffersize", "64k");
-    p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "2");
+    p.setProperty(RocksDbOptions.L0_COMPACTION_TRIGGER, "2");
     DB db = open(withTickers(p));
     assertEquals("0", dbOptions(dir).get("max_background_flushes"));
     assertEquals("1", dbOptions(dir).get("max_background_compactions"));
     assertEquals(0, Env.getDefault().getBackgroundThreads(Priority.HIGH), "no flush (HIGH) thread");
     assertEquals(1, Env.getDefault().getBackgroundThreads(Priority.LOW), "one LOW thread for both");
     fill(db, 2000, 1000);
-    Handle h = handle(db);
+    RocksDbHandle h = handle(db);
     assertTrue(h.statistics().getTickerCount(TickerType.FLUSH_WRITE_BYTES) > 1_000_000,
         "the LOW thread ran the flushes");
     assertEquals(Set.of(ThreadType.LOW_PRIORITY), awaitThreadTypes(Set.of(ThreadType.LOW_PRIORITY)));
@@ -315,8 +320,8 @@ class RocksDbClientTest extends KeyValueDbContract {
   void flushesAndCompactionsCanHaveSeparateThreads() throws Exception {
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "1");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_COMPACTIONS, "1");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_FLUSHES, "1");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_COMPACTIONS, "1");
     p.setProperty("writebuffersize", "64k");
     DB db = open(withTickers(p));
     assertEquals("1", dbOptions(dir).get("max_background_flushes"));
@@ -333,7 +338,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   void backgroundJobsAloneSplitAsRocksDbDoes() throws Exception {
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_JOBS, "8");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_JOBS, "8");
     open(p);
     assertEquals("8", dbOptions(dir).get("max_background_jobs"));
     assertEquals(2, Env.getDefault().getBackgroundThreads(Priority.HIGH), "a quarter of the jobs flush");
@@ -346,7 +351,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   void walOffWritesNoLogAndTheCloseFlushKeepsTheData() throws Exception {
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.DISABLE_WAL, "true");
+    p.setProperty(RocksDbOptions.DISABLE_WAL, "true");
     DB db = open(withTickers(p));
     fill(db, 300, 100);
     assertEquals(0, handle(db).statistics().getTickerCount(TickerType.WAL_FILE_BYTES));
@@ -370,18 +375,18 @@ class RocksDbClientTest extends KeyValueDbContract {
   void syncWithoutTheLogIsRefused() {
     Properties p = properties(tmp.resolve("db"));
     p.setProperty("sync", "true");
-    p.setProperty(RocksDbClient.DISABLE_WAL, "true");
+    p.setProperty(RocksDbOptions.DISABLE_WAL, "true");
     DBException e = assertThrows(DBException.class, () -> open(p));
-    assertTrue(e.getMessage().contains(RocksDbClient.DISABLE_WAL) && e.getMessage().contains("sync"), e.getMessage());
+    assertTrue(e.getMessage().contains(RocksDbOptions.DISABLE_WAL) && e.getMessage().contains("sync"), e.getMessage());
   }
 
   @Test
   void levelZeroTriggersOutOfOrderAreRefusedNamingTheOtherTrigger() {
     Properties p = properties(tmp.resolve("db"));
-    p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "30");
+    p.setProperty(RocksDbOptions.L0_COMPACTION_TRIGGER, "30");
     DBException e = assertThrows(DBException.class, () -> open(p));
-    assertTrue(e.getMessage().contains(RocksDbClient.L0_COMPACTION_TRIGGER + " = '30'")
-        && e.getMessage().contains(RocksDbClient.L0_SLOWDOWN_TRIGGER + " (20)"), e.getMessage());
+    assertTrue(e.getMessage().contains(RocksDbOptions.L0_COMPACTION_TRIGGER + " = '30'")
+        && e.getMessage().contains(RocksDbOptions.L0_SLOWDOWN_TRIGGER + " (20)"), e.getMessage());
   }
 
   @Test
@@ -393,7 +398,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     close(merging);
 
     Properties p = properties(tmp.resolve("db"));
-    p.setProperty(RocksDbClient.BLIND_UPDATES, "true");
+    p.setProperty(RocksDbOptions.BLIND_UPDATES, "true");
     DB blind = open(p);
     assertEquals(Status.OK, blind.update("usertable", "u", record("b", "4")));
     assertEquals(Map.of("b", "4"), read(blind, "u", null), "a blind update overwrites the whole record");
@@ -408,9 +413,9 @@ class RocksDbClientTest extends KeyValueDbContract {
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
     p.setProperty("writebuffersize", "64k");
-    p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "2");
-    p.setProperty(RocksDbClient.L0_SLOWDOWN_TRIGGER, "3");
-    p.setProperty(RocksDbClient.L0_STOP_TRIGGER, "4");
+    p.setProperty(RocksDbOptions.L0_COMPACTION_TRIGGER, "2");
+    p.setProperty(RocksDbOptions.L0_SLOWDOWN_TRIGGER, "3");
+    p.setProperty(RocksDbOptions.L0_STOP_TRIGGER, "4");
     DB db = open(p);
     fill(db, 3000, 1000);
     db.insert("usertable", "last", record("f", "in the memtable"));
@@ -462,7 +467,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   /** 3 MB through a 64 KB memtable: dozens of flushes, and compactions from every two level-0 files. */
   private static Properties flushingAndCompacting(Properties p) {
     p.setProperty("writebuffersize", "64k");
-    p.setProperty(RocksDbClient.L0_COMPACTION_TRIGGER, "2");
+    p.setProperty(RocksDbOptions.L0_COMPACTION_TRIGGER, "2");
     return p;
   }
 
@@ -518,7 +523,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   void theReportsFiguresAgreeWithRocksDbsTickers() throws Exception {
     DB db = open(withTickers(flushingAndCompacting(properties(tmp.resolve("db")))));
     fill(db, 3000, 1000);
-    Handle h = handle(db);
+    RocksDbHandle h = handle(db);
     awaitBackgroundWork(h.db());
     Map<String, String> stats = statsLine(h.statsReport());
     Statistics st = h.statistics();
@@ -560,7 +565,7 @@ class RocksDbClientTest extends KeyValueDbContract {
   @Test
   void theStartupHeaderNamesVersionAndThreads() throws Exception {
     Properties p = properties(tmp.resolve("db"));
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "0");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_FLUSHES, "0");
     String out = stderrOf(() -> open(p));
     assertTrue(out.contains("RocksDB " + RocksDB.rocksdbVersion()), out);
     assertTrue(out.contains("flushes and compactions share the LOW pool (1 thread)"), out);
@@ -574,7 +579,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     Path source = tmp.resolve("source");
     Properties p = properties(source);
     p.setProperty("writebuffersize", "1m");
-    p.setProperty(RocksDbClient.MAX_BACKGROUND_FLUSHES, "0");
+    p.setProperty(RocksDbOptions.MAX_BACKGROUND_FLUSHES, "0");
     close(open(p));
     String name = OptionsUtil.getLatestOptionsFileName(source.toString(), Env.getDefault());
     return Files.copy(source.resolve(name), tmp.resolve("rocksdb.ini"));
@@ -585,7 +590,7 @@ class RocksDbClientTest extends KeyValueDbContract {
     Path file = optionsFileFromRocksDb();
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.OPTIONS_FILE, file.toString());
+    p.setProperty(RocksDbOptions.OPTIONS_FILE, file.toString());
     for (int round = 0; round < 3; round++) {
       DB db = open(p);
       assertEquals("1048576", cfOptions(dir).get("write_buffer_size"), "round " + round);
@@ -616,7 +621,7 @@ class RocksDbClientTest extends KeyValueDbContract {
       assertTrue(e.getMessage().contains("Column families not opened"), e.getMessage());
     }
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.OPTIONS_FILE, file.toString());
+    p.setProperty(RocksDbOptions.OPTIONS_FILE, file.toString());
     for (int round = 0; round < 3; round++) {
       DB db = open(p);
       assertEquals(Status.OK, db.insert("usertable", "k" + round, record("f", "v")));
@@ -636,7 +641,7 @@ class RocksDbClientTest extends KeyValueDbContract {
         "[CFOptions \"usertable\"]", "  write_buffer_size=2097152", "  level0_stop_writes_trigger=40", ""));
     Path dir = tmp.resolve("db");
     Properties p = properties(dir);
-    p.setProperty(RocksDbClient.OPTIONS_FILE, file.toString());
+    p.setProperty(RocksDbOptions.OPTIONS_FILE, file.toString());
     p.setProperty("writebuffersize", "8m");
     String out = stderrOf(() -> open(p));
     assertEquals("2097152", cfOptions(dir).get("write_buffer_size"), "the usertable section wins, not the property");
@@ -654,9 +659,9 @@ class RocksDbClientTest extends KeyValueDbContract {
         "  max_open_files=100", ""));
     for (Path f : List.of(missing, noDefault)) {
       Properties p = properties(tmp.resolve("db"));
-      p.setProperty(RocksDbClient.OPTIONS_FILE, f.toString());
+      p.setProperty(RocksDbOptions.OPTIONS_FILE, f.toString());
       DBException e = assertThrows(DBException.class, () -> open(p));
-      assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains(RocksDbClient.OPTIONS_FILE),
+      assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains(RocksDbOptions.OPTIONS_FILE),
           e.getMessage());
     }
   }

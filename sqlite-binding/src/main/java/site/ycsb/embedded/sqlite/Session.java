@@ -32,7 +32,7 @@ final class Session {
   /** Statements kept per connection; YCSB uses a handful, a pathological field mix evicts the oldest. */
   private static final int MAX_STATEMENTS = 256;
 
-  private final Store store;
+  private final SqliteHandle store;
   private final Connection connection;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(32, 0.75f, true) {
@@ -52,12 +52,12 @@ final class Session {
   private int pending;
   private boolean closed;
 
-  Session(Store store, Connection connection) {
+  Session(SqliteHandle store, Connection connection) {
     this.store = store;
     this.connection = connection;
   }
 
-  Store store() {
+  SqliteHandle store() {
     return store;
   }
 
@@ -86,7 +86,7 @@ final class Session {
     return ps;
   }
 
-  /** Runs a query; a table locked by a shared-cache neighbour is waited for (see {@link Store#backOff}). */
+  /** Runs a query; a table locked by a shared-cache neighbour is waited for (see {@link SqliteHandle#backOff}). */
   ResultSet query(PreparedStatement ps) throws SQLException {
     for (int attempt = 0; ; attempt++) {
       try {

@@ -64,6 +64,11 @@ class SqliteClientTest extends KeyValueDbContract {
   }
 
   @Override
+  protected Class<?> optionsClass() {
+    return SqliteOptions.class;
+  }
+
+  @Override
   protected List<String[]> badProperties() {
     return List.of(
         new String[] {"sqlite.journalmode", "fast"},
@@ -85,6 +90,11 @@ class SqliteClientTest extends KeyValueDbContract {
         new String[] {"compression", "snappy"},
         new String[] {"sqlite.compression", "zlib"},
         new String[] {"sqlite.writebuffersize", "4m"});
+  }
+
+  /** Opens the columns layout's client (engine sqlite-columns). */
+  private DB columns(Properties p) throws DBException {
+    return open(new SqliteColumnsClient(), p);
   }
 
   private Properties props(String... nameValue) {
@@ -133,7 +143,7 @@ class SqliteClientTest extends KeyValueDbContract {
       assertEquals("500", s.pragma("wal_autocheckpoint"));
       assertEquals("0", s.pragma("busy_timeout"), "our busy handler replaces SQLite's timeout");
     }
-    assertEquals(1234, session(a).store().settings().busyTimeoutMs());
+    assertEquals(1234, session(a).store().options().busyTimeoutMs());
   }
 
   @Test
@@ -441,7 +451,7 @@ class SqliteClientTest extends KeyValueDbContract {
     DB kv = open();
     kv.insert("usertable", "k", record("field0", "v"));
     close(kv);
-    DBException e = assertThrows(DBException.class, () -> open(props("sqlite.schema", "columns")));
+    DBException e = assertThrows(DBException.class, () -> columns(props("sqlite.schema", "columns")));
     assertTrue(e.getMessage().contains("was created as") && e.getMessage().contains("destroy=true"), e.getMessage());
     DB again = open();
     assertEquals(Map.of("field0", "v"), read(again, "k", null), "the data is still there");
@@ -512,7 +522,7 @@ class SqliteClientTest extends KeyValueDbContract {
 
   @Test
   void columnsLayoutStoresOneColumnPerField() throws Exception {
-    DB db = open(props("sqlite.schema", "columns", "fieldcount", "3"));
+    DB db = columns(props("sqlite.schema", "columns", "fieldcount", "3"));
     assertEquals("CREATE TABLE \"usertable\" (\"YCSB_KEY\" BLOB PRIMARY KEY NOT NULL, \"field0\" TEXT,"
         + " \"field1\" TEXT, \"field2\" TEXT) WITHOUT ROWID",
         session(db).queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
@@ -548,7 +558,7 @@ class SqliteClientTest extends KeyValueDbContract {
     assertEquals(Status.NOT_FOUND, db.delete("usertable", "u1"));
     assertEquals(Status.NOT_FOUND, db.read("usertable", "u1", null, new HashMap<>()));
     close(db);
-    DB again = open(props("sqlite.schema", "columns", "fieldcount", "3"));
+    DB again = columns(props("sqlite.schema", "columns", "fieldcount", "3"));
     assertEquals(Map.of("field1", "only"), read(again, "u2", null), "survives reopen");
   }
 
@@ -557,7 +567,7 @@ class SqliteClientTest extends KeyValueDbContract {
     for (String keyType : new String[] {"blob", "text"}) {
       Properties p = props("sqlite.schema", "columns", "fieldcount", "1", "sqlite.keytype", keyType);
       p.setProperty("path", tmp.resolve(keyType).toString());
-      DB db = open(p);
+      DB db = columns(p);
       assertEquals(Status.OK, db.insert("usertable", "?", record("field0", "question mark")));
       assertEquals(Status.OK, db.insert("usertable", "\u00E9\u0100", record("field0", "first")));
       assertEquals(Status.OK, db.insert("usertable", "\u00C3\u00A9\u00C4\u0080", record("field0", "second")));
@@ -575,7 +585,7 @@ class SqliteClientTest extends KeyValueDbContract {
 
   @Test
   void columnsLayoutWithIntegerKeyAndCounterIsTheSqliteNotesTable() throws Exception {
-    DB db = open(props("sqlite.schema", "columns", "fieldcount", "3", "keyformat", "decimal",
+    DB db = columns(props("sqlite.schema", "columns", "fieldcount", "3", "keyformat", "decimal",
         "sqlite.keytype", "integer", "sqlite.counterfield", "field0", "batchsize", "2"));
     Session s = session(db);
     assertEquals("CREATE TABLE \"usertable\" (\"YCSB_KEY\" INTEGER PRIMARY KEY, \"field0\" INTEGER,"
@@ -599,9 +609,25 @@ class SqliteClientTest extends KeyValueDbContract {
     assertEquals(Status.ERROR, db.read("usertable", "user42", null, new HashMap<>()), "not a number");
     assertEquals(1, s.pendingWrites(), "the failed read left the open batch alone");
     close(db);
-    DB again = open(props("sqlite.schema", "columns", "fieldcount", "3", "keyformat", "decimal",
+    DB again = columns(props("sqlite.schema", "columns", "fieldcount", "3", "keyformat", "decimal",
         "sqlite.keytype", "integer", "sqlite.counterfield", "field0"));
     assertEquals(Map.of("field1", "changed"), read(again, "0000000042", Set.of("field1")), "cleanup committed it");
+  }
+
+  @Test
+  void eachLayoutIsAClientOfItsOwn() throws Exception {
+    DBException e = assertThrows(DBException.class, () -> open(props("sqlite.schema", "columns")));
+    assertTrue(e.getMessage().contains("sqlite.schema") && e.getMessage().contains("'columns'")
+        && e.getMessage().contains("sqlite-columns"), "the kv client names the columns engine: " + e.getMessage());
+    e = assertThrows(DBException.class, () -> columns(props("sqlite.schema", "kv")));
+    assertTrue(e.getMessage().contains("sqlite.schema") && e.getMessage().contains("'kv'")
+        && e.getMessage().contains("the engine sqlite"), e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+    DB db = columns(props("fieldcount", "2"));
+    assertEquals("CREATE TABLE \"usertable\" (\"YCSB_KEY\" BLOB PRIMARY KEY NOT NULL, \"field0\" TEXT,"
+        + " \"field1\" TEXT) WITHOUT ROWID",
+        session(db).queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"),
+        "without sqlite.schema the columns client makes its own layout");
   }
 
   @Test
@@ -618,7 +644,7 @@ class SqliteClientTest extends KeyValueDbContract {
       for (int i = 2; i < c.length; i += 2) {
         p.setProperty(c[i], c[i + 1]);
       }
-      DBException e = assertThrows(DBException.class, () -> open(p), c[0] + "=" + c[1]);
+      DBException e = assertThrows(DBException.class, () -> columns(p), c[0] + "=" + c[1]);
       assertTrue(e.getMessage().contains(c[0]) && e.getMessage().contains("'" + c[1] + "'")
           && e.getMessage().contains("expected"), e.getMessage());
       assertEquals(0, SharedHandles.openCount());

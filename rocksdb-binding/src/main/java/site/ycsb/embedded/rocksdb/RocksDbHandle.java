@@ -14,7 +14,7 @@ import org.rocksdb.Statistics;
 import org.rocksdb.WriteOptions;
 
 /** The open database and every native object it needs, closed once in dependency order. */
-public final class Handle {
+public final class RocksDbHandle {
   RocksDB db;
   final List<ColumnFamilyHandle> families = new ArrayList<>();
   ReadOptions readOptions;

@@ -37,7 +37,7 @@ import site.ycsb.embedded.EngineFiles;
  * </ul>
  * Both are counted and printed when the database closes.
  */
-final class Store {
+final class SqliteHandle {
 
   /** The first 16 bytes of every SQLite database file. */
   private static final byte[] MAGIC = EngineFiles.SQLITE_HEADER;
@@ -47,7 +47,7 @@ final class Store {
   private static final int SQLITE_NOTADB = 26;
   private static final long MAX_DELAY_MS = 100;
 
-  private final Settings settings;
+  private final SqliteOptions options;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
@@ -64,11 +64,11 @@ final class Store {
   /** The table as it is in the file: the asked-for layout, or an older kv layout found there. */
   private volatile Schema schema;
 
-  private Store(Settings settings, FileChannel lockChannel, FileLock lock) {
-    this.settings = settings;
+  private SqliteHandle(SqliteOptions options, FileChannel lockChannel, FileLock lock) {
+    this.options = options;
     this.lockChannel = lockChannel;
     this.lock = lock;
-    this.schema = settings.schema();
+    this.schema = options.schema();
   }
 
   /**
@@ -76,7 +76,7 @@ final class Store {
    * an SQLite database (without touching it), takes the process lock, applies and checks every
    * pragma, creates the table or checks that the existing one has this run's layout.
    */
-  static Session open(Settings s) throws IOException {
+  static Session open(SqliteOptions s) throws IOException {
     refuseIfNotSqlite(s.file());
     FileChannel channel = null;
     FileLock lock = null;
@@ -97,7 +97,7 @@ final class Store {
             + " sqlite.processlock=false to let several processes share the database as SQLite allows");
       }
     }
-    Store store = new Store(s, channel, lock);
+    SqliteHandle store = new SqliteHandle(s, channel, lock);
     try {
       store.primary = store.connect(true);
       return store.primary;
@@ -110,8 +110,8 @@ final class Store {
     }
   }
 
-  Settings settings() {
-    return settings;
+  SqliteOptions options() {
+    return options;
   }
 
   /** The table every client uses, as the first connection created or found it. */
@@ -121,7 +121,7 @@ final class Store {
 
   /** The session a client thread works with: its own connection, or the one shared connection under EXCLUSIVE. */
   Session join() throws SQLException, IOException {
-    return settings.exclusive() ? primary : connect(false);
+    return options.exclusive() ? primary : connect(false);
   }
 
   /** A client leaves: its writes are committed and its own connection (not the shared one) closed. */
@@ -153,8 +153,8 @@ final class Store {
       releaseLock();
       System.err.printf(Locale.ROOT, "[sqlite] lock waits: %d busy-handler waits (SQLITE_BUSY), %d statement"
           + " retries (SQLITE_LOCKED), %d gave up after %d ms; %s is %,d bytes%n", busyWaits.sum(),
-          lockedRetries.sum(), gaveUp.sum(), settings.busyTimeoutMs(), settings.file().getFileName(),
-          Files.exists(settings.file()) ? Files.size(settings.file()) : 0);
+          lockedRetries.sum(), gaveUp.sum(), options.busyTimeoutMs(), options.file().getFileName(),
+          Files.exists(options.file()) ? Files.size(options.file()) : 0);
     }
   }
 
@@ -176,11 +176,11 @@ final class Store {
       return String.format(Locale.ROOT, "SQLite %s (sqlite-jdbc %s), %s: journal_mode=%s synchronous=%s"
               + " locking_mode=%s page_size=%s cache_size=%s mmap_size=%s wal_autocheckpoint=%s, %s cache, %s",
           primary.queryString("SELECT sqlite_version()"), primary.connection().getMetaData().getDriverVersion(),
-          settings.file().toAbsolutePath(), primary.pragma("journal_mode"),
+          options.file().toAbsolutePath(), primary.pragma("journal_mode"),
           syncLevel >= 0 && syncLevel < 4 ? syncNames[syncLevel] : sync, primary.pragma("locking_mode"),
           primary.pragma("page_size"), primary.pragma("cache_size"), primary.pragma("mmap_size"),
-          primary.pragma("wal_autocheckpoint"), settings.sharedCache() ? "shared" : "private",
-          settings.exclusive() ? "one connection shared by every client thread (EXCLUSIVE locking)"
+          primary.pragma("wal_autocheckpoint"), options.sharedCache() ? "shared" : "private",
+          options.exclusive() ? "one connection shared by every client thread (EXCLUSIVE locking)"
               : "one connection per client thread");
     } catch (SQLException | RuntimeException e) {
       return "SQLite (describing it failed: " + e + ")";
@@ -191,12 +191,12 @@ final class Store {
   private Session connect(boolean first) throws SQLException, IOException {
     SQLiteConfig config = new SQLiteConfig();
     // The open flag, not SQLiteConfig.setSharedCache: that one only acts on "file:" URIs.
-    config.setOpenMode(settings.sharedCache() ? SQLiteOpenMode.SHAREDCACHE : SQLiteOpenMode.PRIVATECACHE);
-    config.setBusyTimeout(settings.busyTimeoutMs());
+    config.setOpenMode(options.sharedCache() ? SQLiteOpenMode.SHAREDCACHE : SQLiteOpenMode.PRIVATECACHE);
+    config.setBusyTimeout(options.busyTimeoutMs());
     // Otherwise sqlite-jdbc prepares, runs and finalizes "SELECT last_insert_rowid()" after every
     // INSERT, for a getGeneratedKeys() the binding never calls.
     config.setGetGeneratedKeys(false);
-    Connection c = config.createConnection("jdbc:sqlite:" + settings.file().toAbsolutePath());
+    Connection c = config.createConnection("jdbc:sqlite:" + options.file().toAbsolutePath());
     Session s = new Session(this, c);
     sessions.add(s);
     try {
@@ -219,38 +219,38 @@ final class Store {
   /** Applies every pragma in the order SQLite needs, reading each back. */
   private void setUp(Session s, boolean first) throws SQLException, IOException {
     // Before the first access: with EXCLUSIVE set first, WAL needs no shared-memory file.
-    expect(s, "locking_mode", settings.lockingMode(), s.pragma("locking_mode = " + settings.lockingMode()));
+    expect(s, "locking_mode", options.lockingMode(), s.pragma("locking_mode = " + options.lockingMode()));
     if (first) {
       // Takes effect only while the file is still empty; checked after the table exists.
-      s.pragma("page_size = " + settings.pageSize());
+      s.pragma("page_size = " + options.pageSize());
     }
     // WAL is a property of the file; the other journal modes are set per connection.
-    expect(s, "journal_mode", settings.journalMode(), s.pragma("journal_mode = " + settings.journalMode()));
-    s.pragma("synchronous = " + settings.synchronous());
+    expect(s, "journal_mode", options.journalMode(), s.pragma("journal_mode = " + options.journalMode()));
+    s.pragma("synchronous = " + options.synchronous());
     String[] levels = {"OFF", "NORMAL", "FULL", "EXTRA"};
-    expect(s, "synchronous", settings.synchronous(), levels[Integer.parseInt(s.pragma("synchronous"))]);
-    s.pragma("cache_size = -" + settings.cacheKib());
-    expect(s, "cache_size", Long.toString(-settings.cacheKib()), s.pragma("cache_size"));
-    String mmap = s.pragma("mmap_size = " + settings.mmapSize());
-    if (first && mmap != null && Long.parseLong(mmap) != settings.mmapSize()) {
+    expect(s, "synchronous", options.synchronous(), levels[Integer.parseInt(s.pragma("synchronous"))]);
+    s.pragma("cache_size = -" + options.cacheKib());
+    expect(s, "cache_size", Long.toString(-options.cacheKib()), s.pragma("cache_size"));
+    String mmap = s.pragma("mmap_size = " + options.mmapSize());
+    if (first && mmap != null && Long.parseLong(mmap) != options.mmapSize()) {
       System.err.printf("[sqlite] WARNING: sqlite.mmapsize=%d became %s (this SQLite's maximum)%n",
-          settings.mmapSize(), mmap);
+          options.mmapSize(), mmap);
     }
-    expect(s, "wal_autocheckpoint", Integer.toString(settings.walAutocheckpoint()),
-        s.pragma("wal_autocheckpoint = " + settings.walAutocheckpoint()));
+    expect(s, "wal_autocheckpoint", Integer.toString(options.walAutocheckpoint()),
+        s.pragma("wal_autocheckpoint = " + options.walAutocheckpoint()));
   }
 
   private void expect(Session s, String pragma, String wanted, String got) throws IOException {
     if (got == null || !got.equalsIgnoreCase(wanted)) {
       String hint = pragma.equals("journal_mode") && "wal".equalsIgnoreCase(got)
           ? " (leaving WAL needs the database to itself: is another connection or process using it?)" : "";
-      throw new IOException("SQLite did not apply " + pragma + "=" + wanted + " to " + settings.file().toAbsolutePath()
+      throw new IOException("SQLite did not apply " + pragma + "=" + wanted + " to " + options.file().toAbsolutePath()
           + ": it reports " + pragma + "=" + got + hint);
     }
   }
 
   private void createOrCheckTable(Session s) throws SQLException, IOException {
-    Schema wanted = settings.schema();
+    Schema wanted = options.schema();
     String sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?";
     String existing = s.queryString(sql, wanted.table);
     if (existing == null) {
@@ -258,28 +258,28 @@ final class Store {
       existing = s.queryString(sql, wanted.table);
     }
     Schema found = wanted;
-    if (!settings.rowidLayoutSet() && wanted instanceof KvTable kv && !sameTable(wanted, existing)
+    if (!options.rowidLayoutSet() && wanted instanceof KvTable kv && !sameTable(wanted, existing)
         && sameTable(kv.otherLayout(), existing)) {
       // A kv table made under the older WITHOUT ROWID default (or the other way round): the same
       // statements work on both, so a database loaded before stays readable.
       found = kv.otherLayout();
       System.err.printf("[sqlite] NOTE: %s holds the kv table %s; using it as it is (sqlite.withoutrowid=%b"
-          + " was not set; new tables are %s)%n", settings.file().toAbsolutePath(),
+          + " was not set; new tables are %s)%n", options.file().toAbsolutePath(),
           found.withoutRowid ? "WITHOUT ROWID" : "as a rowid table", found.withoutRowid,
           wanted.withoutRowid ? "WITHOUT ROWID" : "rowid tables with a key index");
     }
     if (!sameTable(found, existing)) {
-      throw new IOException("table " + wanted.table + " in " + settings.file().toAbsolutePath()
+      throw new IOException("table " + wanted.table + " in " + options.file().toAbsolutePath()
           + " was created as\n    " + existing + "\n  and this run asks for\n    " + wanted.create
           + "\n  load and run must agree on sqlite.schema, sqlite.keytype, sqlite.withoutrowid,"
           + " sqlite.counterfield, fieldcount and fieldnameprefix (or start afresh with destroy=true)");
     }
     schema = found;
     String pageSize = s.pragma("page_size");
-    if (settings.pageSizeSet() && !pageSize.equals(Integer.toString(settings.pageSize()))) {
+    if (options.pageSizeSet() && !pageSize.equals(Integer.toString(options.pageSize()))) {
       System.err.printf("[sqlite] WARNING: sqlite.pagesize=%d does not apply: %s was created with %s-byte pages"
           + " (the page size is fixed when the file is created; destroy=true starts afresh)%n",
-          settings.pageSize(), settings.file().toAbsolutePath(), pageSize);
+          options.pageSize(), options.file().toAbsolutePath(), pageSize);
     }
     System.err.println("[sqlite] table: " + existing);
   }
@@ -296,7 +296,7 @@ final class Store {
   private boolean waitBeforeRetry(int previousAttempts, LongAdder waits) {
     long delay = previousAttempts < 7 ? 1L << previousAttempts : MAX_DELAY_MS;
     long waited = previousAttempts <= 7 ? (1L << previousAttempts) - 1 : 127 + MAX_DELAY_MS * (previousAttempts - 7);
-    if (waited + delay > settings.busyTimeoutMs()) {
+    if (waited + delay > options.busyTimeoutMs()) {
       gaveUp.increment();
       return false;
     }
@@ -345,7 +345,7 @@ final class Store {
   }
 
   /** SQLite's open errors with what they mean here. */
-  private static IOException explain(Settings s, Exception e) {
+  private static IOException explain(SqliteOptions s, Exception e) {
     String where = s.file().toAbsolutePath().toString();
     int code = e instanceof SQLException ? ((SQLException) e).getErrorCode() & 0xFF : -1;
     String m = e.getMessage();

@@ -1,0 +1,275 @@
+package site.ycsb.embedded.kyoto;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import site.ycsb.embedded.NativeScanBuffer;
+
+/**
+ * One open Kyoto Cabinet database file, shared by every client thread of the JVM: open, the engine
+ * primitives the client calls, the status report, close.
+ */
+public final class KyotoHandle {
+
+  /** Scan buffer per thread; a value larger than it grows that thread's buffer. */
+  static final int SCAN_BUFFER_BYTES = NativeScanBuffer.INITIAL_BYTES;
+
+  /** Compressors already checked in this JVM: the check opens an in-memory database. */
+  private static final Set<String> WORKING_COMPRESSORS = ConcurrentHashMap.newKeySet();
+
+  private final KyotoOptions options;
+  private final Path file;
+  /** What the start-up header says beyond the tuning: the options' notes and an existing file's differences. */
+  private final List<String> notes;
+  /** The KCDB pointer; 0 once closed. */
+  private volatile long db;
+
+  private KyotoHandle(KyotoOptions options, long db) {
+    this.options = options;
+    this.file = options.file();
+    this.notes = new ArrayList<>(options.notes());
+    this.db = db;
+  }
+
+  /**
+   * Opens (creating it when missing) the database the options describe, after checking that this
+   * build of the library has the compressor asked for; an error that says what is wrong and what to do.
+   */
+  public static KyotoHandle open(KyotoOptions options) throws IOException {
+    KyotoNative.ensureLoaded();
+    Path file = options.file();
+    if (options.zcomp() != null) {
+      checkCompressor(options.compression(), options.zcomp());
+    }
+    boolean existed = Files.isRegularFile(file) && Files.size(file) > 0;
+    long db;
+    try {
+      db = KyotoNative.open(options.tuning().getBytes(StandardCharsets.UTF_8), options.mode());
+    } catch (KyotoException e) {
+      throw explain(file, options.compression(), e);
+    }
+    KyotoHandle h = new KyotoHandle(options, db);
+    if (existed) {
+      h.notes.addAll(h.differences());
+    }
+    return h;
+  }
+
+  /** The pointer for a call; a clear error instead of a crash after close. */
+  long ptr() {
+    long p = db;
+    if (p == 0) {
+      throw new IllegalStateException("Kyoto Cabinet database " + file + " is closed");
+    }
+    return p;
+  }
+
+  /** The options the file was opened with. */
+  public KyotoOptions options() {
+    return options;
+  }
+
+  /** The database file. */
+  public Path file() {
+    return file;
+  }
+
+  /** The path and tuning string the file was opened with ("/x/ycsb.kct#opts=sl#..."). */
+  public String tuning() {
+    return options.tuning();
+  }
+
+  public boolean isTree() {
+    return options.isTree();
+  }
+
+  /** The open mode passed to kcdbopen (KyotoNative.O* bits). */
+  public int mode() {
+    return options.mode();
+  }
+
+  /** The stored value under {@code key}, or null. */
+  byte[] get(byte[] key) throws KyotoException {
+    return KyotoNative.get(ptr(), key);
+  }
+
+  void put(byte[] key, byte[] value) throws KyotoException {
+    KyotoNative.set(ptr(), key, value);
+  }
+
+  /** Removes {@code key}; false when it was absent. */
+  boolean remove(byte[] key) throws KyotoException {
+    return KyotoNative.remove(ptr(), key);
+  }
+
+  /**
+   * One transaction for the pairs. Kyoto's transactions are database-wide: a batch waits for another
+   * thread's batch to commit, and writes other threads make meanwhile commit with it.
+   */
+  void putInTransaction(byte[][] keys, byte[][] values, int count) throws KyotoException {
+    KyotoNative.setInTransaction(ptr(), keys, values, count, options.sync());
+  }
+
+  /** Runs {@code use} over the fills of a cursor placed at {@code start}, destroyed afterwards. */
+  void withCursor(byte[] start, int count, NativeScanBuffer.FillUser use) throws IOException {
+    if (!options.isTree() && start.length > 0) {
+      throw new IOException("a HashDB (" + file.getFileName() + ") has no key order: a scan from a start key"
+          + " needs a TreeDB (kyoto.file=*.kct); only whole-database passes (start key \"\") work");
+    }
+    if (count <= 0) {
+      return;
+    }
+    long cursor = KyotoNative.cursor(ptr());
+    try {
+      if (KyotoNative.jump(cursor, start)) {
+        use.accept((buf, max) -> KyotoNative.fill(cursor, buf, max));
+      }
+    } finally {
+      KyotoNative.destroy(cursor);
+    }
+  }
+
+  /** The library's status report (kcdbstatus): psiz, pccap, opts, count, size, bnum, ... */
+  public Map<String, String> status() throws KyotoException {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String line : new String(KyotoNative.status(ptr()), StandardCharsets.UTF_8).split("\n")) {
+      int tab = line.indexOf('\t');
+      if (tab > 0) {
+        out.put(line.substring(0, tab), line.substring(tab + 1));
+      }
+    }
+    return out;
+  }
+
+  /** Writes every dirty page to the file (kcdbsync); {@code hard} also syncs the device. */
+  public void sync(boolean hard) throws KyotoException {
+    KyotoNative.sync(ptr(), hard);
+  }
+
+  /** Closes the database exactly once; later calls do nothing. */
+  synchronized void close() throws KyotoException {
+    long p = db;
+    if (p == 0) {
+      return;
+    }
+    db = 0;
+    KyotoNative.close(p);
+  }
+
+  /** The engine, version, tuning, open mode, contents and notes, for the start-up header. */
+  String describe() {
+    StringBuilder sb = new StringBuilder("Kyoto Cabinet ").append(KyotoNative.version())
+        .append(isTree() ? " TreeDB" : " HashDB").append(" (system library through kyotojni)")
+        .append(String.format("%n[kyoto] opened with %s, mode %s%n[kyoto] ", tuning(),
+            KyotoOptions.modeNames(mode())))
+        .append(summary());
+    for (String note : notes) {
+      sb.append(String.format("%n[kyoto] NOTE: %s", note));
+    }
+    return sb.toString();
+  }
+
+  /** What the file holds and how it is tuned, from the status report, in one line. */
+  String summary() {
+    try {
+      Map<String, String> s = status();
+      StringBuilder sb = new StringBuilder(file.toString()).append(": count=").append(s.get("count"))
+          .append(" size=").append(s.get("size"));
+      for (String k : List.of("psiz", "pccap", "opts", "bnum", "msiz", "chksum")) {
+        if (s.containsKey(k)) {
+          sb.append(' ').append(k).append('=').append(k.equals("opts") ? KyotoOptions.optionNames(s.get(k))
+              : s.get(k));
+        }
+      }
+      return sb.toString();
+    } catch (KyotoException | RuntimeException e) {
+      return file + ": no status report (" + e.getMessage() + ")";
+    }
+  }
+
+  /** Tuning fixed at creation that an existing file keeps even when other values are asked for. */
+  private List<String> differences() {
+    List<String> out = new ArrayList<>();
+    int pageSize = options.pageSize();
+    int optionBits = options.optionBits();
+    try {
+      Map<String, String> s = status();
+      if (isTree() && pageSize > 0 && !String.valueOf(pageSize).equals(s.get("psiz"))) {
+        out.add("the existing file keeps its page size " + s.get("psiz") + "; " + KyotoOptions.PAGE_SIZE + " = "
+            + pageSize + " applies to new files only");
+      }
+      if (!String.valueOf(optionBits).equals(s.get("opts"))) {
+        out.add("the existing file keeps its options " + KyotoOptions.optionNames(s.get("opts")) + "; the requested "
+            + KyotoOptions.optionNames(String.valueOf(optionBits)) + " apply to new files only");
+      }
+    } catch (KyotoException e) {
+      out.add("no status report: " + e.getMessage());
+    }
+    return out;
+  }
+
+  /**
+   * Refuses a compressor this build of the library lacks: compresses and reads back a record in
+   * an in-memory database with it. (An unknown zcomp name would silently become zlib; the names
+   * are checked before this, against {@link KyotoOptions#COMPRESSORS}.)
+   */
+  static void checkCompressor(String compression, String zcomp) throws IOException {
+    if (WORKING_COMPRESSORS.contains(zcomp)) {
+      return;
+    }
+    byte[] value = new byte[4096];
+    for (int i = 0; i < value.length; i++) {
+      value[i] = (byte) ("compressible " + (i % 7)).charAt(i % 13);
+    }
+    byte[] key = "probe".getBytes(StandardCharsets.US_ASCII);
+    try {
+      long db = KyotoNative.open(("*#bnum=64#opts=c#zcomp=" + zcomp).getBytes(StandardCharsets.US_ASCII),
+          KyotoNative.OWRITER | KyotoNative.OCREATE);
+      try {
+        KyotoNative.set(db, key, value);
+        if (!Arrays.equals(value, KyotoNative.get(db, key))) {
+          throw new KyotoException(KyotoNative.EMISC, "the record read back differs from the one written");
+        }
+      } finally {
+        KyotoNative.close(db);
+      }
+    } catch (KyotoException e) {
+      throw new IOException("kyoto.compression = '" + compression + "' cannot be used: this build of the Kyoto"
+          + " Cabinet library lacks the " + zcomp + " compressor (" + e.getMessage() + "); choose another of "
+          + String.join(", ", new java.util.TreeSet<>(KyotoOptions.COMPRESSORS.keySet())) + " or none", e);
+    }
+    WORKING_COMPRESSORS.add(zcomp);
+  }
+
+  /** Turns the library's open errors into messages that say what is wrong and what to do. */
+  static IOException explain(Path file, String compression, KyotoException e) {
+    String where = file.toAbsolutePath().toString();
+    String detail = e.detail();
+    if (e.code() == KyotoNative.ESYSTEM && (detail.contains("fcntl") || detail.contains("lock"))) {
+      return new IOException("Kyoto Cabinet database " + where + " is locked by another process (another YCSB"
+          + " run or a kc*mgr command has it open): " + e.getMessage(), e);
+    }
+    if (e.code() == KyotoNative.EINVALID && detail.contains("module checksum")) {
+      return new IOException("Kyoto Cabinet database " + where + " was written with another compressor than"
+          + " kyoto.compression = '" + compression + "' (the file does not record it): the load and the run"
+          + " must use the same kyoto.compression (" + e.getMessage() + ")", e);
+    }
+    if (e.code() == KyotoNative.EINVALID && detail.contains("magic")) {
+      return new IOException(where + " is not a Kyoto Cabinet database (" + e.getMessage() + "); delete it,"
+          + " or choose another path or kyoto.file", e);
+    }
+    if (e.code() == KyotoNative.ENOPERM || e.code() == KyotoNative.ENOREPOS) {
+      return new IOException("cannot open or create Kyoto Cabinet database " + where + ": " + e.getMessage(), e);
+    }
+    return new IOException("cannot open Kyoto Cabinet database " + where + ": " + e.getMessage(), e);
+  }
+}
