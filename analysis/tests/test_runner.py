@@ -228,12 +228,13 @@ def test_a_launcher_that_cannot_start_fails_the_cell(fake_repo, tmp_path):
 
 
 def test_leveldb_runs_on_both_libraries_through_one_binding(fake_repo, tmp_path):
-    from analysis.scenarios import ENGINES, LEVELDB_2011, SCENARIOS
+    from analysis.scenarios import ENGINES, LEVELDB_2011, SCENARIOS, YCSB_CORE
 
-    for scenario in LEVELDB_2011:  # the 2011 sections, the baseline among them: one row per library
+    # The 2011 sections (the baseline among them) and YCSB's A-F: one row per library.
+    for scenario in LEVELDB_2011 + YCSB_CORE:
         assert {"leveldb", "leveldb-system"} <= set(scenario.engines), scenario.id
     for scenario in SCENARIOS:
-        if scenario not in LEVELDB_2011:
+        if scenario not in LEVELDB_2011 + YCSB_CORE:
             assert "leveldb-system" not in scenario.engines, scenario.id
     assert ENGINES.index("leveldb-system") == ENGINES.index("leveldb") + 1
     assert engine_is_built(fake_repo, "leveldb-system")  # the leveldb binding's module
