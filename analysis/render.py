@@ -156,7 +156,6 @@ img { max-width: 100%; height: auto; border: 1px solid #eee; }
 svg.chart { display: block; width: 100%; height: auto; margin: 0.6em 0 1em; }
 code { background: #f6f6f6; padding: 0 0.2em; }
 nav ul { columns: 2 18em; }
-table.heat { display: table; }
 table.heat td.num { min-width: 3.2em; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.6em 0; font-size: 0.9em; }
 .legend span.swatch { display: inline-block; width: 1.6em; height: 0.9em; margin-right: 0.35em;
@@ -172,8 +171,9 @@ table.heat td.num { min-width: 3.2em; }
   table.cards td { border: none; padding: 0.05em 0; text-align: left; }
   table.cards td:first-child { font-weight: 600; }
   table.cards td[data-label]:not(:first-child)::before { content: attr(data-label) ": "; color: #666; }
-  table.heat { font-size: 0.8em; }
-  table.heat th, table.heat td { padding: 0.25em 0.3em; }
+  table.heat { font-size: 0.75em; }
+  table.heat th, table.heat td { padding: 0.2em 0.25em; }
+  table.heat td.num { min-width: 0; }
 }
 """
 
