@@ -143,7 +143,8 @@ def to_markdown(blocks: list[Block]) -> str:
 
 # Words break only between words or after a hyphen, never inside (no overflow-wrap: anywhere, no
 # word-break: break-all): a table's columns are as wide as its longest word. Below 700 px a table of four
-# or more columns lays each row out as a card, each cell under its header's name, so none scrolls.
+# or more columns lays each row out as a card, its first cell the title, then "header: value" pairs that
+# flow side by side as the width allows, so none scrolls.
 _CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto;
        padding: 0 1em; color: #222; line-height: 1.45; overflow-wrap: break-word; }
@@ -157,11 +158,11 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0.6em 0 1em; }
 code { background: #f6f6f6; padding: 0 0.2em; }
 nav ul { columns: 2 18em; }
 table.heat td.num { min-width: 3.2em; }
+table.heat tbody th { text-align: left; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.6em 0; font-size: 0.9em; }
 .legend span.swatch { display: inline-block; width: 1.6em; height: 0.9em; margin-right: 0.35em;
                       vertical-align: -0.05em; border: 1px solid #555; }
-.grid { display: flex; flex-wrap: wrap; gap: 0 1em; align-items: flex-start; }
-.grid svg.chart { flex: 1 1 280px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 0 1em; }
 @media (max-width: 700px) {
   body { margin: 1em auto; padding: 0 0.75em; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
@@ -170,6 +171,7 @@ table.heat td.num { min-width: 3.2em; }
   table.cards tr { border: 1px solid #ccc; border-top: none; padding: 0.3em 0.5em; }
   table.cards td { border: none; padding: 0.05em 0; text-align: left; }
   table.cards td:first-child { font-weight: 600; }
+  table.cards td:not(:first-child) { display: inline-block; margin-right: 1.2em; }
   table.cards td[data-label]:not(:first-child)::before { content: attr(data-label) ": "; color: #666; }
   table.heat { font-size: 0.75em; }
   table.heat th, table.heat td { padding: 0.2em 0.25em; }
@@ -252,9 +254,9 @@ def _heat_html(heat: HeatMap) -> str:
 _SVG_ROOT = re.compile(r'<svg\b[^>]*\bwidth="([\d.]+)pt"[^>]*>', re.S)
 
 
-def inline_svg(svg: str, alt: str, prefix: str) -> str:
+def inline_svg(svg: str, alt: str, prefix: str, grow: float = 1.25) -> str:
     """A matplotlib SVG as an element of the page: it scales to its container down to a phone's width (at
-    most 1.25x its drawn size), its ids made unique in the page, its text left as text."""
+    most `grow` x its drawn size), its ids made unique in the page, its text left as text."""
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}\1"', svg)
@@ -267,16 +269,16 @@ def inline_svg(svg: str, alt: str, prefix: str) -> str:
     tag = re.sub(r'\s(width|height)="[^"]*"', "", root.group(0))
     tag = tag.replace(
         "<svg",
-        f'<svg class="chart" role="img" aria-label="{html.escape(alt)}" style="max-width: {width_px * 1.25:.0f}px"',
+        f'<svg class="chart" role="img" aria-label="{html.escape(alt)}" style="max-width: {width_px * grow:.0f}px"',
         1,
     )
     return tag + svg[root.end() :]
 
 
-def _image_html(image: Image, base: Path | None, prefix: str) -> str:
+def _image_html(image: Image, base: Path | None, prefix: str, grow: float = 1.25) -> str:
     file = base / image.path if base is not None else None
     if file is not None and file.suffix == ".svg" and file.is_file():
-        return inline_svg(file.read_text(), image.alt, prefix)
+        return inline_svg(file.read_text(), image.alt, prefix, grow)
     return f'<p><img src="{html.escape(image.path)}" alt="{html.escape(image.alt)}"></p>'
 
 
@@ -314,7 +316,8 @@ def to_html(blocks: list[Block], title: str, base: Path | None = None) -> str:
         elif isinstance(block, Image):
             parts.append(_image_html(block, base, f"c{i}-"))
         elif isinstance(block, ChartGrid):
-            images = "".join(_image_html(image, base, f"c{i}-{k}-") for k, image in enumerate(block.images))
+            # Small multiples keep their drawn size at most, so that more of them share a row.
+            images = "".join(_image_html(image, base, f"c{i}-{k}-", 1.0) for k, image in enumerate(block.images))
             parts.append(_legend_html(block.legend) + f'<div class="grid">{images}</div>')
         elif isinstance(block, Table):
             parts.append(_table_html(block))
