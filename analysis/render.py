@@ -171,7 +171,7 @@ table.heat tbody th { text-align: left; }
   table.cards tr { border: 1px solid #ccc; border-top: none; padding: 0.3em 0.5em; }
   table.cards td { border: none; padding: 0.05em 0; text-align: left; }
   table.cards td:first-child { font-weight: 600; }
-  table.cards td:not(:first-child) { display: inline-block; margin-right: 1.2em; }
+  table.cards td:not(:first-child) { display: inline-block; max-width: 100%; margin-right: 1.2em; }
   table.cards td[data-label]:not(:first-child)::before { content: attr(data-label) ": "; color: #666; }
   table.heat { font-size: 0.75em; }
   table.heat th, table.heat td { padding: 0.2em 0.25em; }
