@@ -259,6 +259,7 @@ def inline_svg(svg: str, alt: str, prefix: str, grow: float = 1.25) -> str:
     most `grow` x its drawn size), its ids made unique in the page, its text left as text."""
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = svg.replace('<style type="text/css">*{', '<style type="text/css">svg.chart *{')  # not the page's
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}\1"', svg)
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}\1)", svg)
     svg = re.sub(r'xlink:href="#([^"]+)"', rf'xlink:href="#{prefix}\1"', svg)
@@ -277,6 +278,8 @@ def inline_svg(svg: str, alt: str, prefix: str, grow: float = 1.25) -> str:
 
 def _image_html(image: Image, base: Path | None, prefix: str, grow: float = 1.25) -> str:
     file = base / image.path if base is not None else None
+    if file is not None and not file.is_file():  # a chart named as a PNG, drawn (now) as SVG
+        file = file.with_suffix(".svg")
     if file is not None and file.suffix == ".svg" and file.is_file():
         return inline_svg(file.read_text(), image.alt, prefix, grow)
     return f'<p><img src="{html.escape(image.path)}" alt="{html.escape(image.alt)}"></p>'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -350,3 +351,19 @@ def test_heat_shades_and_numbers():
     assert [format_score(s) for s in (1.0, 0.5, 0.0312, None)] == ["1.00", "0.50", "0.031", "—"]
     # green at the best, yellow at a tenth, orange at a hundredth and below
     assert [heat_colour(s) for s in (1.0, 0.1, 0.01, 0.0001)] == ["#a6dba0", "#fee08b", "#f4a582", "#f4a582"]
+
+
+def test_the_page_holds_its_svg_charts_with_ids_of_their_own(tmp_path):
+    from analysis.charts import Panel, Series, bar_chart
+    from analysis.render import Image
+
+    panels = [Panel("p", ["a", "b"], [Series("today", [1.0, None]), Series("2011", [2.0, 3.0], published=True)])]
+    svg = bar_chart("A chart", "ops/sec", panels, tmp_path / "charts" / "one.png")
+    assert svg == tmp_path / "charts" / "one.svg" and not (tmp_path / "charts" / "one.png").exists()
+    # Two charts in one page (one named by the PNG it once was): every id and reference made unique.
+    page = to_html([Image("charts/one.svg", "first"), Image("charts/one.png", "second")], "t", tmp_path)
+    assert page.count('<svg class="chart"') == 2 and "<img" not in page and "<metadata>" not in page
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)) and all(i.startswith(("c0-", "c1-")) for i in ids)
+    assert "url(#c0-" in page and "url(#c1-" in page and '<style type="text/css">svg.chart *{' in page
+    assert ">no figure</text>" in page
