@@ -1,6 +1,7 @@
-"""One horizontal bar chart per report table: this host's figures beside the published ones.
+"""One horizontal bar chart per report table (this host's figures beside the published ones), small
+multiples, timelines: SVG files whose text stays text, sized to stay legible on a phone.
 
-matplotlib loads inside bar_chart only: the tables (Panel, Series) and every other module import this
+matplotlib loads inside the drawing functions only: the tables (Panel, Series) and every other module import this
 one without paying for it (about 0.4 s and 30 MB), so only drawing does.
 """
 
@@ -8,8 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .formatting import format_number
+from .render import LegendEntry
+
+if TYPE_CHECKING:  # names for type hints only: matplotlib loads when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure as MplFigure
 
 
 @dataclass(frozen=True)
@@ -29,91 +37,159 @@ class Panel:
 TODAY_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
 PUBLISHED_COLOURS = ["#b0b0b0", "#d8a8a8", "#a8cfa8", "#c9b6dd", "#f3c89c"]
 
+# Charts are drawn narrow enough that a phone's 390-px window (358 px of page) shrinks them at most to
+# 0.78x: their smallest text, 8 pt, is then still 8 px; on a wide window they grow to 1.25x.
+CHART_WIDTH_IN = 4.8
+SMALL_MULTIPLE_WIDTH_IN = 3.4
+FONT_PT = 8
+
 
 def _use_log_scale(panels: list[Panel]) -> bool:
     values = [v for p in panels for s in p.series for v in s.values if v is not None and v > 0]
     return bool(values) and max(values) / min(values) > 200
 
 
-def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
-    """Writes a PNG with one panel per group (e.g. sequential / random) and returns its path."""
+def series_styles(series: list[Series]) -> list[tuple[str, str | None]]:
+    """(colour, hatch) of each series: today's in strong colours, the published ones pale and hatched."""
+    styles: list[tuple[str, str | None]] = []
+    today_i = published_i = 0
+    for s in series:
+        if s.published:
+            styles.append((PUBLISHED_COLOURS[published_i % len(PUBLISHED_COLOURS)], "//"))
+            published_i += 1
+        else:
+            styles.append((TODAY_COLOURS[today_i % len(TODAY_COLOURS)], None))
+            today_i += 1
+    return styles
+
+
+def _draw_panel(ax: Axes, panel: Panel, unit: str, log: bool, right: float | None) -> None:
+    """One panel's horizontal bars, each labelled with its figure; right: a shared end of the x axis."""
+    from matplotlib.ticker import FuncFormatter
+
+    n = max(len(panel.series), 1)
+    height = 0.8 / n
+    drawn = []
+    for k, (series, (colour, hatch)) in enumerate(zip(panel.series, series_styles(panel.series), strict=True)):
+        positions = [i + (k - (n - 1) / 2) * height for i in range(len(panel.categories))]
+        values = [v if v is not None else 0 for v in series.values]  # no bar for a missing figure
+        bars = ax.barh(
+            positions,
+            values,
+            height=height * 0.95,
+            color=colour,
+            hatch=hatch,
+            edgecolor="#555555" if series.published else colour,
+            linewidth=0.5,
+            label=series.name,
+        )
+        drawn.append((bars, series.values))
+    if log:
+        ax.set_xscale("log")
+    else:
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}" if x >= 10 else f"{x:g}"))
+    ax.margins(x=0.22)
+    if right is not None:
+        ax.set_xlim(right=right)
+    left = ax.get_xlim()[0]
+    for bars, figures in drawn:
+        for bar, value in zip(bars, figures, strict=True):
+            # A missing figure gets a word where its bar would start.
+            x = bar.get_width() if value else left
+            ax.annotate(
+                format_number(value) if value is not None else "no figure",
+                (x, bar.get_y() + bar.get_height() / 2),
+                xytext=(2, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=FONT_PT,
+                color="#222222" if value is not None else "#888888",
+            )
+    ax.set_yticks(range(len(panel.categories)))
+    ax.set_yticklabels(panel.categories, fontsize=FONT_PT + 1)
+    ax.invert_yaxis()  # first category on top, as in a table
+    ax.set_xlabel(unit + (" (log scale)" if log else ""), fontsize=FONT_PT)
+    ax.tick_params(axis="x", labelsize=FONT_PT)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _save_svg(fig: MplFigure, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    svg = path.with_suffix(".svg")
+    svg.parent.mkdir(parents=True, exist_ok=True)
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ycsb-embedded"}):  # text as text; stable ids
+        fig.savefig(svg, metadata={"Date": None})
+    plt.close(fig)
+    return svg
+
+
+def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
 
-    rows = max(len(p.categories) * max(len(p.series), 1) for p in panels)
-    legend_columns = 4 if len(panels) > 1 else 2
-    legend_rows = -(-sum(len(p.series) for p in panels[:1]) // legend_columns)
-    width, height = max(10.0, 5.2 * len(panels) + 1.5), max(2.6, 1.4 + 0.3 * rows + 0.25 * legend_rows)
-    fig, axes = plt.subplots(1, len(panels), figsize=(width, height), squeeze=False, layout="constrained")
-    log = _use_log_scale(panels)
-    for ax, panel in zip(axes[0], panels, strict=True):
-        n = max(len(panel.series), 1)
-        height = 0.8 / n
-        today_i = published_i = 0
-        drawn = []
-        for k, series in enumerate(panel.series):
-            if series.published:
-                colour, hatch = PUBLISHED_COLOURS[published_i % len(PUBLISHED_COLOURS)], "//"
-                published_i += 1
-            else:
-                colour, hatch = TODAY_COLOURS[today_i % len(TODAY_COLOURS)], None
-                today_i += 1
-            positions = [i + (k - (n - 1) / 2) * height for i in range(len(panel.categories))]
-            values = [v if v is not None else 0 for v in series.values]  # no bar for a missing figure
-            bars = ax.barh(
-                positions,
-                values,
-                height=height * 0.95,
-                color=colour,
-                hatch=hatch,
-                edgecolor="#555555" if series.published else colour,
-                linewidth=0.5,
-                label=series.name,
-            )
-            drawn.append((bars, series.values))
-        if log:
-            ax.set_xscale("log")
-        else:
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
-        ax.margins(x=0.18)
-        left = ax.get_xlim()[0]
-        for bars, figures in drawn:
-            for bar, value in zip(bars, figures, strict=True):
-                # A missing figure gets a word where its bar would start.
-                x = bar.get_width() if value else left
-                text = format_number(value) if value is not None else "no figure"
-                ax.annotate(
-                    text,
-                    (x, bar.get_y() + bar.get_height() / 2),
-                    xytext=(3, 0),
-                    textcoords="offset points",
-                    va="center",
-                    fontsize=7,
-                    color="#222222" if value is not None else "#888888",
-                )
-        ax.set_yticks(range(len(panel.categories)))
-        ax.set_yticklabels(panel.categories, fontsize=8)
-        ax.invert_yaxis()  # first category on top, as in a table
-        if len(panels) > 1:
-            ax.set_title(panel.title, fontsize=10)
-        ax.set_xlabel(unit + (" (log scale)" if log else ""), fontsize=8)
-        ax.tick_params(axis="x", labelsize=7)
-        ax.grid(axis="x", alpha=0.3)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(
-        handles, labels, loc="outside lower center", ncol=min(len(labels), legend_columns), fontsize=8, frameon=False
+    return plt
+
+
+def _bar_count(panel: Panel) -> int:
+    return len(panel.categories) * max(len(panel.series), 1)
+
+
+def bar_chart(title: str, unit: str, panels: list[Panel], path: Path) -> Path:
+    """Writes an SVG (path's suffix made .svg) with the panels (e.g. sequential / random) one above the
+    other under one legend, and returns its path."""
+    plt = _pyplot()
+    labels = [s.name for s in panels[0].series]
+    legend_columns = 2 if max(map(len, labels), default=0) <= 28 else 1
+    legend_rows = -(-len(labels) // legend_columns)
+    heights = [0.35 + 0.16 * _bar_count(p) + (0.25 if len(panels) > 1 else 0) for p in panels]
+    size = (CHART_WIDTH_IN, 0.6 + 0.2 * legend_rows + sum(heights) + 0.35 * len(panels))
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=size, squeeze=False, layout="constrained", gridspec_kw={"height_ratios": heights}
     )
-    fig.suptitle(title, fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    # A text twin (SVG, fonts left to the viewer) that a README or a diff can hold.
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ycsb-embedded"}):
-        fig.savefig(path.with_suffix(".svg"))
-    plt.close(fig)
-    return path
+    log = _use_log_scale(panels)
+    for ax, panel in zip(axes[:, 0], panels, strict=True):
+        _draw_panel(ax, panel, unit, log, None)
+        if len(panels) > 1:
+            ax.set_title(panel.title, fontsize=FONT_PT + 1)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    # The title heads the legend: a suptitle beside an outside legend overlaps it.
+    fig.legend(
+        handles,
+        names,
+        loc="outside upper center",
+        ncol=legend_columns,
+        fontsize=FONT_PT,
+        frameon=False,
+        title=title,
+        title_fontproperties={"size": FONT_PT + 3},
+    )
+    return _save_svg(fig, path)
+
+
+def small_multiples(unit: str, panels: list[Panel], directory: Path, stem: str) -> list[Path]:
+    """One small SVG per panel (directory/stem-1.svg, ...), all on one x scale and without a legend: the
+    page lays them out as its width allows, under one legend (see `legend_of`)."""
+    plt = _pyplot()
+    log = _use_log_scale(panels)
+    values = [v for p in panels for s in p.series for v in s.values if v is not None and v > 0]
+    right = max(values) * (3 if log else 1.3) if values else None
+    paths = []
+    for k, panel in enumerate(panels, start=1):
+        size = (SMALL_MULTIPLE_WIDTH_IN, 0.95 + 0.14 * _bar_count(panel))
+        fig, ax = plt.subplots(figsize=size, layout="constrained")
+        _draw_panel(ax, panel, unit, log, right)
+        ax.set_title(panel.title, fontsize=FONT_PT + 2)
+        paths.append(_save_svg(fig, directory / f"{stem}-{k}.svg"))
+    return paths
+
+
+def legend_of(series: list[Series]) -> list[LegendEntry]:
+    """The legend of charts of these series, colours and hatching as the charts draw them."""
+    styles = series_styles(series)
+    return [LegendEntry(s.name, colour, hatch is not None) for s, (colour, hatch) in zip(series, styles, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -127,37 +203,32 @@ class Timeline:
 
 
 def timeline_chart(title: str, timelines: list[Timeline], path: Path) -> Path:
-    """Writes a PNG of ops/sec against time, one line per engine, each slowest second marked."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Writes an SVG (path's suffix made .svg) of ops/sec against time, one line per engine, each slowest
+    second marked, and returns its path."""
+    plt = _pyplot()
     from matplotlib.ticker import FuncFormatter
 
-    fig, ax = plt.subplots(figsize=(10.0, 3.6), layout="constrained")
+    fig, ax = plt.subplots(figsize=(CHART_WIDTH_IN, 2.8), layout="constrained")
     for k, timeline in enumerate(timelines):
         colour = TODAY_COLOURS[k % len(TODAY_COLOURS)]
         ax.plot(timeline.seconds, timeline.ops_per_sec, color=colour, linewidth=1.2, label=timeline.name)
         if timeline.slowest is not None:
             x, y = timeline.slowest
-            ax.plot([x], [y], marker="v", color=colour, markersize=8)
+            ax.plot([x], [y], marker="v", color=colour, markersize=7)
             ax.annotate(
-                f"slowest second: {format_number(y)}",
+                f"slowest: {format_number(y)}",
                 (x, y),
                 xytext=(4, -12),
                 textcoords="offset points",
-                fontsize=7,
+                fontsize=FONT_PT,
                 color=colour,
             )
-    ax.set_xlabel("seconds since the step started", fontsize=8)
-    ax.set_ylabel("ops/sec (each second)", fontsize=8)
+    ax.set_xlabel("seconds since the step started", fontsize=FONT_PT)
+    ax.set_ylabel("ops/sec (each second)", fontsize=FONT_PT)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}"))
     ax.set_ylim(bottom=0)
-    ax.tick_params(labelsize=7)
+    ax.tick_params(labelsize=FONT_PT)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, frameon=False)
-    ax.set_title(title, fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    ax.legend(fontsize=FONT_PT, frameon=False)
+    ax.set_title(title, fontsize=FONT_PT + 2)
+    return _save_svg(fig, path)

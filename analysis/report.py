@@ -1,4 +1,4 @@
-"""Renders the report of a results directory: report.md, report.html, charts/*.png, tidy.csv,
+"""Renders the report of a results directory: report.md, report.html, charts/*.svg, tidy.csv,
 figures.csv. Prints the Markdown report's path.
 
     python -m analysis report results/20261122-014500-quick
@@ -28,12 +28,13 @@ from .findings import (
 )
 from .formatting import format_number
 from .reference import load_findings, load_published
-from .render import Block, BulletList, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_costs import (
     COSTS_HEADING,
     TIMELINE_SCENARIOS,
     amplification_blocks,
     costs_blocks,
+    glance_blocks,
     summary_blocks,
     timeline_blocks,
 )
@@ -171,8 +172,8 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
     blocks.append(built.table)
     for note in built.notes:
         blocks.append(Paragraph(note))
-    bar_chart(d.title, built.unit, built.panels, chart_path)
-    blocks.append(Image(str(chart_path.relative_to(report_dir)), d.title))
+    svg = bar_chart(d.title, built.unit, built.panels, chart_path)
+    blocks.append(Image(str(svg.relative_to(report_dir)), d.title))
     return blocks
 
 
@@ -437,11 +438,15 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     findings = evaluate_findings(load_findings(), run.values(), run.machine, figure_map)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
+    summary = summary_blocks(run, findings, crash, full_repeats)
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
+        *glance_blocks(run),
+        summary[0],
         Paragraph(run_summary(run)),
-        *summary_blocks(run, findings, crash, full_repeats),
+        *summary[1:],
+        Contents(),
         *machine_blocks(run),
         *peers_blocks(run),
     ]
@@ -455,7 +460,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
                 blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
-        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.png", report_dir, run)
+        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
     if current_section is not None:
@@ -498,7 +503,7 @@ def write_report(
         report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
     )
     paths.markdown.write_text(to_markdown(blocks))
-    paths.html.write_text(to_html(blocks, TITLE))
+    paths.html.write_text(to_html(blocks, TITLE, report_dir))
     run.tidy.to_csv(paths.tidy_csv, index=False)
     figures_frame(run.figures).to_csv(paths.figures_csv, index=False)
     return paths

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .charts import Panel, Series, Timeline, bar_chart, timeline_chart
+from .charts import Panel, Series, Timeline, legend_of, small_multiples, timeline_chart
 from .crash import CrashResults
 from .findings import (
     MARGIN_FINDINGS,
@@ -21,7 +21,7 @@ from .findings import (
 )
 from .formatting import format_figure, format_number
 from .parse import parse_status_lines
-from .render import Block, BulletList, Heading, Image, Paragraph, Table
+from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_tables import REPORT_TABLES
 from .results import Figure, RunData
 from .scenarios import SCENARIOS, SCENARIOS_BY_ID
@@ -138,40 +138,47 @@ def write_scenarios(run: RunData) -> list[str]:
 
 
 def amplification_blocks(run: RunData, report_dir: Path) -> list[Block]:
-    """One chart: write amplification and space amplification per engine, for every write scenario."""
+    """Small multiples: a chart per write scenario, each engine's write and space amplification, all on one
+    scale under one legend."""
     scenarios = write_scenarios(run)
     engines = [e for e in DISPLAY_ORDER if any(f.engine == e for f in run.figures)]
     if not scenarios or not engines:
         return []
     by_key = {(f.engine, f.scenario): f for f in run.figures if not f.variant}
     scenarios = [s for s in scenarios if any((e, s) in by_key for e in engines)]
+    measures = (("write amp.", "write_amplification"), ("space amp.", "space_amplification"))
     panels = [
         Panel(
-            title,
-            scenarios,
+            scenario,
+            [label for label, _ in measures],
             [
                 Series(
                     engine_label(e),
-                    [(by_key[(e, s)].costs.get(column) if (e, s) in by_key else None) for s in scenarios],
+                    [
+                        (by_key[(e, scenario)].costs.get(column) if (e, scenario) in by_key else None)
+                        for _, column in measures
+                    ],
                 )
                 for e in engines
             ],
         )
-        for title, column in (
-            ("Write amplification (written / user data written)", "write_amplification"),
-            ("Space amplification (on disk / user data)", "space_amplification"),
-        )
+        for scenario in scenarios
     ]
-    path = report_dir / "charts" / "amplification.png"
-    bar_chart("Write and space amplification of the write scenarios", "x user data", panels, path)
+    paths = small_multiples("x user data", panels, report_dir / "charts", "amplification")
     return [
         Heading(2, "Write and space amplification"),
         Paragraph(
-            "Every write scenario's measured step, each engine: bytes written to disk and the database's size "
-            "on disk against the user data (keys and values) it was given. What the numbers include is under "
-            "the first 'What it cost' table."
+            "Every write scenario's measured step, a chart each, one scale for all: bytes written to disk "
+            "(write amp.) and the database's size on disk (space amp.) against the user data (keys and values) "
+            "it was given. What the numbers include is under the first 'What it cost' table."
         ),
-        Image(str(path.relative_to(report_dir)), "Write and space amplification per engine"),
+        ChartGrid(
+            legend_of(panels[0].series),
+            [
+                Image(str(p.relative_to(report_dir)), f"{s}: write and space amplification")
+                for p, s in zip(paths, scenarios, strict=True)
+            ],
+        ),
     ]
 
 
@@ -203,27 +210,92 @@ def timeline_of(run: RunData, engine: str, scenario: str, variant: str = "") -> 
     return None
 
 
+# A timeline needs this many one-second status lines to show a shape rather than a few points.
+TIMELINE_MIN_SECONDS = 10
+
+
 def timeline_blocks(run: RunData, report_dir: Path, scenarios: Iterable[str] = TIMELINE_SCENARIOS) -> list[Block]:
     blocks: list[Block] = []
+    too_short = []
     for scenario in scenarios:
-        timelines = [
-            t for e in DISPLAY_ORDER if (t := timeline_of(run, e, scenario)) is not None and len(t.seconds) > 1
-        ]
+        found = [t for e in DISPLAY_ORDER if (t := timeline_of(run, e, scenario)) is not None]
+        timelines = [t for t in found if len(t.seconds) >= TIMELINE_MIN_SECONDS]
+        too_short += [f"{scenario} on {t.name} ({len(t.seconds)} s)" for t in found if t not in timelines]
         if not timelines:
             continue
-        path = report_dir / "charts" / f"timeline-{scenario}.png"
         title = f"{scenario}: ops/sec second by second"
-        timeline_chart(title, timelines, path)
+        path = timeline_chart(title, timelines, report_dir / "charts" / f"timeline-{scenario}.svg")
         blocks += [Heading(3, title), Image(str(path.relative_to(report_dir)), title)]
-    if not blocks:
+    if not blocks and not too_short:
         return []
+    short = (
+        f" No timeline for steps shorter than {TIMELINE_MIN_SECONDS} one-second status lines, too few to show "
+        f"a shape: {', '.join(too_short)}."
+        if too_short
+        else ""
+    )
     return [
         Heading(2, "Throughput over time"),
         Paragraph(
             "YCSB's `-s` status line of each second of the measured step (first repeat), one line per engine: "
-            "write stalls and compaction debt show as dips; the marker is the slowest full second."
+            "write stalls and compaction debt show as dips; the marker is the slowest full second." + short
         ),
         *blocks,
+    ]
+
+
+def report_tests() -> list[tuple[str, str, str]]:
+    """(section, scenario, variant) of every test the report's tables show, in report order."""
+    return [
+        (section, scenario, variant)
+        for section, scenarios in section_scenarios().items()
+        for scenario in scenarios
+        for variant in SCENARIOS_BY_ID[scenario].variants
+    ]
+
+
+def lower_is_better(figure: Figure) -> bool:
+    return figure.metric == "elapsed_ms"
+
+
+def scores(figures: list[Figure]) -> dict[str, float]:
+    """Engine -> its figure relative to the best of these (one test's): 1.0 the best, 0.5 half its speed
+    (twice its time, for an elapsed-time test)."""
+    done = [f for f in figures if f.value is not None and f.value > 0]
+    if not done:
+        return {}
+    if lower_is_better(done[0]):
+        best = min(f.value or 0.0 for f in done)
+        return {f.engine: best / (f.value or 1.0) for f in done}
+    best = max(f.value or 0.0 for f in done)
+    return {f.engine: (f.value or 0.0) / best for f in done}
+
+
+def report_engines(run: RunData) -> list[str]:
+    """The engines with figures in this run: the display order first, then the rest (peers) by name."""
+    present = {f.engine for f in run.figures}
+    return [e for e in DISPLAY_ORDER if e in present] + sorted(present - set(DISPLAY_ORDER))
+
+
+def glance_blocks(run: RunData) -> list[Block]:
+    """The report's first view: a heat map of engines by tests, each cell the engine's figure relative to
+    the best engine of that test."""
+    engines = report_engines(run)
+    rows = []
+    for _, scenario, variant in report_tests():
+        by_engine = scores([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
+        if by_engine:
+            rows.append((f"{scenario}{' ' + variant if variant else ''}", [by_engine.get(e) for e in engines]))
+    if not rows:
+        return []
+    return [
+        Heading(2, "At a glance"),
+        Paragraph(
+            "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
+            "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
+            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
+        ),
+        HeatMap("Test", [engine_label(e) for e in engines], rows),
     ]
 
 
@@ -232,8 +304,7 @@ def fastest_text(figures: list[Figure]) -> str | None:
     done = [f for f in figures if f.value is not None]
     if len(done) < 2:
         return None
-    lower_better = done[0].metric == "elapsed_ms"
-    ranked = sorted(done, key=lambda f: f.value or 0.0, reverse=not lower_better)
+    ranked = sorted(done, key=lambda f: f.value or 0.0, reverse=not lower_is_better(done[0]))
     best, second = ranked[0], ranked[1]
     assert best.value is not None and second.value is not None
     margin = abs(best.value - second.value) / second.value * 100 if second.value else 0.0
@@ -282,16 +353,12 @@ def summary_blocks(
         items.append(f"**Durability** (kill -9 while writing): {durability}.")
     else:
         items.append("**Durability**: not checked in this run (`--crash-rounds N`).")
-    rows = []
-    for section, scenarios in section_scenarios().items():
-        parts = []
-        for scenario in scenarios:
-            for variant in SCENARIOS_BY_ID[scenario].variants:
-                text = fastest_text([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
-                if text:
-                    parts.append(f"{scenario}{' ' + variant if variant else ''}: {text}")
-        if parts:
-            rows.append([section, "; ".join(parts)])
+    fastest: dict[str, list[str]] = {}
+    for section, scenario, variant in report_tests():
+        text = fastest_text([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
+        if text:
+            fastest.setdefault(section, []).append(f"{scenario}{' ' + variant if variant else ''}: {text}")
+    rows = [[section, "; ".join(parts)] for section, parts in fastest.items()]
     blocks: list[Block] = [Heading(2, "Summary"), BulletList(items)]
     if rows:
         blocks += [

@@ -203,7 +203,12 @@ def test_the_report_starts_with_a_summary_and_shows_the_costs(fake_repo, tmp_pat
     # the cost table: seqwrite on LevelDB, WRITTEN bytes on disk = 0.4 MB, 3.53x the 116,000 bytes of user data
     row = next(line for line in markdown.splitlines() if line.startswith("| seqwrite | LevelDB 1.13 (leveldbjni) |"))
     assert "| 200,000 |" in row and "| 0.4 | 3.53x |" in row
-    assert (options.out / "charts" / "amplification.png").is_file()
+    # Small multiples: a chart per write scenario, one legend above them.
+    assert [p.name for p in sorted((options.out / "charts").glob("amplification*"))] == [
+        "amplification-1.svg",
+        "amplification-2.svg",
+    ]
+    assert "Bars in each chart, top to bottom: LevelDB 1.13 (leveldbjni)." in markdown
     # Each figure carries its min-max over the two repeats.
     assert "ops/sec [" in markdown
 
@@ -231,9 +236,20 @@ def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_
     # The closing line repeats second 3 with a partial interval: the full interval's figure stays.
     assert (timeline.seconds, timeline.ops_per_sec) == ([1.0, 2.0, 3.0], [20000.0, 2000.0, 19000.0])
     assert timeline.slowest == (2.0, 2000.0)
+    # Three seconds show three points, not a shape: no chart, and the report says why.
     markdown = to_markdown(timeline_blocks(run, tmp_path))
-    assert "## Throughput over time" in markdown and "![kv1000: ops/sec second by second]" in markdown
-    assert (tmp_path / "charts" / "timeline-kv1000.png").read_bytes()[:4] == b"\x89PNG"
+    assert "## Throughput over time" in markdown and "![kv1000" not in markdown
+    assert "shorter than 10 one-second status lines" in markdown and "kv1000 on RocksDB (3 s)" in markdown
+    assert not (tmp_path / "charts").exists()
+    # Ten seconds get their chart.
+    lines = STATUS_LINES.splitlines()
+    second = "2026-11-22 20:45:{:02d}:001 {} sec: {} operations; 20000 current ops/sec; [INSERT: Count=20000]"
+    longer = [lines[0], *(second.format(22 + s, s, 20000 * s) for s in range(1, 11))]
+    (tmp_path / "01-load-kv1000.err").write_text("\n".join(longer) + "\n")
+    markdown = to_markdown(timeline_blocks(run, tmp_path))
+    assert "![kv1000: ops/sec second by second](charts/timeline-kv1000.svg)" in markdown
+    assert "shorter than" not in markdown
+    assert (tmp_path / "charts" / "timeline-kv1000.svg").read_text().lstrip().startswith("<?xml")
 
 
 def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):

@@ -80,7 +80,7 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     assert "| LevelDB 1.13 (leveldbjni) | " in text and "ops/sec" in text
     assert "| LevelDB 1.23 (system library) | " in text
     assert "Sequential: 2011, X5650, ext3" in text
-    assert (out / "charts" / "1-writes.png").is_file() and (out / "report.html").is_file()
+    assert (out / "charts" / "1-writes.svg").is_file() and (out / "report.html").is_file()
 
     tidy = (out / "tidy.csv").read_text().splitlines()
     assert tidy[0].startswith("engine,scenario,variant,repeat,step,phase")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -183,7 +184,7 @@ def test_report_reads_like_the_2011_page(tmp_path):
     positions = [markdown.index(text) for text in order]
     assert positions == sorted(positions)
     assert "600,000 entries/sec (1.20x baseline)" in markdown
-    assert "![B. Batch Writes](charts/2B.png)" in markdown
+    assert "![B. Batch Writes](charts/2B.svg)" in markdown
     # Findings decided from these numbers: one reproduced, one not, the rest not measured.
     assert "| F1 | LevelDB has the fastest sequential writes (leveldb-benchmarks-2011) | **reproduced** |" in markdown
     assert (
@@ -192,11 +193,14 @@ def test_report_reads_like_the_2011_page(tmp_path):
     assert "| F10 |" in markdown and "missing: bigread-randread on Kyoto TreeDB" in markdown
     assert "| Kyoto TreeDB | batch-randwrite | INSERT: 3 ERROR |" in markdown
     for chart in ("1-writes", "1-reads", "2B"):
-        assert (tmp_path / "charts" / f"{chart}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (tmp_path / "charts" / f"{chart}.svg").read_text().lstrip().startswith("<?xml")
-    page = to_html(blocks, "test")
-    assert '<img src="charts/2B.png"' in page and "<strong>reproduced</strong>" in page
-    assert page.count("<table>") == markdown.count("\n|---")
+        assert not (tmp_path / "charts" / f"{chart}.png").exists()
+    page = to_html(blocks, "test", tmp_path)
+    # The charts are in the page, their text as text: the published figure's label is findable.
+    assert '<img src="charts/2B.svg"' not in page
+    assert '<svg class="chart" role="img" aria-label="B. Batch Writes"' in page
+    assert ">600,000</text>" in page and "<strong>reproduced</strong>" in page
+    assert page.count("<table") == markdown.count("\n|---")
 
 
 def test_compare_gives_ratios_and_inverts_times():
@@ -300,7 +304,10 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
     assert rows[("8-byte keys, empty values", "LevelDB 1.13 (leveldbjni)")][-1] == "no stall"
     # The level shape and the notes are text: left-aligned, free to wrap.
     assert to_markdown([table]).splitlines()[1] == "|---|---|---:|---:|---|---:|---:|---|"
-    assert "<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>" in to_html([table], "t")
+    assert (
+        '<td data-label="level shape at close">L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>'
+        in to_html([table], "t")
+    )
     assert any("leveldb.stats" in note for note in built.notes)
     assert [p.title for p in built.panels] == ["8-byte keys, empty values", "8-byte keys, 1,000-byte values"]
 
@@ -324,3 +331,60 @@ def test_the_ycsb_table_states_the_record_shape_the_run_used(tmp_path):
     assert run_main([*args, "--out", str(out)]) == 0
     ycsb = (out / "report.md").read_text().split("### Throughput of the standard mixes", 1)[1]
     assert "This run's records: **1 field of 100 bytes**, not the published 10 fields of 100 bytes." in ycsb
+
+
+def test_the_report_opens_with_a_heat_map_then_the_summary_then_contents(tmp_path):
+    from analysis.render import Contents, Heading, HeatMap
+
+    run = constructed_run(tmp_path)
+    blocks = build_report(run, tmp_path)
+    headings = [b.text for b in blocks if isinstance(b, Heading) and b.level == 2]
+    assert headings[:3] == ["At a glance", "Summary", "This machine"]
+    heat = next(b for b in blocks if isinstance(b, HeatMap))
+    assert blocks.index(heat) < blocks.index(Heading(2, "Summary")) < blocks.index(Contents())
+    assert heat.columns == ["LevelDB 1.13 (leveldbjni)", "Kyoto TreeDB", "SQLite3"]
+    rows = dict(heat.rows)
+    # Each figure over the best of its test; a failed cell has none.
+    assert rows["seqwrite"] == [1.0, 0.6, 0.08]
+    assert rows["randread"] == [1.0, 0.6, 0.4]
+    assert rows["batch-randwrite"] == [1.0, None, None]
+    markdown = to_markdown(blocks)
+    assert "| seqwrite | 1.00 | 0.60 | 0.08 |" in markdown
+    assert "- [1. Baseline Performance](#1-baseline-performance)" in markdown
+    page = to_html(blocks, "test", tmp_path)
+    assert '<h2 id="1-baseline-performance">' in page and '<a href="#findings">Findings</a>' in page
+    assert '<td class="num" style="background: #a6dba0">1.00</td>' in page
+
+
+def test_an_elapsed_time_test_scores_the_shortest_best():
+    from analysis.report_costs import scores
+
+    figures = [
+        figure("sqlite", "fastdb-delete", 200.0, variant="delete-one-by-one"),
+        figure("fastdb", "fastdb-delete", 50.0, variant="delete-one-by-one"),
+    ]
+    assert scores(figures) == {"fastdb": 1.0, "sqlite": 0.25}
+
+
+def test_heat_shades_and_numbers():
+    from analysis.render import format_score, heat_colour
+
+    assert [format_score(s) for s in (1.0, 0.5, 0.0312, None)] == ["1.00", "0.50", "0.031", "—"]
+    # green at the best, yellow at a tenth, orange at a hundredth and below
+    assert [heat_colour(s) for s in (1.0, 0.1, 0.01, 0.0001)] == ["#a6dba0", "#fee08b", "#f4a582", "#f4a582"]
+
+
+def test_the_page_holds_its_svg_charts_with_ids_of_their_own(tmp_path):
+    from analysis.charts import Panel, Series, bar_chart
+    from analysis.render import Image
+
+    panels = [Panel("p", ["a", "b"], [Series("today", [1.0, None]), Series("2011", [2.0, 3.0], published=True)])]
+    svg = bar_chart("A chart", "ops/sec", panels, tmp_path / "charts" / "one.png")
+    assert svg == tmp_path / "charts" / "one.svg" and not (tmp_path / "charts" / "one.png").exists()
+    # Two charts in one page (one named by the PNG it once was): every id and reference made unique.
+    page = to_html([Image("charts/one.svg", "first"), Image("charts/one.png", "second")], "t", tmp_path)
+    assert page.count('<svg class="chart"') == 2 and "<img" not in page and "<metadata>" not in page
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)) and all(i.startswith(("c0-", "c1-")) for i in ids)
+    assert "url(#c0-" in page and "url(#c1-" in page and '<style type="text/css">svg.chart *{' in page
+    assert ">no figure</text>" in page
