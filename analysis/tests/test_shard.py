@@ -53,6 +53,7 @@ def report_shape(markdown: str, *paths: Path) -> list[str]:
     for line in body.splitlines():
         if (
             line.startswith(("Run `", "Merged from", "| Host ", "| Disk flush", "| Data directory"))
+            or line.startswith("- [Where each cell ran]")  # the contents line of a section only a merge has
             or " ahead of " in line
             or any(str(p) in line for p in paths)
         ):
