@@ -1,5 +1,6 @@
 package site.ycsb.embedded;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ public abstract class KeyValueDB<H> extends DB {
 
   /** Record layout: auto (bare when fieldcount=1), fields, or bare. */
   public static final String RECORD_LAYOUT = "recordlayout";
+  /** YCSB's field name prefix: the bare layout's one field is read back as prefix + "0". */
+  static final String FIELD_NAME_PREFIX = "fieldnameprefix";
   /** Free space (bytes) the data directory's filesystem must keep: below it writes and opens are refused. */
   public static final String DISK_SPACE_MARGIN = "diskspacemargin";
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
@@ -121,6 +124,25 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * This run's layout with the binding's own entries added: what else decides how its files lay out
+   * the data ({@code leveldb.library}). Called after {@link #configure}; adds nothing by default.
+   */
+  protected DataLayout layout(DataLayout common) {
+    return common;
+  }
+
+  /**
+   * Admits the data directory's recorded layout ({@code recorded}, null when the directory has no record)
+   * for this run's ({@code wanted}) before anything in the directory is created or opened, or refuses it;
+   * returns a line for the start-up lines about what the open will change (a conversion asked for), or
+   * null. By default every difference is refused; a binding that can convert its files overrides it.
+   */
+  protected String admitLayout(Path dir, DataLayout recorded, DataLayout wanted) throws IOException {
+    wanted.refuseDisagreement(dir, recorded);
+    return null;
+  }
+
+  /**
    * Whether update may overwrite the record without reading it first (db_bench's "overwrite").
    * Off by default: an update merges its fields into the stored record.
    */
@@ -199,17 +221,27 @@ public abstract class KeyValueDB<H> extends DB {
       boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
-      codec = chooseCodec(props);
+      DataLayout[] wanted = {DataLayout.empty()};
+      codec = chooseCodec(props, wanted);
       keys = Keys.fromProperties(props, getProperties());
+      wanted[0] = wanted[0].with(Keys.ENCODING, keys.name(), props.isSet(Keys.ENCODING) ? null
+          : "the default auto, with keyformat=" + getProperties().getProperty("keyformat", "ycsb"));
       EngineOpener<H> opener = configure(props, dir);
+      DataLayout layout = layout(wanted[0]);
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
           diskSpaceDeferredShare());
       java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
+        DataLayout recorded = null;
+        String layoutNote = null;
+        boolean earlier = false; // a database an earlier version wrote, without a layout record
         if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
           EngineFiles.refuseForeign(dir, engineName());
+          recorded = DataLayout.read(dir);
+          earlier = recorded == null && !EngineFiles.identify(dir).isEmpty();
+          layoutNote = admitLayout(dir, recorded, layout);
         }
         dirLock[0] = DirectoryLock.open(dir, destroy);
         H h;
@@ -221,11 +253,30 @@ public abstract class KeyValueDB<H> extends DB {
           dirLock[0].close();
           throw e;
         }
+        if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
+          try {
+            layout.write(dir);
+          } catch (IOException | RuntimeException e) {
+            try {
+              opener.close(h);
+            } finally {
+              dirLock[0].close();
+            }
+            throw new IOException("cannot record the layout in " + dir.resolve(DataLayout.FILE).toAbsolutePath()
+                + ": " + e, e);
+          }
+        }
         String tag = "[" + engineName() + "] ";
         StringBuilder banner = new StringBuilder().append(tag).append("engine: ").append(opener.describe(h))
             .append(System.lineSeparator()).append(tag).append("opened ").append(dir.toAbsolutePath()).append(" in ")
             .append(millisSince(t0)).append(" ms; effective configuration:").append(System.lineSeparator())
-            .append(props.describe());
+            .append(props.describe()).append(tag).append("layout: ").append(layout.describe())
+            .append(layout.equals(recorded) ? " (as recorded in " : earlier
+                ? " (this directory has no record, written by a version before layouts were recorded: recorded now in "
+                : " (recorded now in ").append(DataLayout.FILE).append(")").append(System.lineSeparator());
+        if (layoutNote != null) {
+          banner.append(tag).append(layoutNote).append(System.lineSeparator());
+        }
         for (String name : unread) {
           banner.append(tag).append("WARNING: unknown property ").append(name).append(" is ignored (a typo? ")
               .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());
@@ -442,13 +493,20 @@ public abstract class KeyValueDB<H> extends DB {
     return Status.ERROR;
   }
 
-  private RecordCodec chooseCodec(EngineProperties props) {
-    String layout = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
-    String prefix = getProperties().getProperty("fieldnameprefix", "field");
+  /** The record codec the properties ask for; adds what decides it to {@code layout[0]}. */
+  private RecordCodec chooseCodec(EngineProperties props, DataLayout[] layout) {
+    String chosen = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
+    String prefix = getProperties().getProperty(FIELD_NAME_PREFIX, "field");
     long fieldcount = props.integer("fieldcount", 10L, 1L, Integer.MAX_VALUE);
-    props.require(!layout.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
+    props.require(!chosen.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
         "bare stores one field");
-    boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
+    boolean bare = chosen.equals("bare") || (chosen.equals("auto") && fieldcount == 1);
+    // fields names each field in the stored bytes; bare stores one value, read back under prefix + "0"
+    layout[0] = layout[0].with(RECORD_LAYOUT, bare ? "bare" : "fields",
+        chosen.equals("auto") ? "recordlayout=auto with fieldcount=" + fieldcount : null);
+    if (bare) {
+      layout[0] = layout[0].with(FIELD_NAME_PREFIX, prefix, null);
+    }
     return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
   }
 }
