@@ -316,7 +316,7 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     }
     super.admitLayout(dir, recorded == null ? null : recorded.with(LIBRARY, to, null), wanted);
     return "converting " + dir.toAbsolutePath() + " from " + LIBRARY + "=leveldbjni (LevelDB 1.13) to system"
-        + " (LevelDB 1.23), as " + CONVERT + "=true asks: its " + oldTables.size() + " .sst tables are read as"
+        + " (LevelDB 1.23), as " + CONVERT + "=true asks: its .sst tables (" + oldTables.size() + ") are read as"
         + " they are, every table written from now on is .ldb, and the layout record says system: leveldbjni"
         + " refuses this directory from now on";
   }
