@@ -51,6 +51,8 @@ class EngineFilesTest {
     Files.writeString(tmp.resolve("notes.txt"), "SQLite format 2");
     Files.writeString(tmp.resolve("ycsb.db"), "this is not a database");
     Files.write(tmp.resolve(DirectoryLock.FILE), new byte[0]);
+    Files.writeString(tmp.resolve(DataLayout.FILE), "keyencoding=utf8\n");
+    Files.writeString(tmp.resolve(DataLayout.TEMPORARY), "keyencoding=utf8\n");
     Files.writeString(tmp.resolve("LOG"), "leftover of a failed open");
     Files.createDirectory(tmp.resolve("sub.kct"));
     assertEquals(Map.of(), EngineFiles.identify(tmp));

@@ -447,10 +447,6 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
       return new IOException("no LevelDB database in " + dir.toAbsolutePath()
           + " and leveldb.createifmissing=false: " + m, e);
     }
-    if (m.contains("missing files") && m.contains(".sst")) { // 1.13 looks for a table 1.23 renamed .ldb
-      return new IOException(dir.toAbsolutePath() + " does not hold a database LevelDB 1.13 can read: " + m
-          + " (if LevelDB 1.14 or later wrote it, its tables are .ldb files: use -p " + LIBRARY + "=system)", e);
-    }
     if (Files.isDirectory(dir) && m.toLowerCase().contains("corrupt")) {
       return new IOException(dir.toAbsolutePath() + " does not hold a readable LevelDB database: " + m, e);
     }
