@@ -27,16 +27,17 @@ import java.util.Set;
  * other keys' values or writing records the first run cannot decode.
  *
  * <p>Each entry is a property name and its resolved value ({@code keyencoding=utf8}, never {@code auto}).
- * The record is the file {@value #FILE}: Java properties text, written atomically (a temporary file,
+ * The record is the file {@value #FILE} (for a directory that can hold several databases, one per
+ * database file: {@link #recordOf}): Java properties text, written atomically (a temporary file,
  * fsync, rename, fsync of the directory). Engines never read it; {@link EngineFiles#identify} ignores it
  * and {@code destroy} deletes it with the database.
  */
 public final class DataLayout {
 
-  /** The record's name in the data directory. */
+  /** The record's name in the data directory; every name starting with it is the project's, no engine's. */
   public static final String FILE = ".ycsb-embedded.layout";
-  /** What the record is written through; a leftover of a failed write is replaced by the next one. */
-  static final String TEMPORARY = FILE + ".tmp";
+  /** The suffix of what a record is written through; a leftover of a failed write is replaced by the next one. */
+  static final String TEMPORARY = ".tmp";
 
   private final Map<String, String> entries;
   /** How this run came to each value, for a refusal ("auto with keyformat=ycsb"); empty for a record read. */
@@ -84,15 +85,23 @@ public final class DataLayout {
     return String.join(", ", parts);
   }
 
-  /** The record in {@code dir}, or null when there is none (a new directory, or one an earlier version wrote). */
-  public static DataLayout read(Path dir) throws IOException {
+  /**
+   * The record of the database in {@code dir}: {@value #FILE} when the directory is the database
+   * ({@code databaseFile} null), else {@value #FILE}.NAME for the database file NAME in it.
+   */
+  public static Path recordOf(Path dir, String databaseFile) {
+    return dir.resolve(databaseFile == null ? FILE : FILE + "." + databaseFile);
+  }
+
+  /** The record at {@code record}, or null when there is none (a new database, or one an earlier version wrote). */
+  public static DataLayout read(Path record) throws IOException {
     Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(dir.resolve(FILE), StandardCharsets.UTF_8)) {
+    try (Reader r = Files.newBufferedReader(record, StandardCharsets.UTF_8)) {
       p.load(r);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException | IllegalArgumentException e) {
-      throw new IOException("cannot read the layout record " + dir.resolve(FILE).toAbsolutePath() + ": " + e, e);
+      throw new IOException("cannot read the layout record " + record.toAbsolutePath() + ": " + e, e);
     }
     Map<String, String> e = new LinkedHashMap<>();
     for (String name : new java.util.TreeSet<>(p.stringPropertyNames())) {
@@ -102,10 +111,10 @@ public final class DataLayout {
   }
 
   /**
-   * Writes this layout as {@code dir}'s record, replacing any: the file appears whole or not at all, and is
-   * on disk (with its directory entry) when this returns.
+   * Writes this layout to {@code record}, replacing any: the file appears whole or not at all, and is on
+   * disk (with its directory entry) when this returns.
    */
-  public void write(Path dir) throws IOException {
+  public void write(Path record) throws IOException {
     StringWriter text = new StringWriter();
     text.write("# The layout of this database's keys and values, recorded by ycsb-embedded when it was created.\n"
         + "# A run whose properties lay them out differently is refused; destroy=true deletes this file too.\n");
@@ -116,14 +125,14 @@ public final class DataLayout {
       one.store(line, null);
       line.toString().lines().filter(l -> !l.startsWith("#")).forEach(l -> text.write(l + "\n"));
     }
-    Path tmp = dir.resolve(TEMPORARY);
+    Path tmp = record.resolveSibling(record.getFileName() + TEMPORARY);
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
         StandardOpenOption.WRITE)) {
       ch.write(StandardCharsets.UTF_8.encode(text.toString()));
       ch.force(true);
     }
-    Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+    Files.move(tmp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try (FileChannel d = FileChannel.open(record.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
       d.force(true); // the rename itself survives a crash
     }
   }
@@ -134,7 +143,7 @@ public final class DataLayout {
    *
    * @throws LayoutMismatchException when they differ; nothing has been written
    */
-  public void refuseDisagreement(Path dir, DataLayout recorded) throws LayoutMismatchException {
+  public void refuseDisagreement(Path record, DataLayout recorded) throws LayoutMismatchException {
     if (recorded == null) {
       return;
     }
@@ -155,10 +164,10 @@ public final class DataLayout {
       }
     }
     if (!differences.isEmpty()) {
-      throw new LayoutMismatchException("data directory " + dir.toAbsolutePath() + " holds a database laid out with "
-          + String.join("; ", differences) + " (recorded in " + FILE + "): refusing to open it, and nothing in it"
-          + " was changed. Run with " + String.join(" ", fixes) + " as it was written, point path elsewhere, or use"
-          + " destroy=true to start over");
+      throw new LayoutMismatchException("data directory " + record.toAbsolutePath().getParent() + " holds a database"
+          + " laid out with " + String.join("; ", differences) + " (recorded in " + record.getFileName() + "):"
+          + " refusing to open it, and nothing in it was changed. Run with " + String.join(" ", fixes) + " as it was"
+          + " written, point path elsewhere, or use destroy=true to start over");
     }
   }
 

@@ -1,6 +1,7 @@
 package site.ycsb.embedded;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
@@ -41,6 +42,9 @@ public abstract class KeyValueDB<H> extends DB {
   /** How many engine errors a JVM prints with their cause before only counting them (not a full disk's). */
   static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
+  /** The layout each open shared handle was opened with, by its record's path. */
+  private static final java.util.concurrent.ConcurrentMap<Path, DataLayout> OPEN_LAYOUTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private SharedHandles.Lease<H> lease;
   private H db;
@@ -138,7 +142,16 @@ public abstract class KeyValueDB<H> extends DB {
    * null. By default every difference is refused; a binding that can convert its files overrides it.
    */
   protected String admitLayout(Path dir, DataLayout recorded, DataLayout wanted) throws IOException {
-    wanted.refuseDisagreement(dir, recorded);
+    wanted.refuseDisagreement(DataLayout.recordOf(dir, databaseFile()), recorded);
+    return null;
+  }
+
+  /**
+   * The database's file in the data directory when the directory can hold several databases
+   * ({@code sqlite.file}), each with its own layout record; null (the default) when the directory is
+   * the database. Called after {@link #configure}.
+   */
+  protected String databaseFile() {
     return null;
   }
 
@@ -228,6 +241,8 @@ public abstract class KeyValueDB<H> extends DB {
           : "the default auto, with keyformat=" + getProperties().getProperty("keyformat", "ycsb"));
       EngineOpener<H> opener = configure(props, dir);
       DataLayout layout = layout(wanted[0]);
+      String file = databaseFile();
+      Path record = DataLayout.recordOf(dir.toAbsolutePath().normalize(), file);
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
           diskSpaceDeferredShare());
       java.util.SortedSet<String> unread = props.unread();
@@ -239,8 +254,9 @@ public abstract class KeyValueDB<H> extends DB {
         boolean earlier = false; // a database an earlier version wrote, without a layout record
         if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
           EngineFiles.refuseForeign(dir, engineName());
-          recorded = DataLayout.read(dir);
-          earlier = recorded == null && !EngineFiles.identify(dir).isEmpty();
+          recorded = DataLayout.read(record);
+          earlier = recorded == null && (file == null ? !EngineFiles.identify(dir).isEmpty()
+              : Files.exists(dir.resolve(file)));
           layoutNote = admitLayout(dir, recorded, layout);
         }
         dirLock[0] = DirectoryLock.open(dir, destroy);
@@ -255,14 +271,14 @@ public abstract class KeyValueDB<H> extends DB {
         }
         if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
           try {
-            layout.write(dir);
+            layout.write(record);
           } catch (IOException | RuntimeException e) {
             try {
               opener.close(h);
             } finally {
               dirLock[0].close();
             }
-            throw new IOException("cannot record the layout in " + dir.resolve(DataLayout.FILE).toAbsolutePath()
+            throw new IOException("cannot record the layout in " + record.toAbsolutePath()
                 + ": " + e, e);
           }
         }
@@ -273,7 +289,7 @@ public abstract class KeyValueDB<H> extends DB {
             .append(props.describe()).append(tag).append("layout: ").append(layout.describe())
             .append(layout.equals(recorded) ? " (as recorded in " : earlier
                 ? " (this directory has no record, written by a version before layouts were recorded: recorded now in "
-                : " (recorded now in ").append(DataLayout.FILE).append(")").append(System.lineSeparator());
+                : " (recorded now in ").append(record.getFileName()).append(")").append(System.lineSeparator());
         if (layoutNote != null) {
           banner.append(tag).append(layoutNote).append(System.lineSeparator());
         }
@@ -282,9 +298,11 @@ public abstract class KeyValueDB<H> extends DB {
               .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());
         }
         System.err.print(banner);
+        OPEN_LAYOUTS.put(record, layout);
         return h;
       }, h -> {
         long t0 = System.nanoTime();
+        OPEN_LAYOUTS.remove(record);
         try {
           opener.close(h);
         } finally {
@@ -293,6 +311,8 @@ public abstract class KeyValueDB<H> extends DB {
         System.err.println("[" + engineName() + "] closed " + dir.toAbsolutePath() + " in " + millisSince(t0) + " ms");
       });
       try {
+        // a client of the same JVM joining the open handle with another layout: refused as a reopen would be
+        layout.refuseDisagreement(record, OPEN_LAYOUTS.get(record));
         db = join(lease.get());
       } catch (Exception e) {
         lease.close();

@@ -154,9 +154,17 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
   /** The TreeDB page cache configure() read (0 for a HashDB): dirty pages the file may still grow by. */
   private long pageCacheBytes;
 
+  /** The database file configure() read: a directory can hold several, each with its own layout record. */
+  private String fileName;
+
   @Override
   protected String engineName() {
     return "kyoto";
+  }
+
+  @Override
+  protected String databaseFile() {
+    return fileName;
   }
 
   /**
@@ -186,6 +194,7 @@ public class KyotoClient extends KeyValueDB<KyotoClient.Handle> {
     if (!fileName.matches("[A-Za-z0-9._-]+\\.(kct|kch)")) {
       throw bad(FILE, fileName, "a file name ending in .kct (TreeDB) or .kch (HashDB)");
     }
+    this.fileName = fileName;
     if (dir.toAbsolutePath().toString().indexOf('#') >= 0) {
       // "#" starts the tuning parameters in the name kcdbopen parses.
       throw bad(EngineProperties.PATH, dir.toString(), "a directory whose path has no '#'");

@@ -425,7 +425,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     });
     assertTrue(printed.contains("converting " + dir.toAbsolutePath() + " from " + LevelDbClient.LIBRARY
         + "=leveldbjni (LevelDB 1.13) to system (LevelDB 1.23), as " + LevelDbClient.CONVERT + "=true asks"), printed);
-    assertEquals("system", DataLayout.read(dir).get(LevelDbClient.LIBRARY), "the record says system now");
+    assertEquals("system", DataLayout.read(layoutRecord(dir)).get(LevelDbClient.LIBRARY), "the record says system now");
     assertFalse(names(dir, ".ldb").isEmpty(), "1.23 wrote .ldb tables");
     DB again = open(properties(dir)); // no conversion asked any more: it is system's database
     assertEquals(Map.of("f", "v150"), read(again, "k150", null));

@@ -95,6 +95,14 @@ public class SqliteClient extends KeyValueDB<Session> {
   private ColumnsTable columns;
   private Transactions transactions;
 
+  /** The database file configure() read: a directory can hold several, each with its own layout record. */
+  private String fileName;
+
+  @Override
+  protected String databaseFile() {
+    return fileName;
+  }
+
   @Override
   protected String engineName() {
     return "sqlite";
@@ -117,6 +125,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     if (fileName.isEmpty() || fileName.contains("/") || fileName.contains("\\") || fileName.startsWith(":")) {
       throw bad(FILE, fileName, "a file name inside the data directory (path), such as ycsb.db");
     }
+    this.fileName = fileName;
     int pageSize = props.integer(PAGE_SIZE, PAGE_SIZE_DEFAULT, 512, 65536);
     if (Integer.bitCount(pageSize) != 1) {
       throw bad(PAGE_SIZE, Integer.toString(pageSize), "a power of two from 512 to 65536");
