@@ -80,7 +80,7 @@ public final class EngineFiles {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
-        if (!Files.isRegularFile(p) || name.equals(DirectoryLock.FILE)) {
+        if (!Files.isRegularFile(p) || name.equals(DirectoryLock.FILE) || name.startsWith(DataLayout.FILE)) {
           continue;
         }
         if (name.startsWith("OPTIONS-") || name.equals("IDENTITY")) {

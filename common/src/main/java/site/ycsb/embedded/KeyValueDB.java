@@ -1,5 +1,7 @@
 package site.ycsb.embedded;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
@@ -30,6 +32,8 @@ public abstract class KeyValueDB<H> extends DB {
 
   /** Record layout: auto (bare when fieldcount=1), fields, or bare. */
   public static final String RECORD_LAYOUT = "recordlayout";
+  /** YCSB's field name prefix: the bare layout's one field is read back as prefix + "0". */
+  static final String FIELD_NAME_PREFIX = "fieldnameprefix";
   /** Free space (bytes) the data directory's filesystem must keep: below it writes and opens are refused. */
   public static final String DISK_SPACE_MARGIN = "diskspacemargin";
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
@@ -38,6 +42,9 @@ public abstract class KeyValueDB<H> extends DB {
   /** How many engine errors a JVM prints with their cause before only counting them (not a full disk's). */
   static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
+  /** The layout each open shared handle was opened with, by its record's path. */
+  private static final java.util.concurrent.ConcurrentMap<Path, DataLayout> OPEN_LAYOUTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private SharedHandles.Lease<H> lease;
   private H db;
@@ -138,6 +145,34 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * This run's layout with the binding's own entries added: what else decides how its files lay out
+   * the data ({@code leveldb.library}). Called after {@link #configure}; adds nothing by default.
+   */
+  protected DataLayout layout(DataLayout common) {
+    return common;
+  }
+
+  /**
+   * Admits the data directory's recorded layout ({@code recorded}, null when the directory has no record)
+   * for this run's ({@code wanted}) before anything in the directory is created or opened, or refuses it;
+   * returns a line for the start-up lines about what the open will change (a conversion asked for), or
+   * null. By default every difference is refused; a binding that can convert its files overrides it.
+   */
+  protected String admitLayout(Path dir, DataLayout recorded, DataLayout wanted) throws IOException {
+    wanted.refuseDisagreement(DataLayout.recordOf(dir, databaseFile()), recorded);
+    return null;
+  }
+
+  /**
+   * The database's file in the data directory when the directory can hold several databases
+   * ({@code sqlite.file}), each with its own layout record; null (the default) when the directory is
+   * the database. Called after {@link #configure}.
+   */
+  protected String databaseFile() {
+    return null;
+  }
+
+  /**
    * Whether update may overwrite the record without reading it first (db_bench's "overwrite").
    * Off by default: an update merges its fields into the stored record.
    */
@@ -217,17 +252,30 @@ public abstract class KeyValueDB<H> extends DB {
       boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
-      codec = chooseCodec(props);
+      DataLayout[] wanted = {DataLayout.empty()};
+      codec = chooseCodec(props, wanted);
       keys = Keys.fromProperties(props, getProperties());
+      wanted[0] = wanted[0].with(Keys.ENCODING, keys.name(), props.isSet(Keys.ENCODING) ? null
+          : "the default auto, with keyformat=" + getProperties().getProperty("keyformat", "ycsb"));
       EngineOpener<H> opener = configure(props, dir);
+      DataLayout layout = layout(wanted[0]);
+      String file = databaseFile();
+      Path record = DataLayout.recordOf(dir.toAbsolutePath().normalize(), file);
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
           diskSpaceDeferredShare(), diskSpaceWriteFactor());
       java.util.SortedSet<String> unread = props.unread();
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
+        DataLayout recorded = null;
+        String layoutNote = null;
+        boolean earlier = false; // a database an earlier version wrote, without a layout record
         if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
           EngineFiles.refuseForeign(dir, engineName());
+          recorded = DataLayout.read(record);
+          earlier = recorded == null && (file == null ? !EngineFiles.identify(dir).isEmpty()
+              : Files.exists(dir.resolve(file)));
+          layoutNote = admitLayout(dir, recorded, layout);
         }
         dirLock[0] = DirectoryLock.open(dir, destroy);
         H h;
@@ -239,11 +287,30 @@ public abstract class KeyValueDB<H> extends DB {
           dirLock[0].close();
           throw e;
         }
+        if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
+          try {
+            layout.write(record);
+          } catch (IOException | RuntimeException e) {
+            try {
+              opener.close(h);
+            } finally {
+              dirLock[0].close();
+            }
+            throw new IOException("cannot record the layout in " + record.toAbsolutePath()
+                + ": " + e, e);
+          }
+        }
         String tag = "[" + engineName() + "] ";
         StringBuilder banner = new StringBuilder().append(tag).append("engine: ").append(opener.describe(h))
             .append(System.lineSeparator()).append(tag).append("opened ").append(dir.toAbsolutePath()).append(" in ")
             .append(millisSince(t0)).append(" ms; effective configuration:").append(System.lineSeparator())
-            .append(props.describe());
+            .append(props.describe()).append(tag).append("layout: ").append(layout.describe())
+            .append(layout.equals(recorded) ? " (as recorded in " : earlier
+                ? " (this directory has no record, written by a version before layouts were recorded: recorded now in "
+                : " (recorded now in ").append(record.getFileName()).append(")").append(System.lineSeparator());
+        if (layoutNote != null) {
+          banner.append(tag).append(layoutNote).append(System.lineSeparator());
+        }
         String diskNote = diskSpaceNote(guard);
         if (diskNote != null) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
@@ -253,9 +320,11 @@ public abstract class KeyValueDB<H> extends DB {
               .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());
         }
         System.err.print(banner);
+        OPEN_LAYOUTS.put(record, layout);
         return h;
       }, h -> {
         long t0 = System.nanoTime();
+        OPEN_LAYOUTS.remove(record);
         try {
           opener.close(h);
         } finally {
@@ -264,6 +333,8 @@ public abstract class KeyValueDB<H> extends DB {
         System.err.println("[" + engineName() + "] closed " + dir.toAbsolutePath() + " in " + millisSince(t0) + " ms");
       });
       try {
+        // a client of the same JVM joining the open handle with another layout: refused as a reopen would be
+        layout.refuseDisagreement(record, OPEN_LAYOUTS.get(record));
         db = join(lease.get());
       } catch (Exception e) {
         lease.close();
@@ -464,13 +535,20 @@ public abstract class KeyValueDB<H> extends DB {
     return Status.ERROR;
   }
 
-  private RecordCodec chooseCodec(EngineProperties props) {
-    String layout = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
-    String prefix = getProperties().getProperty("fieldnameprefix", "field");
+  /** The record codec the properties ask for; adds what decides it to {@code layout[0]}. */
+  private RecordCodec chooseCodec(EngineProperties props, DataLayout[] layout) {
+    String chosen = props.choice(RECORD_LAYOUT, "auto", "auto", "fields", "bare");
+    String prefix = getProperties().getProperty(FIELD_NAME_PREFIX, "field");
     long fieldcount = props.integer("fieldcount", 10L, 1L, Integer.MAX_VALUE);
-    props.require(!layout.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
+    props.require(!chosen.equals("bare") || fieldcount == 1, RECORD_LAYOUT, "auto or fields with", "fieldcount",
         "bare stores one field");
-    boolean bare = layout.equals("bare") || (layout.equals("auto") && fieldcount == 1);
+    boolean bare = chosen.equals("bare") || (chosen.equals("auto") && fieldcount == 1);
+    // fields names each field in the stored bytes; bare stores one value, read back under prefix + "0"
+    layout[0] = layout[0].with(RECORD_LAYOUT, bare ? "bare" : "fields",
+        chosen.equals("auto") ? "recordlayout=auto with fieldcount=" + fieldcount : null);
+    if (bare) {
+      layout[0] = layout[0].with(FIELD_NAME_PREFIX, prefix, null);
+    }
     return bare ? RecordCodec.bare(prefix + "0") : RecordCodec.fields();
   }
 }

@@ -19,8 +19,9 @@ import site.ycsb.ByteIterator;
  *       and the stored bytes are that field's value and nothing else, so that
  *       {@code fieldlength=100} means 100 stored bytes, as in db_bench's tests.</li>
  * </ul>
- * The layout is not recorded in the data: a load and a run must use the same one (the
- * bindings choose bare only when {@code fieldcount=1} or when asked to).
+ * The layout is not in the stored bytes: {@link DataLayout} records it beside them when the database
+ * is created, and a run with another is refused (the bindings choose bare only when
+ * {@code fieldcount=1} or when asked to).
  *
  * <p>Decoding returns views over the stored array; nothing is copied per field.
  */

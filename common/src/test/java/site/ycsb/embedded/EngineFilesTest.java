@@ -51,6 +51,10 @@ class EngineFilesTest {
     Files.writeString(tmp.resolve("notes.txt"), "SQLite format 2");
     Files.writeString(tmp.resolve("ycsb.db"), "this is not a database");
     Files.write(tmp.resolve(DirectoryLock.FILE), new byte[0]);
+    Files.writeString(tmp.resolve(DataLayout.FILE), "keyencoding=utf8\n");
+    // named like a Kyoto file: ignored by its name, as the lock file is
+    Files.writeString(tmp.resolve(DataLayout.FILE + ".ycsb.kct"), "keyencoding=utf8\n");
+    Files.writeString(tmp.resolve(DataLayout.FILE + ".ycsb.kct" + DataLayout.TEMPORARY), "keyencoding=utf8\n");
     Files.writeString(tmp.resolve("LOG"), "leftover of a failed open");
     Files.createDirectory(tmp.resolve("sub.kct"));
     assertEquals(Map.of(), EngineFiles.identify(tmp));

@@ -618,12 +618,160 @@ public abstract class KeyValueDbContract {
     assertEquals(Status.ERROR, db.insert("usertable", "\u0100", record("f", "x")), "latin1 has no U+0100");
     assertEquals(Map.of("f", "binary"), read(db, "\u0000\u0000\u0000\u0000\u0000\u0000\u0001\u00FF", null));
     close(db);
+    // What a database written before layouts were recorded allows: its record gone, UTF-8 reads Latin-1's bytes.
+    Files.delete(layoutRecord(tmp.resolve("db")));
     Properties utf8 = properties(tmp.resolve("db"));
     utf8.setProperty("keyformat", "binary");
     utf8.setProperty("keyencoding", "utf8");
     DB reader = open(utf8);
     assertEquals(Map.of("f", "bytes C3 A9"), read(reader, "\u00E9", null), "U+00E9 in UTF-8 is C3 A9");
     assertEquals(Status.NOT_FOUND, reader.read("usertable", "\u00C3\u00A9", null, new HashMap<>()));
+  }
+
+  /** The layout record of the database on {@code dir} (a binding whose directory can hold several overrides it). */
+  protected Path layoutRecord(Path dir) {
+    return DataLayout.recordOf(dir, null);
+  }
+
+  /** Opening {@code p} is refused, the message says each of {@code says}, and the directory stays as it was. */
+  protected final void assertRefusedUntouched(Properties p, String... says) throws Exception {
+    Path dir = Path.of(p.getProperty("path"));
+    Map<String, String> before = EngineFileFixtures.snapshot(dir);
+    DBException e = assertThrows(DBException.class, () -> open(p));
+    for (String said : says) {
+      assertTrue(e.getMessage().contains(said), "the refusal says '" + said + "': " + e.getMessage());
+    }
+    assertEquals(before, EngineFileFixtures.snapshot(dir), "the directory is byte-identical");
+    assertEquals(0, SharedHandles.openCount());
+  }
+
+  /** Opens a client with {@code p}, inserts {@code rec} under {@code key} and closes it. */
+  protected final void insertAndClose(Properties p, String key, Map<String, ByteIterator> rec) throws Exception {
+    DB db = open(p);
+    assertEquals(Status.OK, db.insert("usertable", key, rec), key);
+    close(db);
+  }
+
+  /** {@code properties(dir)} with {@code name} set to {@code value}. */
+  private Properties with(Path dir, String name, String value) {
+    Properties p = properties(dir);
+    p.setProperty(name, value);
+    return p;
+  }
+
+  @Test
+  void aReopenWithAnotherKeyEncodingIsRefusedNamingBoth() throws Exception {
+    Path dir = tmp.resolve("db");
+    Properties latin1 = with(dir, "keyencoding", "latin1");
+    insertAndClose(latin1, "\u00C3\u00A9", record("f", "bytes C3 A9"));
+    // With UTF-8, "\u00E9" is the bytes C3 A9: the other key's value.
+    assertRefusedUntouched(properties(dir), "keyencoding = latin1 when it was created",
+        "keyencoding = utf8 in this run (the default auto, with keyformat=ycsb)",
+        "(recorded in " + layoutRecord(dir).getFileName() + ")", dir.toString());
+    assertRefusedUntouched(with(dir, engine() + ".keyencoding", "utf8"), "keyencoding = latin1 when it was created",
+        "keyencoding = utf8 in this run");
+    DB again = open(latin1);
+    assertEquals(Map.of("f", "bytes C3 A9"), read(again, "\u00C3\u00A9", null), "the database as it was written");
+    assertEquals(Status.NOT_FOUND, again.read("usertable", "\u00E9", null, new HashMap<>()));
+  }
+
+  @Test
+  void aSecondClientOfTheSameJvmWithAnotherLayoutIsRefused() throws Exception {
+    Path dir = tmp.resolve("db");
+    DB first = open(with(dir, "keyencoding", "latin1"));
+    assertEquals(Status.OK, first.insert("usertable", "\u00C3\u00A9", record("f", "latin1")));
+    DBException e = assertThrows(DBException.class, () -> open(properties(dir)), "it would join the open handle");
+    assertTrue(e.getMessage().contains("keyencoding = latin1 when it was created") && e.getMessage().contains(
+        "keyencoding = utf8 in this run"), e.getMessage());
+    assertEquals(1, SharedHandles.openCount(), "the first client's handle stays open");
+    assertEquals(Map.of("f", "latin1"), read(first, "\u00C3\u00A9", null));
+    DB second = open(with(dir, "keyencoding", "latin1"));
+    assertEquals(Map.of("f", "latin1"), read(second, "\u00C3\u00A9", null), "the same layout joins");
+  }
+
+  @Test
+  void aReopenWithAnotherRecordLayoutIsRefusedNamingBoth() throws Exception {
+    Path dir = tmp.resolve("db");
+    Properties bare = with(dir, "fieldcount", "1");
+    insertAndClose(bare, "k", record("field0", "a bare value"));
+    // With the fields layout the bare value would not decode; with another prefix it comes back under another name.
+    assertRefusedUntouched(properties(dir), "recordlayout = bare when it was created",
+        "recordlayout = fields in this run (recordlayout=auto with fieldcount=10)");
+    Properties fields = with(dir, "fieldcount", "1");
+    fields.setProperty("recordlayout", "fields");
+    assertRefusedUntouched(fields, "recordlayout = bare when it was created", "recordlayout = fields in this run");
+    Properties prefix = with(dir, "fieldcount", "1");
+    prefix.setProperty("fieldnameprefix", "col");
+    assertRefusedUntouched(prefix, "fieldnameprefix = field when it was created", "fieldnameprefix = col in this run");
+    DB again = open(bare);
+    assertEquals(Map.of("field0", "a bare value"), read(again, "k", null));
+    close(again);
+    Path other = tmp.resolve("fields");
+    insertAndClose(properties(other), "k", record("field0", "a", "field1", "b"));
+    assertRefusedUntouched(with(other, "fieldcount", "1"), "recordlayout = fields when it was created",
+        "recordlayout = bare in this run (recordlayout=auto with fieldcount=1)");
+  }
+
+  @Test
+  void aDatabaseWithoutALayoutRecordOpensAndGetsOne() throws Exception {
+    Path dir = tmp.resolve("db");
+    Properties latin1 = with(dir, "keyencoding", "latin1");
+    insertAndClose(latin1, "k\u00E9", record("f", "v"));
+    assertTrue(Files.readString(layoutRecord(dir)).contains("keyencoding=latin1"));
+    Files.delete(layoutRecord(dir)); // as a version before layouts were recorded left it
+    String printed = capturingStderr(() -> {
+      DB again = open(latin1);
+      assertEquals(Map.of("f", "v"), read(again, "k\u00E9", null));
+      close(again);
+    });
+    assertTrue(printed.contains("layout: recordlayout=fields, keyencoding=latin1") && printed.contains(
+        "this directory has no record, written by a version before layouts were recorded: recorded now in "
+        + layoutRecord(dir).getFileName()), printed);
+    assertEquals(Map.of(Keys.ENCODING, "latin1", KeyValueDB.RECORD_LAYOUT, "fields"),
+        filterCommon(DataLayout.read(layoutRecord(dir))), "recorded on that open");
+    assertRefusedUntouched(properties(dir), "keyencoding = latin1 when it was created");
+    String quiet = capturingStderr(() -> close(open(latin1)));
+    assertTrue(quiet.contains("layout: recordlayout=fields, keyencoding=latin1") && quiet.contains("(as recorded in "),
+        quiet);
+    assertFalse(Files.exists(dir.resolve(layoutRecord(dir).getFileName() + ".tmp")), "no temporary file is left");
+    assertEquals(List.of(engine()), EngineFiles.identify(dir).keySet().stream().map(e -> e.binding).toList(),
+        "the record is no engine's file");
+  }
+
+  @Test
+  void destroyDeletesTheLayoutRecordWithTheDatabase() throws Exception {
+    Path dir = tmp.resolve("db");
+    close(open(with(dir, "keyencoding", "latin1")));
+    insertAndClose(with(dir, "destroy", "true"), "\u00E9", record("f", "utf8"));
+    assertEquals("utf8", DataLayout.read(layoutRecord(dir)).get(Keys.ENCODING), "the new database's layout");
+    assertEquals(Map.of("f", "utf8"), read(open(properties(dir)), "\u00E9", null));
+  }
+
+  /**
+   * For a binding whose data directory holds several databases ({@code fileProperty} names one): each has its
+   * own layout record, so a second database laid out otherwise opens beside the first, and each is checked.
+   */
+  protected final void databasesInOneDirectoryKeepTheirOwnLayouts(String fileProperty, String otherFile)
+      throws Exception {
+    Path dir = tmp.resolve("db");
+    insertAndClose(with(dir, "keyencoding", "latin1"), "\u00C3\u00A9", record("f", "latin1"));
+    Properties other = with(dir, fileProperty, otherFile);
+    insertAndClose(other, "\u00E9", record("f", "utf8"));
+    assertEquals("utf8", DataLayout.read(DataLayout.recordOf(dir, otherFile)).get(Keys.ENCODING));
+    assertEquals("latin1", DataLayout.read(layoutRecord(dir)).get(Keys.ENCODING), "the first one's is untouched");
+    DB reader = open(other);
+    assertEquals(Map.of("f", "utf8"), read(reader, "\u00E9", null));
+    close(reader);
+    other.setProperty("keyencoding", "latin1");
+    assertRefusedUntouched(other, "keyencoding = utf8 when it was created",
+        "(recorded in " + DataLayout.FILE + "." + otherFile + ")");
+  }
+
+  /** The common entries of a record (a binding may add its own). */
+  private static Map<String, String> filterCommon(DataLayout layout) {
+    Map<String, String> out = new TreeMap<>(layout.entries());
+    out.keySet().retainAll(Set.of(Keys.ENCODING, KeyValueDB.RECORD_LAYOUT, KeyValueDB.FIELD_NAME_PREFIX));
+    return out;
   }
 
   @Test

@@ -24,6 +24,12 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
     return "kyoto";
   }
 
+  /** The database file configure() read: a directory can hold several, each with its own layout record. */
+  @Override
+  protected String databaseFile() {
+    return options.file().getFileName().toString();
+  }
+
   /**
    * Kyoto writes its file through mmap (a full disk is a SIGBUS). A TreeDB keeps up to its page
    * cache (pccap) of dirty, mostly new, pages that reach the file when the cache overflows and at

@@ -3,7 +3,9 @@ package site.ycsb.embedded.leveldb;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.fusesource.leveldbjni.JniDBFactory;
 import org.iq80.leveldb.CompressionType;
@@ -14,6 +16,7 @@ import org.iq80.leveldb.ReadOptions;
 import org.iq80.leveldb.WriteBatch;
 import org.iq80.leveldb.WriteOptions;
 
+import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
@@ -53,6 +56,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   public static final String LIBRARY_DEFAULT = "leveldbjni";
   public static final String LIBRARY_LEVELDBJNI = "leveldbjni";
   public static final String LIBRARY_SYSTEM = "system";
+  /**
+   * Open with leveldb.library=system a database leveldbjni (LevelDB 1.13) wrote: LevelDB 1.23 writes its
+   * tables as .ldb, which 1.13 cannot read, so the database is 1.23's from then on. Without it, refused.
+   */
+  public static final String CONVERT = "leveldb.convert";
 
   // Options only the system library (LevelDB 1.23's C API) has; leveldbjni refuses them.
   /** Bloom filter bits per key; 0: no filter (LevelDB's default). */
@@ -260,12 +268,20 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   private long writeBufferSize = WRITE_BUFFER_SIZE_DEFAULT;
   /** Whether configure() chose leveldbjni, which writes through mmap. */
   private boolean leveldbjni = true;
+  /** The library configure() chose, recorded in the database's layout. */
+  private String library = LIBRARY_DEFAULT;
+  /** Whether configure() read leveldb.convert=true. */
+  private boolean convert;
 
   @Override
   protected EngineOpener<Handle> configure(EngineProperties props, Path dir) throws Exception {
     String library = props.choice(LIBRARY, LIBRARY_DEFAULT, LIBRARY_LEVELDBJNI, LIBRARY_SYSTEM);
     boolean system = library.equals(LIBRARY_SYSTEM);
     leveldbjni = !system;
+    this.library = library;
+    convert = props.bool(CONVERT, false);
+    props.require(!convert || system, CONVERT, "false with", LIBRARY,
+        "a database converts from LevelDB 1.13 (leveldbjni) to 1.23 (system) only, never back");
     boolean createIfMissing = props.bool(CREATE_IF_MISSING, true);
     long cacheSize = props.size(EngineProperties.CACHE_SIZE, CACHE_SIZE_DEFAULT);
     // LevelDB 1.23 clips these silently to other bounds than 1.13: refuse what it would change.
@@ -307,6 +323,70 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     WriteOptions writeOptions = new WriteOptions().sync(sync);
     return opener(dir, () -> new JniHandle(JniDBFactory.factory.open(dir.toFile(), options), readOptions,
         writeOptions));
+  }
+
+  /** The library is part of the layout: a LevelDB 1.23 table (.ldb) cannot be read by leveldbjni's 1.13. */
+  @Override
+  protected DataLayout layout(DataLayout common) {
+    return common.with(LIBRARY, library, null);
+  }
+
+  /**
+   * Refuses a database that the other library wrote, untouched, unless it is leveldbjni's and
+   * leveldb.convert=true asks for system. Which library wrote it: the layout record, or for a directory
+   * without one its tables (1.13 names them .sst, 1.14 and later .ldb). leveldbjni refuses any .ldb table.
+   */
+  @Override
+  protected String admitLayout(Path dir, DataLayout recorded, DataLayout wanted) throws IOException {
+    List<String> newTables = tables(dir, ".ldb");
+    List<String> oldTables = tables(dir, ".sst");
+    String to = wanted.get(LIBRARY);
+    String refused = ": refusing to open it, and nothing in it was changed. ";
+    if (to.equals(LIBRARY_LEVELDBJNI) && !newTables.isEmpty()) {
+      throw new IOException("data directory " + dir.toAbsolutePath() + " holds tables written by LevelDB 1.14 or"
+          + " later (" + shown(newTables) + "), which leveldbjni's LevelDB 1.13 cannot read (it reports them as"
+          + " missing .sst files)" + refused + "Open it with -p " + LIBRARY + "=system (LevelDB 1.23), which wrote"
+          + " them; a database does not convert back to LevelDB 1.13");
+    }
+    String from = recorded != null ? recorded.get(LIBRARY)
+        : !newTables.isEmpty() ? LIBRARY_SYSTEM : !oldTables.isEmpty() ? LIBRARY_LEVELDBJNI : null;
+    String how = recorded != null && from != null ? "recorded in " + DataLayout.FILE
+        : "no layout record; its tables are " + (newTables.isEmpty() ? ".sst files" : ".ldb files");
+    if (from == null || from.equals(to)) {
+      return super.admitLayout(dir, recorded, wanted);
+    }
+    if (to.equals(LIBRARY_LEVELDBJNI)) {
+      throw new IOException("data directory " + dir.toAbsolutePath() + " holds a database written with " + LIBRARY
+          + "=system (LevelDB 1.23; " + how + ")" + refused + "Open it with -p " + LIBRARY + "=system; a database"
+          + " does not convert back to LevelDB 1.13");
+    }
+    if (!convert) {
+      throw new IOException("data directory " + dir.toAbsolutePath() + " holds a database written with " + LIBRARY
+          + "=leveldbjni (LevelDB 1.13; " + how + "); " + LIBRARY + "=system (LevelDB 1.23) would write its tables"
+          + " as .ldb files, which leveldbjni cannot read" + refused + "Open it with -p " + LIBRARY + "=leveldbjni,"
+          + " or convert it for good with -p " + CONVERT + "=true (one way: leveldbjni cannot open it afterwards)");
+    }
+    super.admitLayout(dir, recorded == null ? null : recorded.with(LIBRARY, to, null), wanted);
+    return "converting " + dir.toAbsolutePath() + " from " + LIBRARY + "=leveldbjni (LevelDB 1.13) to system"
+        + " (LevelDB 1.23), as " + CONVERT + "=true asks: its .sst tables (" + oldTables.size() + ") are read as"
+        + " they are, every table written from now on is .ldb, and the layout record says system: leveldbjni"
+        + " refuses this directory from now on";
+  }
+
+  /** The names of the table files in {@code dir} ending in {@code suffix}, sorted. */
+  private static List<String> tables(Path dir, String suffix) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  /** At most three names, then how many more. */
+  private static String shown(List<String> names) {
+    return String.join(", ", names.subList(0, Math.min(3, names.size())))
+        + (names.size() > 3 ? " and " + (names.size() - 3) + " more" : "");
   }
 
   /** Opens one library's handle. */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Vector;
@@ -26,6 +27,7 @@ import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
+import site.ycsb.embedded.DataLayout;
 
 /**
  * Everything {@link LevelDbClientTest} checks (the contract included), on the system's LevelDB
@@ -375,5 +377,79 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     assertTrue(out.contains("LevelDB: IO error: ") && out.contains("File too large"), out);
     assertTrue(out.contains("[leveldb] closed " + dir.toAbsolutePath()),
         "the database is closed after the error:\n" + out);
+  }
+
+  // --- switching library: LevelDB 1.23 writes .ldb tables, which leveldbjni's 1.13 cannot read ---
+
+  /** Properties for the other library, leveldbjni, on {@code dir}. */
+  private Properties leveldbjni(Path dir) {
+    Properties p = properties(dir);
+    p.setProperty(LevelDbClient.LIBRARY, LevelDbClient.LIBRARY_LEVELDBJNI);
+    return p;
+  }
+
+  private static List<String> names(Path dir, String suffix) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  @Test
+  void aLeveldbjniDatabaseIsRefusedUntouchedUnlessConvertedAndThenOnlyOneWay() throws Exception {
+    Path dir = tmp.resolve("db");
+    DB jni = open(leveldbjni(dir));
+    for (int i = 0; i < 100; i++) {
+      assertEquals(Status.OK, jni.insert("usertable", "k" + i, record("f", "v" + i)));
+    }
+    close(jni);
+    assertFalse(names(dir, ".sst").isEmpty(), "leveldbjni's close wrote .sst tables");
+    String[] refusal = {LevelDbClient.LIBRARY + "=leveldbjni (LevelDB 1.13; recorded in " + DataLayout.FILE,
+        "nothing in it was changed", "-p " + LevelDbClient.LIBRARY + "=leveldbjni", "-p " + LevelDbClient.CONVERT
+        + "=true (one way"};
+    assertRefusedUntouched(properties(dir), refusal);
+    Files.copy(dir.resolve(DataLayout.FILE), tmp.resolve("record"));
+    Files.delete(dir.resolve(DataLayout.FILE)); // as written before layouts were recorded: the .sst files tell
+    refusal[0] = LevelDbClient.LIBRARY + "=leveldbjni (LevelDB 1.13; no layout record; its tables are .sst files)";
+    assertRefusedUntouched(properties(dir), refusal);
+    Files.copy(tmp.resolve("record"), dir.resolve(DataLayout.FILE));
+
+    Properties convert = properties(dir);
+    convert.setProperty(LevelDbClient.CONVERT, "true");
+    String printed = capturingStderr(() -> {
+      DB sys = open(convert);
+      assertEquals(Map.of("f", "v7"), read(sys, "k7", null), "1.23 reads 1.13's tables");
+      for (int i = 100; i < 200; i++) {
+        assertEquals(Status.OK, sys.insert("usertable", "k" + i, record("f", "v" + i)));
+      }
+      close(sys);
+    });
+    assertTrue(printed.contains("converting " + dir.toAbsolutePath() + " from " + LevelDbClient.LIBRARY
+        + "=leveldbjni (LevelDB 1.13) to system (LevelDB 1.23), as " + LevelDbClient.CONVERT + "=true asks"), printed);
+    assertEquals("system", DataLayout.read(layoutRecord(dir)).get(LevelDbClient.LIBRARY), "the record says system now");
+    assertFalse(names(dir, ".ldb").isEmpty(), "1.23 wrote .ldb tables");
+    DB again = open(properties(dir)); // no conversion asked any more: it is system's database
+    assertEquals(Map.of("f", "v150"), read(again, "k150", null));
+    assertEquals(Map.of("f", "v7"), read(again, "k7", null));
+    close(again);
+
+    String[] back = {"holds tables written by LevelDB 1.14 or later (" + names(dir, ".ldb").get(0),
+        "which leveldbjni's LevelDB 1.13 cannot read", "nothing in it was changed",
+        "-p " + LevelDbClient.LIBRARY + "=system", "does not convert back"};
+    assertRefusedUntouched(leveldbjni(dir), back);
+    Files.delete(dir.resolve(DataLayout.FILE)); // the .ldb files alone say it
+    assertRefusedUntouched(leveldbjni(dir), back);
+    Properties backwards = leveldbjni(dir);
+    backwards.setProperty(LevelDbClient.CONVERT, "true");
+    assertRefusedUntouched(backwards, "property " + LevelDbClient.CONVERT + " = 'true' is not allowed: expected false"
+        + " with " + LevelDbClient.LIBRARY + " (leveldbjni)", "never back");
+  }
+
+  @Test
+  void aSystemDatabaseWithoutTablesIsRefusedByLeveldbjniByItsRecord() throws Exception {
+    Path dir = tmp.resolve("db");
+    close(open(properties(dir)));
+    assertEquals(List.of(), names(dir, ".ldb"), "nothing written: no table");
+    assertRefusedUntouched(leveldbjni(dir), "written with " + LevelDbClient.LIBRARY + "=system (LevelDB 1.23;"
+        + " recorded in " + DataLayout.FILE + ")", "-p " + LevelDbClient.LIBRARY + "=system");
   }
 }

@@ -44,9 +44,18 @@ public class SqliteClient extends KeyValueDB<Session> {
     new org.sqlite.SQLiteConfig().toProperties();
   }
 
+  /** The database file configure() read: a directory can hold several, each with its own layout record. */
+  private String fileName;
+
+  @Override
+  protected String databaseFile() {
+    return fileName;
+  }
+
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     SqliteOptions options = SqliteOptions.read(props, getProperties(), dir, keys(), columnsLayout());
+    fileName = options.fileName();
     return new EngineOpener<Session>() {
       @Override
       public Session open() throws IOException {

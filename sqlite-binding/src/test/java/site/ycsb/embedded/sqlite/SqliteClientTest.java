@@ -42,11 +42,23 @@ import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.ClientProcess;
+import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.KeyValueDbContract;
 import site.ycsb.embedded.RecordCodec;
 import site.ycsb.embedded.SharedHandles;
 
 class SqliteClientTest extends KeyValueDbContract {
+
+  /** Each database file in the directory has its own layout record. */
+  @Override
+  protected Path layoutRecord(Path dir) {
+    return DataLayout.recordOf(dir, SqliteOptions.FILE_DEFAULT);
+  }
+
+  @Test
+  void twoDatabasesInOneDirectoryKeepTheirOwnLayouts() throws Exception {
+    databasesInOneDirectoryKeepTheirOwnLayouts(SqliteOptions.FILE, "other.db");
+  }
 
   @Override
   protected String engine() {
