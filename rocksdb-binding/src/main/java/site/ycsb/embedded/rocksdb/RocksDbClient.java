@@ -3,6 +3,7 @@ package site.ycsb.embedded.rocksdb;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -106,6 +107,12 @@ public class RocksDbClient extends KeyValueDB<Handle> {
   @Override
   protected String engineName() {
     return "rocksdb";
+  }
+
+  /** RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open. */
+  @Override
+  protected Set<String> filesAFailedOpenRewrites() {
+    return Set.of("LOG");
   }
 
   @Override

@@ -109,6 +109,18 @@ public class SqliteClient extends KeyValueDB<Session> {
     new org.sqlite.SQLiteConfig().toProperties();
   }
 
+  /** Whether configure() read sqlite.processlock=true (the default). */
+  private boolean processLock = true;
+
+  /**
+   * Without its process lock (sqlite.processlock=false) SQLite lets several processes share the file, so the
+   * directory lock is shared too; with it, a second process is refused by the directory lock first.
+   */
+  @Override
+  protected boolean sharesDirectory() {
+    return !processLock;
+  }
+
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     Properties raw = getProperties();
@@ -132,6 +144,7 @@ public class SqliteClient extends KeyValueDB<Session> {
     long mmapSize = props.size(MMAP_SIZE, MMAP_SIZE_DEFAULT);
     int walCheckpoint = props.integer(WAL_AUTOCHECKPOINT, WAL_AUTOCHECKPOINT_DEFAULT, 0, Integer.MAX_VALUE);
     boolean processLock = props.bool(PROCESS_LOCK, true);
+    this.processLock = processLock;
     props.choice(EngineProperties.COMPRESSION, COMPRESSION_DEFAULT, "none");
     if (raw.getProperty(WRITE_BUFFER_SIZE) != null) {
       throw bad(WRITE_BUFFER_SIZE, raw.getProperty(WRITE_BUFFER_SIZE), "no value: SQLite has no write buffer"
