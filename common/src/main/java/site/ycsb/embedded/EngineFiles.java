@@ -157,11 +157,12 @@ public final class EngineFiles {
    * without {@code CURRENT} deletes the tables as obsolete) or beside it. The rules:
    *
    * <ul>
-   *   <li>LevelDB/RocksDB: table, log or MANIFEST files without {@code CURRENT}; a {@code CURRENT}
+   *   <li>LevelDB/RocksDB: non-empty table or log files without {@code CURRENT}; a {@code CURRENT}
    *       that does not name a MANIFEST, or names one that is missing. Not checked when
    *       {@code repairing} (leveldb.repair rebuilds them), except for RocksDB's files.</li>
    *   <li>SQLite: a database file shorter than its header's page count times page size (when no
-   *       non-empty WAL is beside it), or whose header fields are impossible.</li>
+   *       non-empty WAL or rollback journal, which may hold the rest, is beside it), or whose header
+   *       fields are impossible.</li>
    *   <li>Kyoto Cabinet: a file shorter than the size its header records.</li>
    *   <li>Any non-empty regular file that no engine claims by its header or by its name (the
    *       project's own {@code .ycsb-embedded*} files aside): a database whose header is damaged
@@ -188,6 +189,7 @@ public final class EngineFiles {
     TreeSet<String> unclaimed = new TreeSet<>();
     TreeSet<String> all = new TreeSet<>();
     boolean rocksMarker = false;
+    boolean records = false; // a MANIFEST alone (a new database killed before CURRENT) holds none to lose
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         all.add(p.getFileName().toString());
@@ -202,17 +204,18 @@ public final class EngineFiles {
       if (name.startsWith("MANIFEST-") || name.startsWith("OPTIONS-") || name.equals("IDENTITY")
           || DATA_FILE.matcher(name).matches()) {
         rocksMarker |= name.startsWith("OPTIONS-") || name.equals("IDENTITY");
+        records |= DATA_FILE.matcher(name).matches() && Files.size(p) > 0;
         logData.add(name);
       } else if (startsWith(p, SQLITE_HEADER)) {
-        addIfNotNull(out, sqliteDamage(p, Files.exists(dir.resolve(name + "-wal"))
-            && Files.size(dir.resolve(name + "-wal")) > 0));
+        boolean recovery = nonEmpty(dir.resolve(name + "-wal")) || nonEmpty(dir.resolve(name + "-journal"));
+        addIfNotNull(out, sqliteDamage(p, recovery));
       } else if (startsWith(p, KYOTO_HEADER)) {
         addIfNotNull(out, kyotoDamage(p));
       } else if (byHeader(p) == null && Files.size(p) > 0 && !ENGINE_SIDE_FILE.matcher(name).matches()) {
         unclaimed.add(name);
       }
     }
-    if (!logData.isEmpty() && (!repairing || rocksMarker)) {
+    if (records && (!repairing || rocksMarker)) {
       addIfNotNull(out, currentDamage(dir, logData, rocksMarker));
     }
     if (!unclaimed.isEmpty()) {
@@ -255,7 +258,7 @@ public final class EngineFiles {
   }
 
   /** Why an SQLite database file cannot be what its header says, or null. */
-  private static String sqliteDamage(Path file, boolean walBeside) throws IOException {
+  private static String sqliteDamage(Path file, boolean recoveryBeside) throws IOException {
     long size = Files.size(file);
     String name = file.getFileName().toString();
     String repair = " Restore it from a backup, or salvage what is left with sqlite3's .recover into a new file";
@@ -276,7 +279,7 @@ public final class EngineFiles {
     }
     long pages = h.getInt(28) & 0xFFFFFFFFL;
     boolean countValid = h.getInt(92) == h.getInt(24); // "version-valid-for" equals the change counter
-    if (countValid && !walBeside && size < pages * pageSize) {
+    if (countValid && !recoveryBeside && size < pages * pageSize) {
       return "the SQLite database " + name + " is cut short: its header counts " + pages + " pages of " + pageSize
           + " bytes (" + pages * pageSize + " bytes), the file has " + size + "; SQLite would read the missing"
           + " pages as empty." + repair;
@@ -309,6 +312,10 @@ public final class EngineFiles {
     try (InputStream in = Files.newInputStream(file)) {
       return in.readNBytes(n);
     }
+  }
+
+  private static boolean nonEmpty(Path file) throws IOException {
+    return Files.isRegularFile(file) && Files.size(file) > 0;
   }
 
   private static void addIfNotNull(List<String> out, String s) {

@@ -107,6 +107,8 @@ class EngineFilesTest {
     Files.writeString(lsm.resolve("IDENTITY"), "rocksdb");
     Files.delete(lsm.resolve("CURRENT"));
     assertTrue(only(EngineFiles.damage(lsm, true)).contains("RocksDB files"), "LevelDB's repair is not RocksDB's");
+    Files.delete(lsm.resolve("000005.sst"));
+    assertEquals(List.of(), EngineFiles.damage(lsm, false), "no records to lose: an empty log and a MANIFEST");
 
     Path sqlite = tmp.resolve("sqlite");
     Files.createDirectories(sqlite);
