@@ -219,9 +219,11 @@ public final class EngineFiles {
       addIfNotNull(out, currentDamage(dir, logData, rocksMarker));
     }
     if (!unclaimed.isEmpty()) {
-      out.add("it holds " + shown(new ArrayList<>(unclaimed)) + ", which no engine here claims (neither a header an"
-          + " engine recognises nor a name an engine gives its files): a database file whose header is damaged"
-          + " looks like this. Move them out, point path elsewhere, or use destroy=true to delete everything in it");
+      List<String> paths = unclaimed.stream().map(n -> dir.toAbsolutePath().resolve(n).toString()).toList();
+      out.add("it holds " + shown(paths) + ", which no engine here claims: each is not a Kyoto Cabinet database,"
+          + " not an SQLite database and not a LevelDB or RocksDB file, by header or by name (a database file whose"
+          + " header is damaged looks like this). Move them out, point path elsewhere, or use destroy=true to delete"
+          + " everything in it");
     }
     return out;
   }
@@ -273,7 +275,8 @@ public final class EngineFiles {
     int read = h.get(19);
     if (pageSize < 512 || Integer.bitCount(pageSize) != 1 || write < 1 || write > 2 || read < 1 || read > 2
         || h.get(21) != 64 || h.get(22) != 32 || h.get(23) != 32) {
-      return "the SQLite database " + name + " has a damaged header (page size " + pageSize + ", format versions "
+      return "the header of " + name + " is damaged: it is not an SQLite database SQLite can open (page size "
+          + pageSize + ", format versions "
           + write + "/" + read + ", payload fractions " + h.get(21) + "/" + h.get(22) + "/" + h.get(23)
           + "; SQLite writes a power of two from 512 to 65536, 1 or 2, and 64/32/32)." + repair;
     }

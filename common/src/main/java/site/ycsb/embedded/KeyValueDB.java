@@ -239,7 +239,8 @@ public abstract class KeyValueDB<H> extends DB {
         if (!destroy) {
           EngineFiles.refuseForeign(dir, engineName());
           EngineFiles.refuseDamaged(dir, engineName(), repairs());
-          before = DirectoryListing.take(dir, filesAFailedOpenRewrites());
+          // a repair changes the directory on purpose: what it moved must not be deleted as new
+          before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
         }
         try {
           dirLock[0] = DirectoryLock.open(dir, destroy, !sharesDirectory());

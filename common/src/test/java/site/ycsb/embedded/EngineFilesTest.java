@@ -133,7 +133,7 @@ class EngineFilesTest {
     Files.delete(sqlite.resolve("ycsb.db-wal"));
     db[21] = 1;
     Files.write(sqlite.resolve("ycsb.db"), db);
-    assertTrue(only(EngineFiles.damage(sqlite, false)).contains("ycsb.db has a damaged header"));
+    assertTrue(only(EngineFiles.damage(sqlite, false)).contains("the header of ycsb.db is damaged"));
     Files.write(sqlite.resolve("ycsb.db"), java.util.Arrays.copyOf(db, 50));
     assertTrue(only(EngineFiles.damage(sqlite, false)).contains("50 bytes, less than its 100-byte header"));
 
@@ -163,7 +163,8 @@ class EngineFilesTest {
     Files.writeString(tmp.resolve("ycsb.db"), "garbage where a header was");
     Files.writeString(tmp.resolve("a.txt"), "a user's notes");
     IOException e = assertThrows(IOException.class, () -> EngineFiles.refuseDamaged(tmp, "rocksdb", false));
-    assertTrue(e.getMessage().contains("it holds a.txt, ycsb.db, which no engine here claims")
+    assertTrue(e.getMessage().contains("it holds " + tmp.resolve("a.txt").toAbsolutePath() + ", "
+        + tmp.resolve("ycsb.db").toAbsolutePath() + ", which no engine here claims")
         && e.getMessage().contains(tmp.toAbsolutePath() + " is damaged, so rocksdb refuses"), e.getMessage());
   }
 

@@ -562,7 +562,8 @@ public abstract class KeyValueDbContract {
     Files.writeString(dir.resolve("notes.txt"), "a user's file");
     Files.write(dir.resolve("empty"), new byte[0]); // an empty file holds nothing to lose: not named
     Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
-    DBException e = assertRefusedUntouched(dir, properties(dir), "notes.txt, ycsb.db", "no engine here claims");
+    DBException e = assertRefusedUntouched(dir, properties(dir),
+        dir.resolve("notes.txt") + ", " + dir.resolve("ycsb.db"), "no engine here claims");
     assertFalse(e.getMessage().contains("empty"), e.getMessage());
 
     Path noCurrent = tmp.resolve("no-current"); // LevelDB's tables and log alone: no engine's database

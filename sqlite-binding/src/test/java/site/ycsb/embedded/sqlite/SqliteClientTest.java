@@ -698,6 +698,7 @@ class SqliteClientTest extends KeyValueDbContract {
     whole[16] = 3; // page size 768: not a power of two
     whole[17] = 0;
     Files.write(file, whole);
-    assertRefusedUntouched(dir, properties(dir), "ycsb.db has a damaged header (page size 768");
+    assertRefusedUntouched(dir, properties(dir),
+        "the header of ycsb.db is damaged: it is not an SQLite database SQLite can open (page size 768");
   }
 }
