@@ -256,4 +256,13 @@ class LevelDbClientTest extends KeyValueDbContract {
     Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000099\n");
     assertRefusedUntouched(dir, properties(dir), "CURRENT names MANIFEST-000099, which is missing");
   }
+  /** LevelDB rotates LOG over LOG.old before it finds the MANIFEST unreadable: both are put back. */
+  @Test
+  void aRefusedOpenPutsBackTheLogsLevelDbRotated() throws Exception {
+    Path dir = tmp.resolve("db");
+    site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.LEVELDB, dir);
+    Files.writeString(dir.resolve("LOG.old"), "an older LOG");
+    Files.delete(dir.resolve("LOCK"));
+    assertRefusedUntouched(dir, properties(dir), "does not hold a readable LevelDB database");
+  }
 }
