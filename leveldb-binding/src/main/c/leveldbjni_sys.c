@@ -153,6 +153,22 @@ JNIEXPORT jlong JNICALL J(open)(JNIEnv* env, jclass cls, jbyteArray path, jboole
   return (jlong)(intptr_t)d;
 }
 
+JNIEXPORT void JNICALL J(repair)(JNIEnv* env, jclass cls, jbyteArray path, jint compression, jint block_size) {
+  (void)cls;
+  char* p = copy_cstring(env, path, "path");
+  if (p == NULL) {
+    return;
+  }
+  leveldb_options_t* options = leveldb_options_create();
+  leveldb_options_set_compression(options, compression);
+  leveldb_options_set_block_size(options, (size_t)block_size);
+  char* err = NULL;
+  leveldb_repair_db(options, p, &err);
+  leveldb_options_destroy(options);
+  free(p);
+  thrown(env, err);
+}
+
 JNIEXPORT void JNICALL J(close)(JNIEnv* env, jclass cls, jlong h) {
   (void)env;
   (void)cls;

@@ -36,17 +36,35 @@ public final class DirectoryLock implements AutoCloseable {
    *     another process holds it and {@code destroy} was asked for
    */
   public static DirectoryLock open(Path dir, boolean destroy) throws IOException {
+    return open(dir, destroy, false);
+  }
+
+  /**
+   * As {@link #open(Path, boolean)}; with {@code alone}, keeps the lock exclusive, so that a second
+   * process is refused here, before its engine touches a file (LevelDB and RocksDB rotate their LOG
+   * before they find their own lock taken).
+   */
+  public static DirectoryLock open(Path dir, boolean destroy, boolean alone) throws IOException {
     createDirectory(dir);
     FileChannel ch = FileChannel.open(dir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     try {
-      if (destroy) {
+      if (destroy || alone) {
         FileLock exclusive = ch.tryLock();
-        if (exclusive == null) {
+        if (exclusive == null && destroy) {
           throw new IOException("cannot destroy " + dir.toAbsolutePath() + ": the database is locked by another"
               + " process that has it open (another YCSB run?); nothing was deleted");
         }
-        deleteContents(dir);
+        if (exclusive == null) {
+          throw new IOException(dir.toAbsolutePath() + " is locked by another process that has it open (another"
+              + " YCSB run?); nothing in it was changed");
+        }
+        if (destroy) {
+          deleteContents(dir);
+        }
+        if (alone) {
+          return new DirectoryLock(ch, exclusive);
+        }
         exclusive.release();
       }
       FileLock shared = ch.tryLock(0, Long.MAX_VALUE, true);
@@ -83,11 +101,27 @@ public final class DirectoryLock implements AutoCloseable {
     }
   }
 
+  /**
+   * Trades this process's lock for the exclusive one, without waiting: true when no other process
+   * holds the directory, so that what a refused open created may be deleted. False leaves no lock.
+   */
+  boolean takeExclusively() throws IOException {
+    if (lock == null) {
+      return false;
+    }
+    if (!lock.isShared()) {
+      return true;
+    }
+    lock.release();
+    lock = channel.tryLock();
+    return lock != null;
+  }
+
   /** Releases the lock (the file stays). Idempotent. */
   @Override
   public void close() throws IOException {
-    if (lock != null) {
-      lock = null;
+    lock = null;
+    if (channel.isOpen()) {
       channel.close();
     }
   }

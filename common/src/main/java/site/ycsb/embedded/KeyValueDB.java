@@ -173,6 +173,31 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * Whether the engine runs its repair before opening (leveldb.repair): then the files it rebuilds from
+   * are not refused as damaged. Called after {@link #configure}. False by default.
+   */
+  protected boolean repairs() {
+    return false;
+  }
+
+  /**
+   * Files in the data directory the engine rewrites even when its open fails (LevelDB's and RocksDB's
+   * info LOG): copied before the open and put back after a refusal. None by default.
+   */
+  protected Set<String> filesAFailedOpenRewrites() {
+    return Set.of();
+  }
+
+  /**
+   * Whether other processes may have the directory open at the same time (SQLite's, when its own
+   * process lock is off). False by default: the directory lock is then exclusive, and a second process
+   * is refused before its engine touches a file.
+   */
+  protected boolean sharesDirectory() {
+    return false;
+  }
+
+  /**
    * Whether update may overwrite the record without reading it first (db_bench's "overwrite").
    * Off by default: an update merges its fields into the stored record.
    */
@@ -270,34 +295,43 @@ public abstract class KeyValueDB<H> extends DB {
         DataLayout recorded = null;
         String layoutNote = null;
         boolean earlier = false; // a database an earlier version wrote, without a layout record
-        if (!destroy) { // destroy deletes whatever is there; otherwise another engine's files stay untouched
+        // destroy deletes whatever is there; otherwise a refusal leaves the directory as it was
+        DirectoryListing before = null;
+        if (!destroy) {
           EngineFiles.refuseForeign(dir, engineName());
+          EngineFiles.refuseDamaged(dir, engineName(), repairs());
           recorded = DataLayout.read(record);
           earlier = recorded == null && (file == null ? !EngineFiles.identify(dir).isEmpty()
               : Files.exists(dir.resolve(file)));
           layoutNote = admitLayout(dir, recorded, layout);
+          // a repair changes the directory on purpose: what it moved must not be deleted as new
+          before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
         }
-        dirLock[0] = DirectoryLock.open(dir, destroy);
+        try {
+          dirLock[0] = DirectoryLock.open(dir, destroy, !sharesDirectory());
+        } catch (IOException | RuntimeException e) {
+          throw undo(e, before, null); // another process holds the directory: nothing of ours is in it
+        }
         H h;
         try {
           guard.check("opening " + engineName()); // a full disk at open is a SIGBUS for mmap engines
           h = opener.open();
           guard.opened();
         } catch (Exception e) {
-          dirLock[0].close();
-          throw e;
+          throw undo(e, before, dirLock[0]);
         }
         if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
           try {
             layout.write(record);
           } catch (IOException | RuntimeException e) {
+            IOException refusal = new IOException("cannot record the layout in " + record.toAbsolutePath() + ": " + e,
+                e);
             try {
               opener.close(h);
-            } finally {
-              dirLock[0].close();
+            } catch (Exception closing) {
+              refusal.addSuppressed(closing);
             }
-            throw new IOException("cannot record the layout in " + record.toAbsolutePath()
-                + ": " + e, e);
+            throw undo(refusal, before, dirLock[0]); // the engine's new files go with the refusal
           }
         }
         String tag = "[" + engineName() + "] ";
@@ -350,6 +384,35 @@ public abstract class KeyValueDB<H> extends DB {
     } catch (Exception e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e));
     }
+  }
+
+  /**
+   * After a refused open: puts the directory back as {@code before} listed it (nothing when it is
+   * null: destroy was asked for), provided no other process holds it, and releases {@code lock}.
+   * Returns {@code refusal}, with what could not be put back said in a suppressed exception.
+   */
+  private static Exception undo(Exception refusal, DirectoryListing before, DirectoryLock lock) {
+    try {
+      // without a lock of ours only a directory this attempt created can hold files of ours
+      boolean alone = lock == null ? before != null && before.wasMissing() : lock.takeExclusively();
+      if (before != null && alone) {
+        java.util.List<String> lost = before.restore();
+        if (!lost.isEmpty()) {
+          refusal.addSuppressed(new IOException("the refused open changed " + lost + ", which could not be put back"));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      refusal.addSuppressed(e);
+    } finally {
+      try {
+        if (lock != null) {
+          lock.close();
+        }
+      } catch (IOException e) {
+        refusal.addSuppressed(e);
+      }
+    }
+    return refusal;
   }
 
   @Override

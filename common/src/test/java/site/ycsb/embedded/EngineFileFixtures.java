@@ -56,16 +56,37 @@ public final class EngineFileFixtures {
 
   /**
    * Every file and directory under {@code dir}: relative name to size, SHA-256 and mtime (for a
-   * directory: its mtime). Two snapshots are equal only when nothing was added, removed or written.
+   * directory: its mtime; a missing one: "missing"). Two snapshots are equal only when nothing was
+   * added, removed or written.
    */
   public static Map<String, String> snapshot(Path dir) throws IOException {
     Map<String, String> out = new TreeMap<>();
+    if (Files.notExists(dir)) {
+      out.put(".", "missing");
+      return out;
+    }
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : (Iterable<Path>) s::iterator) {
         String name = dir.relativize(p).toString();
         FileTime mtime = Files.getLastModifiedTime(p);
         out.put(name.isEmpty() ? "." : name, Files.isDirectory(p) ? "dir " + mtime
             : Files.size(p) + " bytes, sha256 " + sha256(Files.readAllBytes(p)) + ", mtime " + mtime);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * As {@link #snapshot} without reading any file: names, sizes and mtimes. For a directory this JVM
+   * has open: closing any descriptor of a file drops every POSIX lock the process holds on it.
+   */
+  public static Map<String, String> listing(Path dir) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = dir.relativize(p).toString();
+        out.put(name.isEmpty() ? "." : name, (Files.isDirectory(p) ? "dir " : Files.size(p) + " bytes, mtime ")
+            + Files.getLastModifiedTime(p));
       }
     }
     return out;

@@ -424,9 +424,11 @@ public abstract class KeyValueDbContract {
   void aSecondProcessIsRefusedClearly() throws Exception {
     Path dir = tmp.resolve("db");
     open(properties(dir));
+    Map<String, String> before = EngineFileFixtures.listing(dir); // not snapshot(): reading drops our locks
     String[] r = runInOtherProcess(properties(dir));
     assertEquals("3", r[0], "the second process must be refused, it said:\n" + r[1]);
     assertTrue(r[1].toLowerCase().contains(lockedMessage()), "a clear message, got:\n" + r[1]);
+    assertEquals(before, EngineFileFixtures.listing(dir), "the refused process changed nothing (no rotated LOG)");
   }
 
   @Test
@@ -445,23 +447,134 @@ public abstract class KeyValueDbContract {
     assertEquals(Map.of("f", "me"), read(again, "keep", null), "the files survived too");
   }
 
-  @Test
-  void badPropertyValuesAreRefusedByName() {
+  /** The binding's bad property values and the engine-neutral ones every binding refuses. */
+  private List<String[]> allBadProperties() {
     List<String[]> bad = new ArrayList<>(badProperties());
     bad.add(new String[] {"batchsize", "0"});
     bad.add(new String[] {"batchsize", "ten"});
     bad.add(new String[] {engine() + ".sync", "maybe"});
     bad.add(new String[] {"cachesize", "-5"});
     bad.add(new String[] {"recordlayout", "columns"});
-    for (String[] pv : bad) {
+    return bad;
+  }
+
+  @Test
+  void badPropertyValuesAreRefusedByName() throws Exception {
+    for (String[] pv : allBadProperties()) {
       Properties p = properties(tmp.resolve("bad"));
       p.setProperty(pv[0], pv[1]);
-      DBException e = assertThrows(DBException.class, () -> open(p), pv[0] + "=" + pv[1]);
-      assertTrue(e.getMessage().contains(pv[0]) && e.getMessage().contains("'" + pv[1] + "'"),
-          "the message names the property and the value: " + e.getMessage());
-      assertTrue(e.getMessage().contains("expected"), "the message says what is allowed: " + e.getMessage());
-      assertEquals(0, SharedHandles.openCount());
+      assertRefusedUntouched(tmp.resolve("bad"), p, pv[0], "'" + pv[1] + "'", "expected");
+      assertFalse(Files.exists(tmp.resolve("bad")), "a refused open creates no directory: " + pv[0]);
     }
+  }
+
+  /** A bad property on a directory that holds a database: refused, and the database left byte-identical. */
+  @Test
+  void aBadPropertyLeavesAnExistingDatabaseUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    DB db = open(properties(dir));
+    assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));
+    close(db);
+    for (String[] pv : allBadProperties()) {
+      Properties p = properties(dir);
+      p.setProperty(pv[0], pv[1]);
+      assertRefusedUntouched(dir, p, pv[0], "'" + pv[1] + "'");
+    }
+    assertEquals(Map.of("f", "v"), read(open(properties(dir)), "k", null));
+  }
+
+  /**
+   * Opens {@code p} on {@code dir} and asserts that it is refused with a message containing each of
+   * {@code inMessage}, that {@code dir} is exactly as it was (names, sizes, contents, mtimes, the
+   * directory's own mtime; still missing if it was) and that no handle stayed open.
+   */
+  protected final DBException assertRefusedUntouched(Path dir, Properties p, String... inMessage) throws Exception {
+    Map<String, String> before = EngineFileFixtures.snapshot(dir);
+    DBException e = assertThrows(DBException.class, () -> open(p), "an open of " + dir);
+    for (String part : inMessage) {
+      assertTrue(e.getMessage().contains(part), "the refusal says '" + part + "': " + e.getMessage());
+    }
+    assertEquals(before, EngineFileFixtures.snapshot(dir), "the refused directory is byte-identical, listing"
+        + " included: " + e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+    return e;
+  }
+
+  /**
+   * Runs YCSB's own client on {@code dir} (run phase, workloadc's reads) and asserts that it exits 3 with
+   * each of {@code inOutput} in its output and leaves {@code dir} exactly as it was.
+   */
+  protected final void assertYcsbRefusesUntouched(Path dir, String... inOutput) throws Exception {
+    Map<String, String> before = EngineFileFixtures.snapshot(dir);
+    Map<String, String> props = new java.util.HashMap<>();
+    properties(dir).forEach((k, v) -> props.put((String) k, (String) v));
+    props.putAll(Map.of("recordcount", "10", "operationcount", "10", "readproportion", "1",
+        "updateproportion", "0"));
+    String[] r = YcsbClientProcess.run(tmp, newClient().getClass().getName(), "-t", props);
+    assertEquals("3", r[0], "a refused open must fail the run:\n" + r[1]);
+    for (String part : inOutput) {
+      assertTrue(r[1].contains(part), "the output says '" + part + "':\n" + r[1]);
+    }
+    assertEquals(before, EngineFileFixtures.snapshot(dir), "the refused directory is byte-identical:\n" + r[1]);
+  }
+
+  /** Inserts records user0..user{n-1} (field f = v0..) into a new database at {@code dir} and closes it. */
+  protected final void loadAndClose(Path dir, int n) throws Exception {
+    DB db = open(properties(dir));
+    for (int i = 0; i < n; i++) {
+      assertEquals(Status.OK, db.insert("usertable", "user" + i, record("f", "v" + i)));
+    }
+    close(db);
+  }
+
+  /** Asserts that {@code db} holds every record {@link #loadAndClose} wrote. */
+  protected static void assertLoaded(DB db, int n) {
+    for (int i = 0; i < n; i++) {
+      assertEquals(Map.of("f", "v" + i), read(db, "user" + i, null));
+    }
+  }
+
+  /** Cuts {@code file} to half its size, as a copy interrupted or a disk that lost its tail would. */
+  protected static void cutInHalf(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(ch.size() / 2);
+    }
+  }
+
+  /** This engine's own files with garbage past their headers: refused by the engine or before it, untouched. */
+  @Test
+  void aGarbageDatabaseOfItsOwnEngineIsRefusedUntouched() throws Exception {
+    EngineFiles.Engine own = java.util.Arrays.stream(EngineFiles.Engine.values())
+        .filter(e -> e.binding.equals(engine())).findFirst().orElseThrow();
+    Path dir = tmp.resolve("garbage");
+    EngineFileFixtures.writeFilesOf(own, dir);
+    assertRefusedUntouched(dir, properties(dir), dir.toString());
+  }
+
+  /**
+   * A non-empty file no engine claims (an SQLite file whose header is damaged, a user's file) and LevelDB
+   * files without CURRENT: every engine refuses the directory, naming the files, and creates nothing in it.
+   */
+  @Test
+  void aDirectoryWithFilesNoEngineCanOpenIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("unclaimed");
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.SQLITE, dir);
+    byte[] db = Files.readAllBytes(dir.resolve("ycsb.db"));
+    db[0] = 'X'; // the header's magic damaged
+    Files.write(dir.resolve("ycsb.db"), db);
+    Files.writeString(dir.resolve("notes.txt"), "a user's file");
+    Files.write(dir.resolve("empty"), new byte[0]); // an empty file holds nothing to lose: not named
+    Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
+    DBException e = assertRefusedUntouched(dir, properties(dir),
+        dir.resolve("notes.txt") + ", " + dir.resolve("ycsb.db"), "no engine here claims");
+    assertFalse(e.getMessage().contains("empty"), e.getMessage());
+
+    Path noCurrent = tmp.resolve("no-current"); // LevelDB's tables and log alone: no engine's database
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.LEVELDB, noCurrent);
+    Files.delete(noCurrent.resolve("CURRENT"));
+    Files.delete(noCurrent.resolve("MANIFEST-000002"));
+    assertRefusedUntouched(noCurrent, properties(noCurrent), "no CURRENT", "000003.log, 000005.sst");
   }
 
   @Test
@@ -901,10 +1014,8 @@ public abstract class KeyValueDbContract {
   void aDiskSpaceMarginAboveTheFreeSpaceRefusesTheOpen() throws Exception {
     Properties p = properties(tmp.resolve("db"));
     p.setProperty("diskspacemargin", "1000000g"); // more than any disk here has free
-    DBException e = assertThrows(DBException.class, () -> open(p));
-    assertTrue(e.getMessage().contains("opening " + engine() + " refused") && e.getMessage().contains("MB free")
-        && e.getMessage().contains("diskspacemargin"), e.getMessage());
-    assertEquals(0, SharedHandles.openCount());
+    assertRefusedUntouched(tmp.resolve("db"), p, "opening " + engine() + " refused", "MB free", "diskspacemargin");
+    assertFalse(Files.exists(tmp.resolve("db")), "the refused open created no directory");
     p.setProperty(engine() + ".diskspacemargin", "0"); // 0: no check at all
     DB db = open(p);
     assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));

@@ -624,4 +624,13 @@ class KyotoClientTest extends KeyValueDbContract {
       KyotoNative.close(db);
     }
   }
+  /** Issue 20: a TreeDB file cut short is refused before Kyoto Cabinet opens it, untouched, and through YCSB. */
+  @Test
+  void aFileCutShortIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 100);
+    cutInHalf(dir.resolve("ycsb.kct"));
+    assertRefusedUntouched(dir, properties(dir), "ycsb.kct is cut short: its header records");
+    assertYcsbRefusesUntouched(dir, "ycsb.kct is cut short");
+  }
 }

@@ -1,10 +1,13 @@
 package site.ycsb.embedded.leveldb;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.fusesource.leveldbjni.JniDBFactory;
@@ -49,6 +52,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
   public static final String PARANOID_CHECKS = "leveldb.paranoidchecks";
   /** Verify block checksums on every read. */
   public static final String VERIFY_CHECKSUMS = "leveldb.verifychecksums";
+  /**
+   * Run LevelDB's RepairDB on the directory before opening it: rebuilds CURRENT and a MANIFEST from the
+   * tables and logs (a directory without CURRENT is refused otherwise). Never implicit.
+   */
+  public static final String REPAIR = "leveldb.repair";
 
   // Choice of library.
   /** leveldbjni (fusesource 1.8, LevelDB 1.13) or system (the system's libleveldb through leveldbjni_sys). */
@@ -296,12 +304,13 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     boolean paranoidChecks = props.bool(PARANOID_CHECKS, false);
     boolean verifyChecksums = props.bool(VERIFY_CHECKSUMS, false);
     boolean sync = props.bool(EngineProperties.SYNC, false);
+    repair = props.bool(REPAIR, false);
     if (system) {
       int bloomBits = props.integer(BLOOM_BITS, BLOOM_BITS_DEFAULT, 0, 1000);
       long maxFileSize = props.size(MAX_FILE_SIZE, MAX_FILE_SIZE_DEFAULT, 1L << 20, 1L << 30);
       SystemLevelDb.Options o = new SystemLevelDb.Options(createIfMissing, paranoidChecks, writeBufferSize,
           maxOpenFiles, cacheSize, blockSize, maxFileSize, snappy, bloomBits, verifyChecksums, sync);
-      return opener(dir, () -> SystemLevelDb.open(dir, o));
+      return opener(dir, () -> SystemLevelDb.repair(dir, o), () -> SystemLevelDb.open(dir, o));
     }
     for (String only : new String[] {BLOOM_BITS, MAX_FILE_SIZE}) {
       if (props.isSet(only)) {
@@ -321,8 +330,8 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
         .paranoidChecks(paranoidChecks);
     ReadOptions readOptions = new ReadOptions().verifyChecksums(verifyChecksums);
     WriteOptions writeOptions = new WriteOptions().sync(sync);
-    return opener(dir, () -> new JniHandle(JniDBFactory.factory.open(dir.toFile(), options), readOptions,
-        writeOptions));
+    return opener(dir, () -> JniDBFactory.factory.repair(dir.toFile(), options),
+        () -> new JniHandle(JniDBFactory.factory.open(dir.toFile(), options), readOptions, writeOptions));
   }
 
   /** The library is part of the layout: a LevelDB 1.23 table (.ldb) cannot be read by leveldbjni's 1.13. */
@@ -395,11 +404,76 @@ public class LevelDbClient extends KeyValueDB<LevelDbClient.Handle> {
     Handle open() throws IOException;
   }
 
-  private EngineOpener<Handle> opener(Path dir, Open how) {
+  /** Runs one library's RepairDB on the directory. */
+  @FunctionalInterface
+  interface Repair {
+    void repair() throws IOException;
+  }
+
+  /** Whether configure() read leveldb.repair=true. */
+  private boolean repair;
+
+  @Override
+  protected boolean repairs() {
+    return repair;
+  }
+
+  /** LevelDB renames LOG to LOG.old and starts a new LOG before it finds that it cannot open. */
+  @Override
+  protected Set<String> filesAFailedOpenRewrites() {
+    return Set.of("LOG", "LOG.old");
+  }
+
+  /**
+   * Runs RepairDB when leveldb.repair asks for it and the directory holds LevelDB files, and prints
+   * what it did: the files it changed and the lines it wrote to LOG.
+   */
+  private void repairIfAsked(Path dir, Repair how) throws IOException {
+    if (!repair) {
+      return;
+    }
+    List<String> before = listing(dir);
+    if (before.stream().noneMatch(n -> n.startsWith("MANIFEST-") || n.matches("[0-9]+\\.(ldb|sst|log) .*"))) {
+      System.err.println("[leveldb] " + REPAIR + "=true: " + dir.toAbsolutePath() + " holds no LevelDB files, nothing"
+          + " to repair");
+      return;
+    }
+    how.repair();
+    List<String> after = listing(dir);
+    String tag = "[leveldb] repair: ";
+    StringBuilder said = new StringBuilder(tag).append("LevelDB's RepairDB rebuilt ").append(dir.toAbsolutePath())
+        .append(System.lineSeparator()).append(tag).append("files before: ").append(before)
+        .append(System.lineSeparator()).append(tag).append("files after:  ").append(after)
+        .append(System.lineSeparator());
+    Path log = dir.resolve("LOG"); // RepairDB starts a new LOG: every line in it is the repair's
+    if (Files.isRegularFile(log)) {
+      for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+        said.append(tag).append(line).append(System.lineSeparator());
+      }
+    }
+    System.err.print(said);
+  }
+
+  /** The sorted names in {@code dir} with their sizes ("000005.ldb 1234"). */
+  private static List<String> listing(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      List<String> out = new ArrayList<>();
+      for (Path p : (Iterable<Path>) s.sorted()::iterator) {
+        out.add(p.getFileName() + (Files.isRegularFile(p) ? " " + Files.size(p) : "/"));
+      }
+      return out;
+    }
+  }
+
+  private EngineOpener<Handle> opener(Path dir, Repair repairDb, Open how) {
     return new EngineOpener<Handle>() {
       @Override
       public Handle open() throws IOException {
         try {
+          repairIfAsked(dir, repairDb);
           return how.open();
         } catch (IOException | RuntimeException e) {
           throw explain(dir, e);

@@ -86,6 +86,12 @@ final class LevelDbNative {
       int maxOpenFiles, long cacheSize, int blockSize, long maxFileSize, int compression, int bloomBits,
       boolean verifyChecksums, boolean sync) throws Failure;
 
+  /**
+   * leveldb_repair_db: rebuilds CURRENT and a MANIFEST from the tables and logs in {@code path}, writing
+   * tables with this compression and block size; what it did goes to the directory's LOG.
+   */
+  static native void repair(byte[] path, int compression, int blockSize) throws Failure;
+
   /** leveldb_close, then frees the cache, filter and option objects: the handle is invalid afterwards. */
   static native void close(long db);
 

@@ -21,6 +21,10 @@ final class SystemLevelDb extends LevelDbClient.Handle {
   record Options(boolean createIfMissing, boolean paranoidChecks, long writeBufferSize, int maxOpenFiles,
                  long cacheSize, int blockSize, long maxFileSize, boolean snappy, int bloomBits,
                  boolean verifyChecksums, boolean sync) {
+    /** The compression type of leveldb/c.h. */
+    int compression() {
+      return snappy ? LevelDbNative.SNAPPY_COMPRESSION : LevelDbNative.NO_COMPRESSION;
+    }
   }
 
 
@@ -37,9 +41,16 @@ final class SystemLevelDb extends LevelDbClient.Handle {
     LevelDbNative.ensureLoaded();
     long db = LevelDbNative.open(dir.toString().getBytes(StandardCharsets.UTF_8), o.createIfMissing(),
         o.paranoidChecks(), o.writeBufferSize(), o.maxOpenFiles(), o.cacheSize(), o.blockSize(), o.maxFileSize(),
-        o.snappy() ? LevelDbNative.SNAPPY_COMPRESSION : LevelDbNative.NO_COMPRESSION, o.bloomBits(),
+        o.compression(), o.bloomBits(),
         o.verifyChecksums(), o.sync());
     return new SystemLevelDb(db, LevelDbNative.version());
+  }
+
+  /** LevelDB's RepairDB on {@code dir} (leveldb.repair), with the compression and block size of {@code o}. */
+  static void repair(Path dir, Options o) throws IOException {
+    LevelDbNative.ensureLoaded();
+    LevelDbNative.repair(dir.toString().getBytes(StandardCharsets.UTF_8),
+        o.compression(), o.blockSize());
   }
 
   @Override

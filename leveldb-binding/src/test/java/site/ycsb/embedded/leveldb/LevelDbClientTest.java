@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -224,5 +225,46 @@ class LevelDbClientTest extends KeyValueDbContract {
     assertTrue(stats.contains("Level") && stats.contains("Files"), stats);
     assertEquals(library(), ((LevelDbClient) db).handle().library());
     assertEquals(levelDbVersion(), ((LevelDbClient) db).handle().levelDbVersion());
+  }
+  /**
+   * Issue 20: without CURRENT, LevelDB started an empty database and deleted the tables. Now the directory
+   * is refused untouched (by the binding and through YCSB's client, exit 3) until leveldb.repair=true asks
+   * for LevelDB's RepairDB, which gets every record back and says what it did.
+   */
+  @Test
+  void aDirectoryWithoutCurrentIsRefusedUntouchedAndRepairedOnlyWhenAsked() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 100);
+    Files.delete(dir.resolve("CURRENT"));
+    assertRefusedUntouched(dir, properties(dir), dir.toString(), "but no CURRENT", "leveldb.repair=true");
+    assertYcsbRefusesUntouched(dir, "but no CURRENT");
+    Properties repair = properties(dir);
+    repair.setProperty(LevelDbClient.REPAIR, "true");
+    String printed = capturingStderr(() -> {
+      DB db = open(repair);
+      assertLoaded(db, 100);
+      close(db);
+    });
+    assertTrue(printed.contains("[leveldb] repair: ") && printed.contains("**** Repaired leveldb")
+        && printed.contains("leveldb.repair = true"), printed);
+    DB again = open(properties(dir)); // repaired for good: no repair needed any more
+    assertLoaded(again, 100);
+  }
+
+  @Test
+  void aCurrentNamingAMissingManifestIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 10);
+    Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000099\n");
+    assertRefusedUntouched(dir, properties(dir), "CURRENT names MANIFEST-000099, which is missing");
+  }
+  /** LevelDB rotates LOG over LOG.old before it finds the MANIFEST unreadable: both are put back. */
+  @Test
+  void aRefusedOpenPutsBackTheLogsLevelDbRotated() throws Exception {
+    Path dir = tmp.resolve("db");
+    site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.LEVELDB, dir);
+    Files.writeString(dir.resolve("LOG.old"), "an older LOG");
+    Files.delete(dir.resolve("LOCK"));
+    assertRefusedUntouched(dir, properties(dir), "does not hold a readable LevelDB database");
   }
 }

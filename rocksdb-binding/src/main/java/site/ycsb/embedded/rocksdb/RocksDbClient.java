@@ -2,6 +2,7 @@ package site.ycsb.embedded.rocksdb;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
 
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -29,6 +30,12 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
   @Override
   protected String engineName() {
     return "rocksdb";
+  }
+
+  /** RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open. */
+  @Override
+  protected Set<String> filesAFailedOpenRewrites() {
+    return Set.of("LOG");
   }
 
   @Override

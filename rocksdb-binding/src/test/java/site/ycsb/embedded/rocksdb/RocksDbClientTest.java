@@ -665,4 +665,13 @@ class RocksDbClientTest extends KeyValueDbContract {
           e.getMessage());
     }
   }
+  /** Issue 20: RocksDB without CURRENT is refused untouched (no rocksdb.repair: rocksdbjni has no RepairDB). */
+  @Test
+  void aDirectoryWithoutCurrentIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 100);
+    Files.delete(dir.resolve("CURRENT"));
+    assertRefusedUntouched(dir, properties(dir), dir.toString(), "RocksDB files", "but no CURRENT", "ldb repair");
+    assertYcsbRefusesUntouched(dir, "but no CURRENT");
+  }
 }

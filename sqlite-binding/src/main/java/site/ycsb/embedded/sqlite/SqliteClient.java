@@ -52,10 +52,23 @@ public class SqliteClient extends KeyValueDB<Session> {
     return fileName;
   }
 
+  /** Whether configure() read sqlite.processlock=true (the default). */
+  private boolean processLock = true;
+
+  /**
+   * Without its process lock (sqlite.processlock=false) SQLite lets several processes share the file, so the
+   * directory lock is shared too; with it, a second process is refused by the directory lock first.
+   */
+  @Override
+  protected boolean sharesDirectory() {
+    return !processLock;
+  }
+
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     SqliteOptions options = SqliteOptions.read(props, getProperties(), dir, keys(), columnsLayout());
     fileName = options.fileName();
+    processLock = options.processLock();
     return new EngineOpener<Session>() {
       @Override
       public Session open() throws IOException {

@@ -719,4 +719,24 @@ class SqliteClientTest extends KeyValueDbContract {
     db.insert("usertable", "k", record("f", "v"));
     assertEquals(Map.of("f", "v"), read(db, "k", null));
   }
+  /**
+   * Issue 20: an SQLite file cut short, or whose header fields are damaged, is refused before SQLite opens
+   * it, untouched, and through YCSB (a damaged magic is a file no engine claims: the contract tests it).
+   */
+  @Test
+  void aFileCutShortOrWithADamagedHeaderIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 300);
+    assertFalse(Files.exists(dir.resolve("ycsb.db-wal")), "the close checkpointed the WAL into the file");
+    Path file = dir.resolve("ycsb.db");
+    byte[] whole = Files.readAllBytes(file);
+    cutInHalf(file);
+    assertRefusedUntouched(dir, properties(dir), "ycsb.db is cut short: its header counts");
+    assertYcsbRefusesUntouched(dir, "ycsb.db is cut short");
+    whole[16] = 3; // page size 768: not a power of two
+    whole[17] = 0;
+    Files.write(file, whole);
+    assertRefusedUntouched(dir, properties(dir),
+        "the header of ycsb.db is damaged: it is not an SQLite database SQLite can open (page size 768");
+  }
 }
