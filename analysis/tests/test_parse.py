@@ -184,3 +184,15 @@ def test_engine_line_names_the_version_whatever_notes_come_first():
     assert banner.version == "SQLite 3.54.1 (sqlite-jdbc 3.54.1.0)"
     assert banner.open_ms == 3.5 and banner.close_ms == 1.0
     assert banner.configuration == {"sqlite.path": "/d"}
+
+
+def test_reads_after_a_drawn_fill_must_find_about_the_share_it_left(captured):
+    output = parse_ycsb_output(captured.stdout("run-notfound"))
+    read = output.operations["READ"]
+    share = read.ok / (read.ok + read.not_found)
+    allowed = OK_ONLY | {"NOT_FOUND"}
+    assert problems_of(captured, "run-notfound", Expectation(2000, allowed, found_share=share)) == []
+    # Far more misses than the fill's share explains: records lost (or reads of other keys).
+    expected_share = min(1.0, share + 0.2)
+    [problem] = problems_of(captured, "run-notfound", Expectation(2000, allowed, found_share=expected_share))
+    assert problem.startswith(f"READ: {read.ok} of 2000 found, expected about {2000 * expected_share:.0f}")

@@ -11,7 +11,7 @@ from analysis.compare import compare_figures, comparison_blocks
 from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
-from analysis.report import build_report
+from analysis.report import build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.scenarios import SCENARIOS_BY_ID
@@ -303,3 +303,24 @@ def test_rocksdb_table_puts_stalls_and_level_shape_beside_the_throughput():
     assert "<td>L0 4 · L1 17 · L2 39; L1 ~34 MB vs 10 MB target (3.40x)</td>" in to_html([table], "t")
     assert any("leveldb.stats" in note for note in built.notes)
     assert [p.title for p in built.panels] == ["8-byte keys, empty values", "8-byte keys, 1,000-byte values"]
+
+
+def test_tables_of_drawn_fills_say_so_with_the_share_of_reads_found(tmp_path):
+    run = constructed_run(tmp_path)
+    read = {c: None for c in TIDY_COLUMNS} | {"scenario": "randread", "measured": True, "operation": "READ"}
+    run.tidy = pd.DataFrame(
+        [
+            read | {"engine": "leveldb", "ok": 632, "not_found": 368},
+            read | {"engine": "kyoto", "ok": 630, "not_found": 370},
+            read | {"engine": "sqlite", "scenario": "randwrite", "measured": False, "ok": 1000, "not_found": 0},
+        ],
+        columns=TIDY_COLUMNS,
+    )
+    said = "Keys drawn with replacement as db_bench does: about 63 % distinct"
+    assert drawn_keys_note(run, TABLES["1-reads"]) == f"{said}; 63.1 % of reads found."
+    assert drawn_keys_note(run, TABLES["1-writes"]) == f"{said}."  # no reads measured
+    assert drawn_keys_note(run, TABLES["rocksdb"]) == f"{said}."  # RocksDB's db_bench fillrandom draws alike
+    assert drawn_keys_note(run, TABLES["ycsb"]) is None  # YCSB's own workloads keep the permutation
+    markdown = to_markdown(build_report(run, tmp_path))
+    reads = markdown.index("### Baseline: Reads")
+    assert markdown.index(f"{said}; 63.1 % of reads found.", reads) < markdown.index("\n|", reads)
