@@ -8,6 +8,8 @@ count, and what share of uniform reads can find their key).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 DEFAULT_LOAD_SEED = 20110727  # the workload class's loadseed default
@@ -30,6 +32,7 @@ def draws(seed: int, count: int, n: int) -> np.ndarray:
         return _mix(z) % np.uint64(n)
 
 
+@functools.lru_cache(maxsize=64)
 def distinct_keys(records: int, seed: int = DEFAULT_LOAD_SEED) -> int:
     """Distinct keys a load of `records` inserts drawn from [0, records) leaves (about 63 %)."""
     return int(np.unique(draws(seed, records, records)).size) if records > 0 else 0
