@@ -18,7 +18,7 @@ from analysis.render import to_markdown
 from analysis.report import build_report
 from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results import Figure, load_run
-from analysis.runner import run_cell, stacked_properties
+from analysis.runner import RunOptions, run_cell, stacked_properties
 from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.suite import repeats_by_scenario
 
@@ -102,13 +102,19 @@ while time.process_time() - start < 0.2:
 ).replace("{written}", str(WRITTEN))
 
 
-def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  # noqa: F811
-    launcher = fake_repo / "bin" / "ycsb"
+def run_writing_cell(repo: Path, tmp_path: Path, scenario: str) -> RunOptions:
+    """One LevelDB cell of `scenario`, 1,000 records, through a launcher that writes WRITTEN bytes."""
+    launcher = repo / "bin" / "ycsb"
     launcher.write_text(WRITING_YCSB.format(python=sys.executable))
     launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
-    options = options_for(fake_repo, tmp_path, cap=1000)
-    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID["seqwrite"])
+    options = options_for(repo, tmp_path, cap=1000)
+    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID[scenario])
     assert cell.status == "ok", cell.error
+    return options
+
+
+def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  # noqa: F811
+    options = run_writing_cell(fake_repo, tmp_path, "seqwrite")
     resources = json.loads((options.out / "leveldb" / "seqwrite" / "cell.json").read_text())["repeats"][0][0][
         "resources"
     ]
@@ -131,12 +137,7 @@ def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  
 
 
 def test_a_drawn_fill_stores_only_the_distinct_keys_it_drew(fake_repo, tmp_path):  # noqa: F811
-    launcher = fake_repo / "bin" / "ycsb"
-    launcher.write_text(WRITING_YCSB.format(python=sys.executable))
-    launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
-    options = options_for(fake_repo, tmp_path, cap=1000)
-    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID["randwrite"])
-    assert cell.status == "ok", cell.error
+    options = run_writing_cell(fake_repo, tmp_path, "randwrite")
     overall = load_run(options.out).tidy.query("operation == 'OVERALL'").iloc[0]
     # randwrite draws its 1,000 keys with replacement: 1,000 inserts written, the distinct ones stored.
     assert 600 < distinct_keys(1000) < 660
