@@ -128,7 +128,8 @@ public class EmbeddedWorkload extends CoreWorkload {
         }
       }
       System.err.printf(Locale.ROOT, "[workload] %s, %s load, values %s%n", keys.describe(),
-          order.equals("replacement") ? "random with replacement (about 63 % of keys distinct)" : order,
+          order.equals("replacement") ? "replacement (keys drawn uniformly with repeats, seed " + seed
+              + ": about 63 % distinct)" : order,
           ratio > 0 ? "compressible to " + ratio : "YCSB random printable");
     } catch (IllegalArgumentException e) {
       throw new WorkloadException(e.getMessage());

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -177,6 +179,21 @@ class EmbeddedWorkloadTest {
       assertEquals(golden[i], SplitMix64.draw(20110727L, i, 1_000_000));
       assertEquals(String.format("%016d", golden[i]), db.inserted.get(i), "insert " + i);
     }
+  }
+
+  @Test
+  void startUpLineSaysTheKeysAreDrawnWithReplacementAndFromWhichSeed() throws Exception {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      workload("keyformat", "decimal", "loadorder", "replacement", "loadseed", "42");
+    } finally {
+      System.setErr(err);
+    }
+    String line = captured.toString(StandardCharsets.UTF_8);
+    assertTrue(line.startsWith("[workload] 16-byte decimal keys, replacement (keys drawn uniformly with repeats,"
+        + " seed 42: about 63 % distinct) load"), line);
   }
 
   @Test
