@@ -67,6 +67,9 @@ class YcsbOutput:
     runtime_ms: float | None = None
     throughput: float | None = None
     operations: dict[str, OperationStats] = field(default_factory=dict)
+    # YCSB measures an operation that did not return OK apart, as "[READ-FAILED]": a read's NOT_FOUND
+    # after a fill that drew its keys lands there. Their counts are also in the operation's Return=.
+    failed: dict[str, OperationStats] = field(default_factory=dict)
     readseq: ReadSeq | None = None
     cleanup_ms: float | None = None
     gc_ms: float | None = None
@@ -124,7 +127,7 @@ def measurements_to_output(measurements: list[Measurement]) -> YcsbOutput:
             if m.measurement == "AverageLatency(us)":
                 out.cleanup_ms = m.value / 1000.0
         elif m.metric.endswith("-FAILED"):
-            continue  # the latencies of the failed operations; their count is in Return=...
+            _apply(out.failed.setdefault(m.metric, OperationStats(m.metric)), m)
         else:
             _apply(out.operations.setdefault(m.metric, OperationStats(m.metric)), m)
     if "Entries" in readseq:

@@ -343,10 +343,11 @@ def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False) -> dict
     keys_drawn: the cell's fill drew its keys with replacement, so it stored only the distinct ones."""
     resources = step.get("resources") or {}
     counts = {op: s.count for op, s in output.operations.items() if s.count is not None}
+    # The failed ones too: uniform reads after a drawn fill spend part of their time missing.
     latencies = [
         (s.count, s.avg_us)
-        for op, s in output.operations.items()
-        if op != "READ-MODIFY-WRITE" and s.count is not None and s.avg_us is not None
+        for op, s in (output.operations | output.failed).items()
+        if not op.startswith("READ-MODIFY-WRITE") and s.count is not None and s.avg_us is not None
     ]
     return {
         "inside_ops_per_sec": inside_ops_per_sec(latencies, resources.get("threads", 1)),
