@@ -67,6 +67,9 @@ class YcsbOutput:
     runtime_ms: float | None = None
     throughput: float | None = None
     operations: dict[str, OperationStats] = field(default_factory=dict)
+    # YCSB measures an operation that did not return OK apart, as "[READ-FAILED]": a read's NOT_FOUND
+    # after a fill that drew its keys lands there. Their counts are also in the operation's Return=.
+    failed: dict[str, OperationStats] = field(default_factory=dict)
     readseq: ReadSeq | None = None
     cleanup_ms: float | None = None
     gc_ms: float | None = None
@@ -128,7 +131,7 @@ def measurements_to_output(measurements: list[Measurement]) -> YcsbOutput:
             if m.measurement == "AverageLatency(us)":
                 out.cleanup_ms = m.value / 1000.0
         elif m.metric.endswith("-FAILED"):
-            continue  # the latencies of the failed operations; their count is in Return=...
+            _apply(out.failed.setdefault(m.metric, OperationStats(m.metric)), m)
         else:
             _apply(out.operations.setdefault(m.metric, OperationStats(m.metric)), m)
     if "Entries" in readseq:
@@ -412,6 +415,21 @@ class Expectation:
     operations: int  # YCSB operations it must complete
     allowed_returns: frozenset[str] = OK_RETURN_CODES
     readseq_entries: int | None = None  # entries a full-scan run must see in all passes
+    found_share: float | None = None  # share of uniform reads that find their key (a fill that drew its keys)
+
+
+def _found_share_problems(output: YcsbOutput, share: float) -> list[str]:
+    """Uniform reads over a fill that left `share` of the keys: the found count is binomial, so one
+    more than 6 standard deviations off (a chance below 1e-8) means lost records or wrong keys."""
+    read = output.operations.get("READ")
+    if read is None:
+        return []
+    reads = read.ok + read.not_found
+    spread = 6 * math.sqrt(reads * share * (1 - share)) + 1
+    if abs(read.ok - reads * share) > spread:
+        expected = f"expected about {reads * share:.0f} ({share:.1%} of the keys loaded)"
+        return [f"READ: {read.ok} of {reads} found, {expected}"]
+    return []
 
 
 # Exit statuses the bindings give YCSB's own client (common's ClientExitStatus), which exits 0 itself.
@@ -437,6 +455,8 @@ def step_problems(output: YcsbOutput, exit_code: int, error_lines: list[str], ex
         for code, n in sorted(stats.returns.items()):
             if code not in expected.allowed_returns and n > 0:
                 problems.append(f"{stats.operation}: {n} {code}")
+    if expected.found_share is not None:
+        problems += _found_share_problems(output, expected.found_share)
     if expected.readseq_entries is not None:
         seen = output.readseq.entries if output.readseq else 0
         if seen != expected.readseq_entries:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .costs import COST_COLUMNS, cost_columns, inside_ops_per_sec
+from .keydraws import distinct_keys
 from .parse import (
     EngineStats,
     YcsbOutput,
@@ -332,18 +333,21 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     }
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
     rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
-    rows[0].update(step_costs(step, output))
+    scenario = SCENARIOS_BY_ID.get(cell["scenario"])
+    rows[0].update(step_costs(step, output, scenario is not None and scenario.keys_drawn))
     return rows
 
 
-def step_costs(step: dict, output: YcsbOutput) -> dict:
-    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json and its operations (pure)."""
+def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False) -> dict:
+    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json and its operations (pure).
+    keys_drawn: the cell's fill drew its keys with replacement, so it stored only the distinct ones."""
     resources = step.get("resources") or {}
     counts = {op: s.count for op, s in output.operations.items() if s.count is not None}
+    # The failed ones too: uniform reads after a drawn fill spend part of their time missing.
     latencies = [
         (s.count, s.avg_us)
-        for op, s in output.operations.items()
-        if op != "READ-MODIFY-WRITE" and s.count is not None and s.avg_us is not None
+        for op, s in (output.operations | output.failed).items()
+        if not op.startswith("READ-MODIFY-WRITE") and s.count is not None and s.avg_us is not None
     ]
     return {
         "inside_ops_per_sec": inside_ops_per_sec(latencies, resources.get("threads", 1)),
@@ -354,6 +358,7 @@ def step_costs(step: dict, output: YcsbOutput) -> dict:
             step["recordcount"],
             counts,
             output.readseq.entries if output.readseq else output.operations_done,
+            distinct_keys(step["recordcount"]) if keys_drawn else None,
         ),
     }
 

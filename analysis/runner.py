@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .costs import StepShape, step_shape
+from .keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .peers import (
     EMBEDDED_WORKLOAD,
@@ -182,13 +183,18 @@ def resolve_step(
         expected = int(props.get("insertcount", file_props.get("insertcount", records)))
     else:
         expected = operations
+    # A fill that drew its keys with replacement left fewer than `records`: passes count those, and
+    # uniform reads find their key in that share.
+    loaded = records
+    if scenario.keys_drawn and step.phase == "run":
+        loaded = distinct_keys(records, int(file_props.get("loadseed", DEFAULT_LOAD_SEED)))
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
-        readseq = records * operations
+        readseq = loaded * operations
+    found_share = loaded / records if "NOT_FOUND" in step.allowed_returns and scenario.keys_drawn else None
     shape = step_shape({**file_props, **props})
-    return ResolvedStep(
-        step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq), shape
-    )
+    expectation = Expectation(expected, step.allowed_returns, readseq, found_share)
+    return ResolvedStep(step, index, records, operations, props, expectation, shape)
 
 
 def ycsb_command(

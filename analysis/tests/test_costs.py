@@ -12,12 +12,13 @@ import pytest
 
 from analysis.costs import inside_ops_per_sec, step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
+from analysis.keydraws import distinct_keys
 from analysis.reference import load_findings
 from analysis.render import to_markdown
 from analysis.report import build_report
 from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results import Figure, load_run
-from analysis.runner import run_cell, stacked_properties
+from analysis.runner import RunOptions, run_cell, stacked_properties
 from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.suite import repeats_by_scenario
 
@@ -101,13 +102,19 @@ while time.process_time() - start < 0.2:
 ).replace("{written}", str(WRITTEN))
 
 
-def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  # noqa: F811
-    launcher = fake_repo / "bin" / "ycsb"
+def run_writing_cell(repo: Path, tmp_path: Path, scenario: str) -> RunOptions:
+    """One LevelDB cell of `scenario`, 1,000 records, through a launcher that writes WRITTEN bytes."""
+    launcher = repo / "bin" / "ycsb"
     launcher.write_text(WRITING_YCSB.format(python=sys.executable))
     launcher.chmod(launcher.stat().st_mode | stat.S_IEXEC)
-    options = options_for(fake_repo, tmp_path, cap=1000)
-    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID["seqwrite"])
+    options = options_for(repo, tmp_path, cap=1000)
+    cell = run_cell(options, "leveldb", SCENARIOS_BY_ID[scenario])
     assert cell.status == "ok", cell.error
+    return options
+
+
+def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  # noqa: F811
+    options = run_writing_cell(fake_repo, tmp_path, "seqwrite")
     resources = json.loads((options.out / "leveldb" / "seqwrite" / "cell.json").read_text())["repeats"][0][0][
         "resources"
     ]
@@ -129,6 +136,16 @@ def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  
     assert figure is not None and figure.costs["space_amplification"] == pytest.approx(WRITTEN / 116_000)
 
 
+def test_a_drawn_fill_stores_only_the_distinct_keys_it_drew(fake_repo, tmp_path):  # noqa: F811
+    options = run_writing_cell(fake_repo, tmp_path, "randwrite")
+    overall = load_run(options.out).tidy.query("operation == 'OVERALL'").iloc[0]
+    # randwrite draws its 1,000 keys with replacement: 1,000 inserts written, the distinct ones stored.
+    assert 600 < distinct_keys(1000) < 660
+    assert overall["user_bytes_written"] == 116_000
+    assert overall["user_bytes_stored"] == distinct_keys(1000) * 116
+    assert overall["space_amplification"] == pytest.approx(WRITTEN / (distinct_keys(1000) * 116))
+
+
 def test_step_shape_from_the_workload_files():
     def shape(name: str):
         return step_shape(stacked_properties([REPO / "workloads" / name]))
@@ -148,6 +165,9 @@ def test_user_bytes_and_throughput_inside_operations():
     assert user_bytes_written(counts, shape) == 10 * 1008 + 5 * 1008 + 2 * 8
     assert user_bytes_stored("run", 1000, counts, shape) == (1000 + 10 - 2) * 1008
     assert user_bytes_stored("load", 1000, {"INSERT": 1000}, shape) == 1000 * 1008
+    # A load that drew its keys with replacement stores only the distinct ones it drew.
+    assert user_bytes_stored("load", 1000, {"INSERT": 1000}, shape, loaded=632) == 632 * 1008
+    assert user_bytes_stored("run", 1000, counts, shape, loaded=632) == (632 + 10 - 2) * 1008
     # 1,000 ops of 10 us and 1,000 of 30 us: 40 ms inside operations, 2 threads share it.
     assert inside_ops_per_sec([(1000, 10.0), (1000, 30.0)], 1) == pytest.approx(50_000)
     assert inside_ops_per_sec([(1000, 10.0), (1000, 30.0)], 2) == pytest.approx(100_000)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from analysis.parse import (
     Expectation,
     find_error_lines,
@@ -13,7 +15,7 @@ from analysis.parse import (
     slowest_interval,
     step_problems,
 )
-from analysis.results import output_rows
+from analysis.results import output_rows, step_costs
 
 from .conftest import captured_engines
 
@@ -195,3 +197,24 @@ def test_a_client_that_never_ran_counts_zero_operations() -> None:
     assert "0 of 50 operations done" in step_problems(output, 0, [], Expectation(50))
     infinite = parse_ycsb_output("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), Infinity\n")
     assert infinite.operations_done is None
+
+
+def test_reads_after_a_drawn_fill_must_find_about_the_share_it_left(captured):
+    output = parse_ycsb_output(captured.stdout("run-notfound"))
+    read = output.operations["READ"]
+    share = read.ok / (read.ok + read.not_found)
+    allowed = OK_ONLY | {"NOT_FOUND"}
+    assert problems_of(captured, "run-notfound", Expectation(2000, allowed, found_share=share)) == []
+    # Far more misses than the fill's share explains: records lost (or reads of other keys).
+    expected_share = min(1.0, share + 0.2)
+    [problem] = problems_of(captured, "run-notfound", Expectation(2000, allowed, found_share=expected_share))
+    assert problem.startswith(f"READ: {read.ok} of 2000 found, expected about {2000 * expected_share:.0f}")
+
+
+def test_missed_reads_count_in_the_time_inside_operations(captured):
+    output = parse_ycsb_output(captured.stdout("run-notfound"))
+    read, missed = output.operations["READ"], output.failed["READ-FAILED"]
+    assert missed.count == read.not_found and read.count == read.ok and missed.avg_us is not None
+    busy_us = read.count * read.avg_us + missed.count * missed.avg_us
+    costs = step_costs({"resources": {}, "phase": "run", "recordcount": 2000}, output)
+    assert costs["inside_ops_per_sec"] == pytest.approx(2000 / (busy_us / 1e6))

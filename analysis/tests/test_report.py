@@ -12,7 +12,7 @@ from analysis.compare import compare_figures, comparison_blocks
 from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
-from analysis.report import build_report
+from analysis.report import build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.scenarios import SCENARIOS_BY_ID
@@ -388,3 +388,24 @@ def test_the_page_holds_its_svg_charts_with_ids_of_their_own(tmp_path):
     assert len(ids) == len(set(ids)) and all(i.startswith(("c0-", "c1-")) for i in ids)
     assert "url(#c0-" in page and "url(#c1-" in page and '<style type="text/css">svg.chart *{' in page
     assert ">no figure</text>" in page
+
+
+def test_tables_of_drawn_fills_say_so_with_the_share_of_reads_found(tmp_path):
+    run = constructed_run(tmp_path)
+    read = {c: None for c in TIDY_COLUMNS} | {"scenario": "randread", "measured": True, "operation": "READ"}
+    run.tidy = pd.DataFrame(
+        [
+            read | {"engine": "leveldb", "ok": 632, "not_found": 368},
+            read | {"engine": "kyoto", "ok": 630, "not_found": 370},
+            read | {"engine": "sqlite", "scenario": "randwrite", "measured": False, "ok": 1000, "not_found": 0},
+        ],
+        columns=TIDY_COLUMNS,
+    )
+    said = "Keys drawn with replacement as db_bench does: about 63 % distinct"
+    assert drawn_keys_note(run, TABLES["1-reads"]) == f"{said}; 63.1 % of reads found."
+    assert drawn_keys_note(run, TABLES["1-writes"]) == f"{said}."  # no reads measured
+    assert drawn_keys_note(run, TABLES["rocksdb"]) == f"{said}."  # RocksDB's db_bench fillrandom draws alike
+    assert drawn_keys_note(run, TABLES["ycsb"]) is None  # YCSB's own workloads keep the permutation
+    markdown = to_markdown(build_report(run, tmp_path))
+    reads = markdown.index("### Baseline: Reads")
+    assert markdown.index(f"{said}; 63.1 % of reads found.", reads) < markdown.index("\n|", reads)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.keydraws import distinct_keys
 from analysis.runner import (
     RunOptions,
     engine_is_built,
@@ -42,11 +43,15 @@ print(f"  {{engine}}.path = {{props['path']}} (from path)", file=sys.stderr)
 if any(os.path.basename(f) == os.environ.get("FAKE_YCSB_FAIL") for f in files):
     print("site.ycsb.DBException: [fake] property cachesize = 'banana' is not allowed")
     done = 0
+found = done
+if op == "READ" and any("loadorder=replacement" in open(f).read() for f in files):
+    from analysis.keydraws import distinct_keys  # reads miss the keys a drawn fill left out
+    found = round(done * distinct_keys(records) / records)
 measurements = [("OVERALL", "RunTime(ms)", 100), ("OVERALL", "Throughput(ops/sec)", done * 10.0)]
 if done:
     measurements += [(op, "Operations", done), (op, "AverageLatency(us)", 5.0),
                      (op, "95thPercentileLatency(us)", 9), (op, "99thPercentileLatency(us)", 20),
-                     (op, "Return=OK", done)]
+                     (op, "Return=OK", found)] + ([(op, "Return=NOT_FOUND", done - found)] if found < done else [])
 with open(props["exportfile"], "w") as f:
     json.dump([{{"metric": m, "measurement": n, "value": v}} for m, n, v in measurements], f)
 print(f"[{{engine}}] closed {{props['path']}} in 0.5 ms", file=sys.stderr)
@@ -96,12 +101,25 @@ def test_resolve_counts_in_quick_and_full_mode():
     assert (capped.recordcount, capped.expectation.operations) == (500, 500)
 
 
-def test_resolve_readseq_expects_every_entry_in_every_pass():
+def test_resolve_readseq_expects_every_entry_the_fill_left_in_every_pass():
     scenario = SCENARIOS_BY_ID["seqread"]
     file_props = {"recordcount": "1000000", "operationcount": "1", "readseqproportion": "1"}
     step = resolve_step(scenario.steps[1], 2, scenario, file_props, quick=True, cap=None)
     assert step.operationcount == step.step.quick_operations
-    assert step.expectation.readseq_entries == scenario.quick_records * step.operationcount
+    # randwrite draws its keys with replacement: 63,212 of the quick run's 100,000 are distinct.
+    assert scenario.quick_records == 100_000 and scenario.keys_drawn
+    assert step.expectation.readseq_entries == distinct_keys(100_000) * step.operationcount
+    assert step.expectation.readseq_entries != scenario.quick_records * step.operationcount
+
+
+def test_resolve_random_reads_after_a_drawn_fill_expect_its_share_found():
+    scenario = SCENARIOS_BY_ID["randread"]
+    file_props = {"recordcount": "1000000", "operationcount": "1000000", "loadseed": "5"}
+    step = resolve_step(scenario.steps[1], 2, scenario, file_props, quick=True, cap=None)
+    assert "NOT_FOUND" in step.expectation.allowed_returns
+    assert step.expectation.found_share == distinct_keys(100_000, 5) / 100_000
+    load = resolve_step(scenario.steps[0], 1, scenario, file_props, quick=True, cap=None)
+    assert load.expectation.found_share is None and "NOT_FOUND" not in load.expectation.allowed_returns
 
 
 def test_resolve_variant_props_and_per_thread_operations():

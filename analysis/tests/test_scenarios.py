@@ -6,8 +6,9 @@ import pytest
 
 from analysis.reference import load_published
 from analysis.report_tables import REPORT_TABLES
-from analysis.runner import stacked_properties
+from analysis.runner import read_properties, stacked_properties
 from analysis.scenarios import (
+    DRAWN_FILLS,
     ENGINES,
     SCENARIOS,
     SCENARIOS_BY_ID,
@@ -92,3 +93,34 @@ def test_sqlite_runs_each_table_layout_through_its_own_client():
         assert wanted in bindings
     assert SCENARIOS_BY_ID["pk-update"].binding_for("leveldb") == "leveldb"
     assert SCENARIOS_BY_ID["randwrite"].binding_for("leveldb-system") == "leveldb"
+
+
+def _file_props(name: str) -> dict[str, str]:
+    return read_properties((REPO / "workloads" / name).read_text())
+
+
+def test_drawn_fills_are_the_files_that_draw_with_replacement():
+    # The runner and the report trust DRAWN_FILLS; the workload files are what YCSB runs.
+    drawing = {p.name for p in (REPO / "workloads").iterdir() if _file_props(p.name).get("loadorder") == "replacement"}
+    fills = {s.workloads[0] for sc in SCENARIOS for s in sc.steps if s.phase == "load"}
+    assert drawing & fills == DRAWN_FILLS
+    for name in ("workloada", "workloadb", "workloadc", "workloadd", "workloade", "workloadf"):
+        assert _file_props(name).get("loadorder") != "replacement", f"YCSB's own {name} keeps its keys"
+
+
+def test_reads_after_a_drawn_fill_accept_misses_and_read_its_keys():
+    checked = 0
+    for scenario in SCENARIOS:
+        fill = scenario.steps[0]
+        for step in scenario.steps[1:]:
+            if step.phase != "run" or not scenario.keys_drawn:
+                continue
+            # The runner takes the fill's seed from the run's file: both must draw alike.
+            fill_props, run_props = _file_props(fill.workloads[0]), _file_props(step.workloads[0])
+            assert run_props.get("loadorder") == "replacement", (scenario.id, step.workloads[0])
+            assert run_props.get("loadseed") == fill_props.get("loadseed"), scenario.id
+            if float(run_props.get("readproportion", "0")) > 0:
+                assert "NOT_FOUND" in step.allowed_returns, scenario.id
+                checked += 1
+    assert checked == 3  # randread, bigread-randread, nocomp-randread
+    assert "NOT_FOUND" not in SCENARIOS_BY_ID["workloadc"].steps[-1].allowed_returns

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Properties;
+
+import site.ycsb.embedded.workload.SplitMix64;
 
 /**
  * The 2011 shapes of the layered benchmark, each with the workload files that give every layer
@@ -14,9 +17,9 @@ import java.util.Properties;
 enum LayerShape {
   /** db_bench fillseq: puts in key order. */
   FILLSEQ("fillseq", List.of("seqwrite"), null, false, 100, 1),
-  /** db_bench fillrandom: puts in the load permutation's order. */
+  /** db_bench fillrandom: puts of keys drawn with replacement (randwrite's loadorder=replacement). */
   FILLRANDOM("fillrandom", List.of("randwrite"), null, true, 100, 1),
-  /** db_bench readrandom: a random fill (untimed), reopen, then every key read once in random order. */
+  /** db_bench readrandom: a random fill (untimed), reopen, then as many reads of keys drawn with replacement. */
   READRANDOM("readrandom", List.of("randwrite"), "randread", true, 100, 1),
   /** db_bench readseq: a random fill (untimed), reopen, then one ordered pass over every entry. */
   READSEQ("readseq", List.of("randwrite"), "seqread", true, 100, 1),
@@ -32,15 +35,16 @@ enum LayerShape {
   final List<String> loadFiles;
   /** The workload file of the measured run phase, or null when the fill itself is measured. */
   final String runFile;
-  final boolean randomOrder;
+  /** Keys drawn with replacement (the load files' loadorder=replacement); false: key order. */
+  final boolean drawsKeys;
   final int valueLength;
   final int batch;
 
-  LayerShape(String id, List<String> loadFiles, String runFile, boolean randomOrder, int valueLength, int batch) {
+  LayerShape(String id, List<String> loadFiles, String runFile, boolean drawsKeys, int valueLength, int batch) {
     this.id = id;
     this.loadFiles = loadFiles;
     this.runFile = runFile;
-    this.randomOrder = randomOrder;
+    this.drawsKeys = drawsKeys;
     this.valueLength = valueLength;
     this.batch = batch;
   }
@@ -52,6 +56,21 @@ enum LayerShape {
   /** Entries a run of {@code records} uses: 100 KB fills write records/200 values (10 to 1,000, the 2011 count). */
   int count(int records) {
     return valueLength > 100 ? Math.max(10, Math.min(1000, records / 200)) : records;
+  }
+
+  /** The key number of insert {@code i} of {@code count}: drawn with the load seed, or i itself. */
+  long loadKey(long seed, int i, int count) {
+    return drawsKeys ? SplitMix64.draw(seed, i, count) : i;
+  }
+
+  /** The keys a fill of {@code count} inserts leaves: every one in key order, about 63 % of them when drawn. */
+  BitSet loadedKeys(long seed, int count) {
+    if (drawsKeys) {
+      return SplitMix64.drawn(seed, count, count);
+    }
+    BitSet all = new BitSet(count);
+    all.set(0, count);
+    return all;
   }
 
   /** The properties of the measured phase: the load files, then the run file over them. */

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +22,7 @@ import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.FullScanSink;
 import site.ycsb.embedded.workload.CompressibleValues;
 import site.ycsb.embedded.workload.KeyFormat;
-import site.ycsb.embedded.workload.Permutation;
+import site.ycsb.embedded.workload.SplitMix64;
 
 /**
  * One step of the layered benchmark in its own JVM: layer (b), the engine's Java library called
@@ -32,7 +33,8 @@ import site.ycsb.embedded.workload.Permutation;
  * <p>Usage: LayerStep ENGINE[:name=value...] SHAPE direct|binding COUNT EMPTY_DIR WORKLOADS_DIR
  *
  * <p>Data: the workload class's own generators (16-byte decimal keys, CompressibleValues at 0.5,
- * the load permutation with {@code loadseed}); reads visit every key once in a second permutation.
+ * keys drawn with replacement from {@code loadseed} where the workload file draws them); reads draw
+ * as many keys the same way from {@code loadseed + 1}, so they miss what the fill did not draw.
  * Read shapes fill (untimed), close, reopen, then time, like a YCSB load then run. Only the loop
  * is timed, as in the C floor, after an untimed warm-up of the same loop on a scratch database
  * (see {@link #warmUp}); the binding's YCSB arguments are made outside the clock.
@@ -82,31 +84,47 @@ public final class LayerStep {
         : Engines.named(engine).newClient().getClass().getName();
     System.out.printf(Locale.ROOT,
         "layer engine=%s shape=%s layer=%s count=%d us_per_op=%.4f warmup_passes=%d library=%s%n",
-        args[0], shape.id, args[2], count, micros / count, passes, library);
+        args[0], shape.id, args[2], count, micros / (shape == LayerShape.READSEQ ? data.distinct : count), passes,
+        library);
   }
 
-  /** Keys and values made once before the clock starts, in write order. */
+  /** Keys and values made once before the clock starts, in write order; the reads' keys and what they must find. */
   static final class Data {
     final byte[][] keys;
     final String[] keyStrings;
     final byte[][] values;
-    final int[] readOrder;
+    /** readrandom's keys, in read order (empty for other shapes). */
+    final byte[][] readKeys;
+    final String[] readKeyStrings;
+    /** Distinct keys the fill leaves: what a full pass must count. */
+    final int distinct;
+    /** Reads whose key the fill wrote: what readrandom must find. */
+    final int readsFound;
 
     Data(LayerShape shape, int n, long seed) {
       KeyFormat format = KeyFormat.decimal(16);
-      Permutation load = new Permutation(n, seed);
-      Permutation read = new Permutation(n, seed + 1);
       CompressibleValues gen = new CompressibleValues(0.5, seed);
       keys = new byte[n][];
       keyStrings = new String[n];
       values = new byte[n][];
-      readOrder = new int[n];
       for (int i = 0; i < n; i++) {
-        keyStrings[i] = format.key(shape.randomOrder ? load.apply(i) : i);
+        keyStrings[i] = format.key(shape.loadKey(seed, i, n));
         keys[i] = Keys.UTF8.bytes(keyStrings[i]);
         values[i] = gen.next(shape.valueLength);
-        readOrder[i] = (int) read.apply(i);
       }
+      BitSet loaded = shape.loadedKeys(seed, n);
+      distinct = loaded.cardinality();
+      int reads = shape == LayerShape.READRANDOM ? n : 0;
+      readKeys = new byte[reads][];
+      readKeyStrings = new String[reads];
+      int hits = 0;
+      for (int i = 0; i < reads; i++) {
+        long k = SplitMix64.draw(seed + 1, i, n);
+        readKeyStrings[i] = format.key(k);
+        readKeys[i] = Keys.UTF8.bytes(readKeyStrings[i]);
+        hits += loaded.get((int) k) ? 1 : 0;
+      }
+      readsFound = hits;
     }
   }
 
@@ -135,8 +153,8 @@ public final class LayerStep {
       long found = 0;
       t0 = System.nanoTime();
       if (shape == LayerShape.READRANDOM) {
-        for (int i : d.readOrder) {
-          byte[] v = db.get(d.keys[i]);
+        for (byte[] k : d.readKeys) {
+          byte[] v = db.get(k);
           if (v != null && v.length == shape.valueLength) {
             found++;
           }
@@ -145,7 +163,8 @@ public final class LayerStep {
         found = db.scanAll();
       }
       t1 = System.nanoTime();
-      check(found == d.keys.length, engine + " " + shape.id + " direct found " + found + " of " + d.keys.length);
+      long expected = shape == LayerShape.READRANDOM ? d.readsFound : d.distinct;
+      check(found == expected, engine + " " + shape.id + " direct found " + found + ", expected " + expected);
     }
     return (t1 - t0) / 1e3;
   }
@@ -200,12 +219,14 @@ public final class LayerStep {
           }
           long t0 = System.nanoTime();
           for (int j = 0; j < size; j++) {
-            statuses[j] = db.read(TABLE, d.keyStrings[d.readOrder[from + j]], null, maps.get(j));
+            statuses[j] = db.read(TABLE, d.readKeyStrings[from + j], null, maps.get(j));
           }
           nanos += System.nanoTime() - t0;
           for (int j = 0; j < size; j++) {
             if (statuses[j] == Status.OK && maps.get(j).get(FIELD).bytesLeft() == shape.valueLength) {
               found++;
+            } else {
+              check(statuses[j] == Status.NOT_FOUND, engine + " read returned " + statuses[j]);
             }
           }
         }
@@ -216,7 +237,8 @@ public final class LayerStep {
         nanos = System.nanoTime() - t0;
         found = rows.rows();
       }
-      check(found == n, engine + " " + shape.id + " binding found " + found + " of " + n);
+      long expected = shape == LayerShape.READRANDOM ? d.readsFound : d.distinct;
+      check(found == expected, engine + " " + shape.id + " binding found " + found + ", expected " + expected);
     } finally {
       db.cleanup();
     }

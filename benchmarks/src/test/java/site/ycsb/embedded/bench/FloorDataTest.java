@@ -12,11 +12,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Properties;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -42,12 +44,41 @@ class FloorDataTest {
     Properties props = shape.properties(WORKLOADS);
     LayerStep.runDirect("sqlite", shape, java, props, new LayerStep.Data(shape, count, 20110727L));
 
+    // A fill that draws its keys with replacement leaves each drawn key once, with its last value.
+    BitSet loaded = shape.loadedKeys(20110727L, count);
+    assertEquals(shape.drawsKeys, loaded.cardinality() < count, "drawn keys repeat, key order writes each once");
     List<byte[][]> fromC = rows(c);
-    assertSameEntries(rows(java), fromC, count);
+    assertSameEntries(rows(java), fromC, loaded.cardinality());
     for (byte[][] row : fromC) {
       assertEquals(shape.valueLength, row[1].length);
     }
-    assertEquals(String.format("%016d", 1499), new String(fromC.get(count - 1)[0], StandardCharsets.US_ASCII));
+    assertEquals(String.format("%016d", loaded.length() - 1),
+        new String(fromC.get(fromC.size() - 1)[0], StandardCharsets.US_ASCII));
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayerShape.class)
+  void everyShapeDrawsItsKeysAsItsWorkloadFilesDo(LayerShape shape) throws Exception {
+    // The C floor hard-codes each shape's key order; the shape's flag must follow the workload files.
+    String order = shape.properties(WORKLOADS).getProperty("loadorder");
+    assertEquals(shape.drawsKeys ? "replacement" : "sequential", order, shape.id);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"readrandom", "readseq"})
+  void readsFindWhatTheDrawnFillLeftOnBothSides(String shapeId, @TempDir Path tmp) throws Exception {
+    LayerShape shape = LayerShape.named(shapeId);
+    int count = 1500;
+    LayerStep.Data data = new LayerStep.Data(shape, count, 20110727L);
+    assertEquals(shape.loadedKeys(20110727L, count).cardinality(), data.distinct);
+    if (shape == LayerShape.READRANDOM) {
+      // Uniform reads over a fill that left about 63 % of the keys: about 63 % find theirs.
+      assertTrue(data.readsFound > 0.55 * count && data.readsFound < 0.72 * count, "found " + data.readsFound);
+    }
+    // Each side checks its reads found exactly what the draws say (and exits or throws if not).
+    runFloor(FLOOR, "sqlite", shapeId, count, Files.createDirectories(tmp.resolve("c")));
+    LayerStep.runDirect("sqlite", shape, Files.createDirectories(tmp.resolve("java")), shape.properties(WORKLOADS),
+        data);
   }
 
   /** Runs a floor binary on one shape into {@code dir}; returns its output after checking it exited 0. */

@@ -30,9 +30,11 @@ import site.ycsb.workloads.CoreWorkload;
  *   <tr><td>keyformat</td><td>ycsb</td><td>ycsb (core's "user..." keys), decimal (zero-padded,
  *       keylength bytes: db_bench's 16-byte keys), binary (8-byte big-endian)</td></tr>
  *   <tr><td>keylength</td><td>16</td><td>digits of a decimal key</td></tr>
- *   <tr><td>loadorder</td><td>from insertorder</td><td>sequential (key order) or random (every key once,
- *       in a random permutation)</td></tr>
- *   <tr><td>loadseed</td><td>20110727</td><td>seed of the random load permutation</td></tr>
+ *   <tr><td>loadorder</td><td>from insertorder</td><td>sequential (key order), random (every key once,
+ *       in a random permutation) or replacement (each insert's key drawn uniformly from [0, recordcount)
+ *       with repeats, as db_bench's fillrandom draws: about 63 % of the keys distinct; run-phase reads
+ *       then miss about 37 %)</td></tr>
+ *   <tr><td>loadseed</td><td>20110727</td><td>seed of the random load permutation or of the draws</td></tr>
  *   <tr><td>valuecompressionratio</td><td>off</td><td>0 &lt; r &lt;= 1: values a compressor shrinks to about
  *       r of their size (db_bench's compression_ratio); off: YCSB's random printable values</td></tr>
  *   <tr><td>deleteproportion</td><td>0</td><td>share of run operations that delete a chosen key</td></tr>
@@ -57,6 +59,9 @@ public class EmbeddedWorkload extends CoreWorkload {
   private boolean extended;
   private KeyFormat keys;
   private Permutation loadPermutation;
+  /** loadorder=replacement: inserts below this index draw their key with {@link SplitMix64#draw}; else 0. */
+  private long drawRange;
+  private long drawSeed;
   private CompressibleValues compressible;
   private String fieldPrefix;
   /** fieldPrefix + i for the first fields, made once rather than per operation. */
@@ -81,7 +86,8 @@ public class EmbeddedWorkload extends CoreWorkload {
     try {
       String format = props.choice(KEY_FORMAT, "ycsb", "ycsb", "decimal", "binary");
       boolean coreKeys = format.equals("ycsb");
-      String order = props.choice(LOAD_ORDER, orderedinserts ? "sequential" : "random", "sequential", "random");
+      String order = props.choice(LOAD_ORDER, orderedinserts ? "sequential" : "random", "sequential", "random",
+          "replacement");
       long seed = props.integer(LOAD_SEED, 20110727L, Long.MIN_VALUE, Long.MAX_VALUE);
       double ratio = props.string(VALUE_COMPRESSION_RATIO, "off").trim().equalsIgnoreCase("off")
           ? 0 : props.decimal(VALUE_COMPRESSION_RATIO, 1.0, Double.MIN_VALUE, 1.0);
@@ -112,6 +118,10 @@ public class EmbeddedWorkload extends CoreWorkload {
       if (!coreKeys && order.equals("random")) {
         loadPermutation = new Permutation(Math.max(1, records), seed);
       }
+      if (order.equals("replacement")) {
+        drawRange = Math.max(1, records);
+        drawSeed = seed;
+      }
       if (!coreKeys) {
         keys.key(Math.max(0, records - 1)); // fails now, not mid-load, when the numbers do not fit
       }
@@ -127,7 +137,9 @@ public class EmbeddedWorkload extends CoreWorkload {
           operationchooser.addValue(readseq, READSEQ);
         }
       }
-      System.err.printf(Locale.ROOT, "[workload] %s, %s load, values %s%n", keys.describe(), order,
+      System.err.printf(Locale.ROOT, "[workload] %s, %s load, values %s%n", keys.describe(),
+          order.equals("replacement") ? "replacement (keys drawn uniformly with repeats, seed " + seed
+              + ": about 63 % distinct)" : order,
           ratio > 0 ? "compressible to " + ratio : "YCSB random printable");
     } catch (IllegalArgumentException e) {
       throw new WorkloadException(e.getMessage());
@@ -140,7 +152,8 @@ public class EmbeddedWorkload extends CoreWorkload {
       return super.doInsert(db, threadstate);
     }
     long index = keysequence.nextValue().longValue();
-    long keynum = loadPermutation != null && index < loadPermutation.size() ? loadPermutation.apply(index) : index;
+    long keynum = index < drawRange ? SplitMix64.draw(drawSeed, index, drawRange)
+        : loadPermutation != null && index < loadPermutation.size() ? loadPermutation.apply(index) : index;
     String key = keys.key(keynum);
     HashMap<String, ByteIterator> values = buildValues(true);
     Status status;

@@ -24,7 +24,7 @@ public final class Permutation {
     this.halfMask = (1L << halfBits) - 1;
     long s = seed;
     for (int i = 0; i < ROUNDS; i++) {
-      s = mix(s + 0x9E3779B97F4A7C15L);
+      s = SplitMix64.mix(s + SplitMix64.GAMMA);
       roundKeys[i] = s;
     }
   }
@@ -49,16 +49,10 @@ public final class Permutation {
     long left = x >>> halfBits;
     long right = x & halfMask;
     for (long k : roundKeys) {
-      long next = left ^ (mix(right ^ k) & halfMask);
+      long next = left ^ (SplitMix64.mix(right ^ k) & halfMask);
       left = right;
       right = next;
     }
     return (left << halfBits) | right;
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

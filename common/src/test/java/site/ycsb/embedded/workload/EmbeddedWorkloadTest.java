@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -148,6 +150,65 @@ class EmbeddedWorkloadTest {
     assertTrue(new HashSet<>(a).equals(new HashSet<>(b)), "of the same keys");
   }
 
+  @Test
+  void replacementLoadDrawsKeysWithRepeatsAsDbBenchDoes() throws Exception {
+    int n = 100_000;
+    RecordingDb db = load(workload("keyformat", "decimal", "loadorder", "replacement", "recordcount",
+        Integer.toString(n)), n);
+    assertEquals(n, db.inserted.size(), "one insert per record, repeats included");
+    Set<String> distinct = new HashSet<>(db.inserted);
+    for (String key : distinct) {
+      assertEquals(16, key.length(), key);
+      assertTrue(Long.parseLong(key) < n, key + " outside [0, " + n + ")");
+    }
+    // Deterministic for the default seed (63,131 distinct), so this bound cannot flake.
+    double expected = n * (1 - Math.exp(-1));
+    assertTrue(Math.abs(distinct.size() - expected) <= 0.005 * n,
+        distinct.size() + " distinct keys, expected about " + expected);
+    assertEquals(63_131, distinct.size());
+  }
+
+  @Test
+  void replacementDrawsAreSplitMix64OfSeedAndIndexAsTheCFloorComputesThem() throws Exception {
+    // Computed apart from this code (a few lines of Python over SplitMix64): the C floor's draw()
+    // must give these too, and FloorDataTest checks that it writes the same rows.
+    long[] golden = {600_989, 334_309, 387_726, 203_109, 837_401};
+    RecordingDb db = load(workload("keyformat", "decimal", "loadorder", "replacement", "recordcount", "1000000"),
+        golden.length);
+    for (int i = 0; i < golden.length; i++) {
+      assertEquals(golden[i], SplitMix64.draw(20110727L, i, 1_000_000));
+      assertEquals(String.format("%016d", golden[i]), db.inserted.get(i), "insert " + i);
+    }
+  }
+
+  @Test
+  void startUpLineSaysTheKeysAreDrawnWithReplacementAndFromWhichSeed() throws Exception {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      workload("keyformat", "decimal", "loadorder", "replacement", "loadseed", "42");
+    } finally {
+      System.setErr(err);
+    }
+    String line = captured.toString(StandardCharsets.UTF_8);
+    assertTrue(line.startsWith("[workload] 16-byte decimal keys, replacement (keys drawn uniformly with repeats,"
+        + " seed 42: about 63 % distinct) load"), line);
+  }
+
+  @Test
+  void replacementKeysDependOnTheInsertIndexOnly() throws Exception {
+    String[] common = {"keyformat", "decimal", "loadorder", "replacement", "recordcount", "1000", "loadseed", "7"};
+    List<String> whole = load(workload(common), 1000).inserted;
+    // Two clients that split the load by insertstart (YCSB's way to load from several processes).
+    List<String> parts = new ArrayList<>(load(workload(with(common, "insertstart", "0", "insertcount", "500")), 500)
+        .inserted);
+    parts.addAll(load(workload(with(common, "insertstart", "500", "insertcount", "500")), 500).inserted);
+    assertEquals(whole, parts);
+    List<String> other = load(workload(with(common, "loadseed", "8")), 1000).inserted;
+    assertTrue(!whole.equals(other), "another seed draws other keys");
+  }
+
   private static String[] with(String[] kv, String... more) {
     String[] out = Arrays.copyOf(kv, kv.length + more.length);
     System.arraycopy(more, 0, out, kv.length, more.length);
@@ -253,7 +314,9 @@ class EmbeddedWorkloadTest {
     assertTrue(e.getMessage().contains("keyformat") && e.getMessage().contains("'hex'"), e.getMessage());
     assertThrows(WorkloadException.class, () -> workload("keyformat", "decimal", "keylength", "3"));
     assertThrows(WorkloadException.class, () -> workload("valuecompressionratio", "1.5"));
-    assertThrows(WorkloadException.class, () -> workload("loadorder", "backwards"));
+    e = assertThrows(WorkloadException.class, () -> workload("loadorder", "backwards"));
+    assertTrue(e.getMessage().contains("loadorder") && e.getMessage().contains("'backwards'")
+        && e.getMessage().contains("replacement"), e.getMessage());
     assertThrows(WorkloadException.class, () -> workload("keyformat", "binary", "dataintegrity", "true"));
   }
 }
