@@ -92,7 +92,7 @@ def test_peer_rows_sit_beside_ours_with_their_counts(distribution: Path, tmp_pat
     peers = report[report.index("## Upstream YCSB bindings beside ours") : report.index("## 1. Baseline")]
     assert "properties as given: `basicdb.verbose=false`" in peers
     assert "`keyformat=decimal`" in peers
-    assert (out / "charts" / "1-writes.png").is_file()
+    assert (out / "charts" / "1-writes.svg").is_file()
 
 
 def test_a_peer_the_tree_does_not_have_is_refused_naming_the_tree(distribution: Path, tmp_path: Path) -> None:
