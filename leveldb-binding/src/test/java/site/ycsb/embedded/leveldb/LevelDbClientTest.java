@@ -54,6 +54,11 @@ class LevelDbClientTest extends KeyValueDbContract {
     return LevelDbOptions.class;
   }
 
+  /** The suffix of the table files this library writes: LevelDB 1.13 names them .sst. */
+  protected String tableSuffix() {
+    return ".sst";
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(
@@ -268,6 +273,7 @@ class LevelDbClientTest extends KeyValueDbContract {
   void aRefusedOpenPutsBackTheLogsLevelDbRotated() throws Exception {
     Path dir = tmp.resolve("db");
     site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.LEVELDB, dir);
+    Files.move(dir.resolve("000005.sst"), dir.resolve("000005" + tableSuffix())); // as this library names it
     Files.writeString(dir.resolve("LOG.old"), "an older LOG");
     Files.delete(dir.resolve("LOCK"));
     assertRefusedUntouched(dir, properties(dir), "does not hold a readable LevelDB database");

@@ -46,6 +46,12 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     return "1.23"; // Debian 12's libleveldb-dev, which scripts/setup.sh installs
   }
 
+  /** LevelDB 1.23 names its tables .ldb (a directory of .sst tables is leveldbjni's, refused by its layout). */
+  @Override
+  protected String tableSuffix() {
+    return ".ldb";
+  }
+
   @Override
   protected List<String[]> badProperties() {
     List<String[]> bad = new ArrayList<>(super.badProperties());
