@@ -38,7 +38,7 @@ public final class BindingOverhead {
   private BindingOverhead() {
   }
 
-  /** An engine driven directly, with the options its binding uses by default. */
+  /** An engine driven directly, opened with the values its binding reads from the same properties. */
   public interface Direct extends AutoCloseable {
     void put(byte[] key, byte[] value) throws Exception;
 
@@ -67,7 +67,7 @@ public final class BindingOverhead {
 
     DB newClient();
 
-    /** Properties that make the binding use the direct side's options (beyond its defaults). */
+    /** Properties both sides of the side-by-side benchmark are opened with (beyond the defaults). */
     default void configure(Properties p) {
     }
   }

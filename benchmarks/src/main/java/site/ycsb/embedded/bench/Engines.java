@@ -93,7 +93,7 @@ final class Engines {
 
     @Override
     public void configure(Properties p) {
-      p.setProperty("rocksdb.stats", "false"); // the direct side collects none either
+      p.setProperty("rocksdb.stats", "false"); // neither side collects statistics (both read this)
     }
   };
 
