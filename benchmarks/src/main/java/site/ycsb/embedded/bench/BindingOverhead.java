@@ -38,7 +38,7 @@ public final class BindingOverhead {
   private BindingOverhead() {
   }
 
-  /** An engine driven directly, with the options its binding uses by default. */
+  /** An engine driven directly, opened with the values its binding reads from the same properties. */
   public interface Direct extends AutoCloseable {
     void put(byte[] key, byte[] value) throws Exception;
 
@@ -52,15 +52,22 @@ public final class BindingOverhead {
     void close() throws java.io.IOException, java.sql.SQLException;
   }
 
-  /** One engine: how to drive it directly, and which binding and properties to compare with. */
+  /** One engine (see {@link Engines}): its Java library driven directly, and its binding. */
   public interface Engine {
     String name();
 
-    Direct openDirect(Path dir) throws Exception;
+    /**
+     * The engine's Java library alone, opened in {@code dir} with the values the binding's Options read
+     * from {@code props} (YCSB's properties, the engine's prefix included).
+     */
+    LayerDirect openDirect(Path dir, Properties props) throws Exception;
+
+    /** The engine and version inside the Java library {@link #openDirect} calls with these properties. */
+    String libraryVersion(Properties props) throws Exception;
 
     DB newClient();
 
-    /** Properties that make the binding use the direct side's options (beyond its defaults). */
+    /** Properties both sides of the side-by-side benchmark are opened with (beyond the defaults). */
     default void configure(Properties p) {
     }
   }
@@ -154,7 +161,7 @@ public final class BindingOverhead {
 
   static double[] runDirect(Engine e, Path dir, Workload w) throws Exception {
     Files.createDirectories(dir);
-    try (Direct d = e.openDirect(dir)) {
+    try (Direct d = e.openDirect(dir, properties(e, dir))) {
       long t0 = System.nanoTime();
       for (int i = 0; i < w.keys.length; i++) {
         d.put(w.keys[i], w.values[i]);
@@ -179,12 +186,18 @@ public final class BindingOverhead {
     return runBinding(e, dir, w, new Properties());
   }
 
-  /** The binding side with {@code extra} properties on top of the direct side's options. */
-  static double[] runBinding(Engine e, Path dir, Workload w, Properties extra) throws Exception {
+  /** The properties both sides open {@code e} with in {@code dir}. */
+  private static Properties properties(Engine e, Path dir) {
     Properties p = new Properties();
     p.setProperty("path", dir.toString());
     p.setProperty("fieldcount", "1"); // one field stored bare: the same 100 bytes as the direct side
     e.configure(p);
+    return p;
+  }
+
+  /** The binding side with {@code extra} properties on top of the direct side's options. */
+  static double[] runBinding(Engine e, Path dir, Workload w, Properties extra) throws Exception {
+    Properties p = properties(e, dir);
     p.putAll(extra);
     DB db = e.newClient();
     db.setProperties(p);
@@ -224,6 +237,17 @@ public final class BindingOverhead {
   /** Uses a value read by a direct scan (as the binding side's decode uses it). */
   public static void touch(byte[] value) {
     touched += value.length;
+  }
+
+  /** A scan's sink that touches every value and counts them (a direct side's full pass). */
+  static final class Counter implements site.ycsb.embedded.KeyValueDB.ValueSink {
+    long count;
+
+    @Override
+    public void accept(byte[] value) {
+      touch(value);
+      count++;
+    }
   }
 
   private static double rate(int n, long nanos) {

@@ -1,22 +1,33 @@
 package site.ycsb.embedded.bench;
 
 import java.nio.file.Path;
-import java.util.List;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Properties;
 
-import org.iq80.leveldb.Options;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.DB;
+import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.leveldb.LevelDbClient;
+import site.ycsb.embedded.leveldb.LevelDbHandle;
+import site.ycsb.embedded.leveldb.LevelDbOptions;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
+import site.ycsb.embedded.rocksdb.RocksDbOptions;
 import site.ycsb.embedded.sqlite.SqliteClient;
+import site.ycsb.embedded.sqlite.SqliteOptions;
 
-/** The direct side of each engine, with the options its binding uses by default. */
+/**
+ * The one per-engine switch of the benchmarks: for each engine its binding (layers (c) and (d), the
+ * side-by-side benchmark's binding side) and its Java library opened directly with the values the
+ * binding's own Options read from the same properties (layer (b), the side-by-side benchmark's direct
+ * side), so that a setting means the same on both sides.
+ */
 final class Engines {
 
   private Engines() {
@@ -33,7 +44,7 @@ final class Engines {
     }
   }
 
-  /** leveldbjni: 8 MB block cache, 4 MB write buffer, Snappy: LevelDB's and the binding's defaults. */
+  /** leveldbjni, or the system library with leveldb.library=system: the binding's LevelDbHandle. */
   static final BindingOverhead.Engine LEVELDB = new BindingOverhead.Engine() {
     @Override
     public String name() {
@@ -41,9 +52,14 @@ final class Engines {
     }
 
     @Override
-    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      return LevelDbJniDirect.open(dir,
-          new Options().createIfMissing(true).cacheSize(LevelDbClient.CACHE_SIZE_DEFAULT));
+    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      EngineProperties p = new EngineProperties(raw, name());
+      return LevelDbDirect.open(dir, p);
+    }
+
+    @Override
+    public String libraryVersion(Properties raw) throws Exception {
+      return LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, name())));
     }
 
     @Override
@@ -52,7 +68,7 @@ final class Engines {
     }
   };
 
-  /** rocksdbjni: 8 MB LRU block cache, 64 MB memtable, Snappy; no statistics on either side. */
+  /** rocksdbjni: the binding's RocksDbHandle, opened with RocksDbOptions (no statistics on either side by default). */
   static final BindingOverhead.Engine ROCKSDB = new BindingOverhead.Engine() {
     @Override
     public String name() {
@@ -60,12 +76,14 @@ final class Engines {
     }
 
     @Override
-    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      RocksDB.loadLibrary();
-      LRUCache cache = new LRUCache(8L << 20);
-      org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
-          .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
-      return RocksDirect.open(dir, options, cache);
+    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      EngineProperties p = new EngineProperties(raw, name());
+      return RocksDirect.open(dir, new RocksDbOptions(p, raw));
+    }
+
+    @Override
+    public String libraryVersion(Properties raw) {
+      return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)";
     }
 
     @Override
@@ -74,12 +92,12 @@ final class Engines {
     }
 
     @Override
-    public void configure(java.util.Properties p) {
-      p.setProperty("rocksdb.stats", "false"); // the direct side collects none either
+    public void configure(Properties p) {
+      p.setProperty("rocksdb.stats", "false"); // neither side collects statistics (both read this)
     }
   };
 
-  /** sqlite-jdbc: WAL, synchronous=OFF, the binding's key-value table (rowid + key index), one transaction per put. */
+  /** sqlite-jdbc with the binding's kv table and statements and the pragmas SqliteOptions reads. */
   static final BindingOverhead.Engine SQLITE = new BindingOverhead.Engine() {
     @Override
     public String name() {
@@ -87,9 +105,18 @@ final class Engines {
     }
 
     @Override
-    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      return SqliteDirect.open(dir.resolve("direct.db"),
-          List.of("page_size=4096", "journal_mode=WAL", "synchronous=OFF", "cache_size=-2000"));
+    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      EngineProperties p = new EngineProperties(raw, name());
+      return SqliteDirect.open(SqliteOptions.readKv(p, raw, dir));
+    }
+
+    @Override
+    public String libraryVersion(Properties raw) throws Exception {
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+          Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
+        rs.next();
+        return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
+      }
     }
 
     @Override
@@ -99,8 +126,9 @@ final class Engines {
   };
 
   /**
-   * The Kyoto JNI layer itself: a TreeDB with the binding's default tuning, opened without
-   * auto-transaction on both sides (the binding's default adds one per write: a mode, not a cost).
+   * The Kyoto JNI layer itself: the binding's KyotoHandle, opened with KyotoOptions (tuning string and
+   * open mode); the side-by-side benchmark opens both sides without auto-transaction (the binding's
+   * default adds one per write: a mode, not a cost).
    */
   static final BindingOverhead.Engine KYOTO = new BindingOverhead.Engine() {
     @Override
@@ -114,8 +142,14 @@ final class Engines {
     }
 
     @Override
-    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
-      return KyotoDirect.open(dir.resolve("direct.kct"));
+    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      EngineProperties p = new EngineProperties(raw, name());
+      return KyotoDirect.open(KyotoOptions.read(p, dir));
+    }
+
+    @Override
+    public String libraryVersion(Properties raw) throws Exception {
+      return "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)";
     }
 
     @Override

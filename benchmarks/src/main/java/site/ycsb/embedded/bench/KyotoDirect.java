@@ -1,42 +1,56 @@
 package site.ycsb.embedded.bench;
 
-import java.nio.file.Path;
+import java.io.IOException;
+import java.util.Arrays;
 
+import site.ycsb.embedded.NativeScanBuffer;
+import site.ycsb.embedded.kyoto.KyotoHandle;
 import site.ycsb.embedded.kyoto.KyotoOptions;
-import site.ycsb.embedded.kyoto.KyotoJni;
 
-/** The direct side of the Kyoto comparison: the binding's JNI calls with no binding around them. */
-class KyotoDirect implements BindingOverhead.Direct {
+/**
+ * The Kyoto JNI layer called directly, for both benchmarks (the side-by-side one and layer (b)): the
+ * binding's {@link KyotoHandle}, opened with the {@link KyotoOptions} the binding reads from the same
+ * properties (tuning string and open mode), a transaction per batch, without any of the binding's
+ * per-call work.
+ */
+final class KyotoDirect implements LayerDirect {
 
-  final KyotoJni db;
+  private final KyotoHandle handle;
 
-  KyotoDirect(KyotoJni db) {
-    this.db = db;
+  private KyotoDirect(KyotoHandle handle) {
+    this.handle = handle;
   }
 
-  /** A TreeDB with the binding's default tuning (64 MB page cache, 64 MB map). */
-  static KyotoDirect open(Path file) throws Exception {
-    return new KyotoDirect(KyotoJni.open(file, "#pccap=" + KyotoOptions.CACHE_SIZE_DEFAULT
-        + "#msiz=" + KyotoOptions.MAP_SIZE_DEFAULT, false));
+  /** Opens (creating it) the database file {@code options} names. */
+  static KyotoDirect open(KyotoOptions options) throws IOException {
+    return new KyotoDirect(KyotoHandle.open(options));
   }
 
   @Override
   public void put(byte[] key, byte[] value) throws Exception {
-    db.set(key, value);
+    handle.put(key, value);
+  }
+
+  @Override
+  public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws Exception {
+    handle.putInTransaction(Arrays.copyOfRange(keys, from, from + count),
+        Arrays.copyOfRange(values, from, from + count), count);
   }
 
   @Override
   public byte[] get(byte[] key) throws Exception {
-    return db.get(key);
+    return handle.get(key);
   }
 
   @Override
-  public long scanAll() throws Exception {
-    return db.scanAll(BindingOverhead::touch);
+  public long scanAll() throws IOException {
+    BindingOverhead.Counter pass = new BindingOverhead.Counter();
+    handle.withCursor(new byte[0], Integer.MAX_VALUE, fill -> NativeScanBuffer.feed(fill, Integer.MAX_VALUE, pass));
+    return pass.count;
   }
 
   @Override
-  public void close() throws java.io.IOException {
-    db.close();
+  public void close() throws IOException {
+    handle.close();
   }
 }

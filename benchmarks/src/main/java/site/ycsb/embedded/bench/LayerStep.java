@@ -16,7 +16,6 @@ import java.util.Properties;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
-import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.FullScanSink;
@@ -80,7 +79,7 @@ public final class LayerStep {
     int passes = Boolean.parseBoolean(System.getProperty("layers.warmup", "true"))
         ? warmUp(engine, shape, direct, dir, props, seed) : 0;
     double micros = direct ? runDirect(engine, shape, dir, props, data) : runBinding(engine, shape, props, data);
-    String library = direct ? LayerEngines.libraryVersion(engine, new EngineProperties(props, engine))
+    String library = direct ? Engines.named(engine).libraryVersion(props)
         : Engines.named(engine).newClient().getClass().getName();
     System.out.printf(Locale.ROOT,
         "layer engine=%s shape=%s layer=%s count=%d us_per_op=%.4f warmup_passes=%d library=%s%n",
@@ -130,10 +129,10 @@ public final class LayerStep {
 
   /** Microseconds of the measured loop on the Java library. */
   static double runDirect(String engine, LayerShape shape, Path dir, Properties props, Data d) throws Exception {
-    EngineProperties tuning = new EngineProperties(props, engine);
+    BindingOverhead.Engine library = Engines.named(engine);
     long t0;
     long t1;
-    try (LayerDirect db = LayerEngines.open(engine, dir, tuning)) {
+    try (LayerDirect db = library.openDirect(dir, props)) {
       t0 = System.nanoTime();
       if (shape.batch > 1) {
         for (int i = 0; i < d.keys.length; i += shape.batch) {
@@ -149,7 +148,7 @@ public final class LayerStep {
     if (!shape.isRead()) {
       return (t1 - t0) / 1e3;
     }
-    try (LayerDirect db = LayerEngines.open(engine, dir, tuning)) {
+    try (LayerDirect db = library.openDirect(dir, props)) {
       long found = 0;
       t0 = System.nanoTime();
       if (shape == LayerShape.READRANDOM) {

@@ -13,13 +13,12 @@ import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
-import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.FullScanSink;
 
 /**
  * Layer (d0) of the layered benchmark: YCSB's client around the thinnest DB there can be, one that
- * makes per call only the Java library call layer (b) makes ({@link LayerEngines}, the same tuning):
+ * makes per call only the Java library call layer (b) makes ({@link Engines}, the same tuning):
  * the key's UTF-8 bytes and the one value's array to the library's put, the library's get into the
  * result map, the library's own full pass, batches through its atomic batch. No record codec, no
  * properties beyond the tuning, no free-space check, no error mapping beyond an exception's ERROR.
@@ -69,7 +68,7 @@ public final class LibraryDB extends DB {
       if (shared == null) {
         try {
           Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // SQLite and Kyoto make only the file
-          shared = LayerEngines.open(engine, dir, new EngineProperties(p, engine));
+          shared = Engines.named(engine).openDirect(dir, p);
         } catch (Exception e) {
           throw new DBException(engine + "'s Java library could not open " + p.getProperty("path") + ": " + e, e);
         }

@@ -1,42 +1,40 @@
 package site.ycsb.embedded.bench;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
-import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
+
+import site.ycsb.embedded.rocksdb.RocksDbHandle;
+import site.ycsb.embedded.rocksdb.RocksDbOptions;
 
 /**
- * rocksdbjni called directly, for both benchmarks (the side-by-side one and layer (b)): one
- * database with the given options and block cache, which it owns and closes after the database.
+ * rocksdbjni called directly, for both benchmarks (the side-by-side one and layer (b)): the binding's
+ * {@link RocksDbHandle}, opened with the {@link RocksDbOptions} the binding reads from the same
+ * properties (its native objects closed by the handle), and called with the handle's read and write
+ * options, without any of the binding's per-call work.
  */
 final class RocksDirect implements LayerDirect {
 
+  private final RocksDbHandle handle;
   private final RocksDB db;
-  private final Options options;
-  private final LRUCache cache;
-  private final ReadOptions ro = new ReadOptions();
-  private final WriteOptions wo = new WriteOptions();
 
-  private RocksDirect(RocksDB db, Options options, LRUCache cache) {
-    this.db = db;
-    this.options = options;
-    this.cache = cache;
+  private RocksDirect(RocksDbHandle handle) {
+    this.handle = handle;
+    this.db = handle.db();
   }
 
-  /** Opens {@code dir} with {@code options}, whose table format uses {@code cache}. */
-  static RocksDirect open(Path dir, Options options, LRUCache cache) throws RocksDBException {
-    return new RocksDirect(RocksDB.open(options, dir.toString()), options, cache);
+  /** Opens (creating it) the database in {@code dir} with {@code options}. */
+  static RocksDirect open(Path dir, RocksDbOptions options) throws IOException {
+    RocksDB.loadLibrary();
+    return new RocksDirect(RocksDbHandle.open(options, dir));
   }
 
   @Override
   public void put(byte[] key, byte[] value) throws Exception {
-    db.put(wo, key, value);
+    db.put(handle.writeOptions(), key, value);
   }
 
   @Override
@@ -45,19 +43,19 @@ final class RocksDirect implements LayerDirect {
       for (int i = from; i < from + count; i++) {
         batch.put(keys[i], values[i]);
       }
-      db.write(wo, batch);
+      db.write(handle.writeOptions(), batch);
     }
   }
 
   @Override
   public byte[] get(byte[] key) throws Exception {
-    return db.get(ro, key);
+    return db.get(handle.readOptions(), key);
   }
 
   @Override
   public long scanAll() {
     long n = 0;
-    try (RocksIterator it = db.newIterator(ro)) {
+    try (RocksIterator it = db.newIterator(handle.readOptions())) {
       for (it.seekToFirst(); it.isValid(); it.next(), n++) {
         BindingOverhead.touch(it.value());
       }
@@ -67,10 +65,6 @@ final class RocksDirect implements LayerDirect {
 
   @Override
   public void close() {
-    ro.close();
-    wo.close();
-    db.close();
-    options.close();
-    cache.close();
+    handle.close();
   }
 }

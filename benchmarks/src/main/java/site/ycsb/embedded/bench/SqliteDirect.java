@@ -10,10 +10,12 @@ import java.util.List;
 
 import org.sqlite.SQLiteConfig;
 
+import site.ycsb.embedded.sqlite.SqliteOptions;
+
 /**
  * sqlite-jdbc called directly, for both benchmarks (the side-by-side one and layer (b)): the
  * binding's key-value table (a rowid table whose key has its own index, db_bench_sqlite3's shape)
- * and the binding's statements, on one connection opened with the given pragmas. It owns its
+ * and the binding's statements, on one connection opened with the binding's pragmas. It owns its
  * statements and connection and closes each once.
  */
 final class SqliteDirect implements LayerDirect {
@@ -34,8 +36,18 @@ final class SqliteDirect implements LayerDirect {
     commit = c.prepareStatement("COMMIT");
   }
 
+  /**
+   * Opens (creating it) the options' file with the pragmas the binding sets from them, in the binding's
+   * order (locking mode before the first access, page size while the file is empty), and makes the table.
+   */
+  static SqliteDirect open(SqliteOptions o) throws SQLException {
+    return open(o.file(), List.of("locking_mode=" + o.lockingMode(), "page_size=" + o.pageSize(),
+        "journal_mode=" + o.journalMode(), "synchronous=" + o.synchronous(), "cache_size=-" + o.cacheKib(),
+        "mmap_size=" + o.mmapSize(), "wal_autocheckpoint=" + o.walAutocheckpoint()));
+  }
+
   /** Opens (creating it) {@code file}, runs each of {@code pragmas} ("name=value"), makes the table. */
-  static SqliteDirect open(Path file, List<String> pragmas) throws SQLException {
+  private static SqliteDirect open(Path file, List<String> pragmas) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
     Connection c = config.createConnection("jdbc:sqlite:" + file);
@@ -50,6 +62,13 @@ final class SqliteDirect implements LayerDirect {
     } catch (SQLException e) {
       c.close();
       throw e;
+    }
+  }
+
+  /** The connection's value of {@code pragma} ("synchronous" gives 0..3): what the layer really runs with. */
+  String pragma(String pragma) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + pragma)) {
+      return rs.next() ? rs.getString(1) : null;
     }
   }
 

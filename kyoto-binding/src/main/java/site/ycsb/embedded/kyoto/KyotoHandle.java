@@ -98,16 +98,16 @@ public final class KyotoHandle {
   }
 
   /** The stored value under {@code key}, or null. */
-  byte[] get(byte[] key) throws KyotoException {
+  public byte[] get(byte[] key) throws KyotoException {
     return KyotoNative.get(ptr(), key);
   }
 
-  void put(byte[] key, byte[] value) throws KyotoException {
+  public void put(byte[] key, byte[] value) throws KyotoException {
     KyotoNative.set(ptr(), key, value);
   }
 
   /** Removes {@code key}; false when it was absent. */
-  boolean remove(byte[] key) throws KyotoException {
+  public boolean remove(byte[] key) throws KyotoException {
     return KyotoNative.remove(ptr(), key);
   }
 
@@ -115,12 +115,12 @@ public final class KyotoHandle {
    * One transaction for the pairs. Kyoto's transactions are database-wide: a batch waits for another
    * thread's batch to commit, and writes other threads make meanwhile commit with it.
    */
-  void putInTransaction(byte[][] keys, byte[][] values, int count) throws KyotoException {
+  public void putInTransaction(byte[][] keys, byte[][] values, int count) throws KyotoException {
     KyotoNative.setInTransaction(ptr(), keys, values, count, options.sync());
   }
 
   /** Runs {@code use} over the fills of a cursor placed at {@code start}, destroyed afterwards. */
-  void withCursor(byte[] start, int count, NativeScanBuffer.FillUser use) throws IOException {
+  public void withCursor(byte[] start, int count, NativeScanBuffer.FillUser use) throws IOException {
     if (!options.isTree() && start.length > 0) {
       throw new IOException("a HashDB (" + file.getFileName() + ") has no key order: a scan from a start key"
           + " needs a TreeDB (kyoto.file=*.kct); only whole-database passes (start key \"\") work");
@@ -156,7 +156,7 @@ public final class KyotoHandle {
   }
 
   /** Closes the database exactly once; later calls do nothing. */
-  synchronized void close() throws KyotoException {
+  public synchronized void close() throws KyotoException {
     long p = db;
     if (p == 0) {
       return;

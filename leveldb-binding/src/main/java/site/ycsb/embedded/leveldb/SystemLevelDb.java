@@ -12,21 +12,15 @@ import site.ycsb.embedded.NativeScanBuffer;
  * The system's LevelDB (leveldb.library=system) through {@link LevelDbNative}: a get, put or
  * delete crosses into C once; a scan crosses once per buffer full of values, not once per entry.
  */
-final class SystemLevelDb extends LevelDbClient.Handle {
+final class SystemLevelDb extends LevelDbHandle {
 
   /** Scan buffer per thread; a larger value grows it for that thread. */
   static final int SCAN_BUFFER_BYTES = NativeScanBuffer.INITIAL_BYTES;
 
-  /** Options of leveldb_open, validated by LevelDbClient. */
-  record Options(boolean createIfMissing, boolean paranoidChecks, long writeBufferSize, int maxOpenFiles,
-                 long cacheSize, int blockSize, long maxFileSize, boolean snappy, int bloomBits,
-                 boolean verifyChecksums, boolean sync) {
-    /** The compression type of leveldb/c.h. */
-    int compression() {
-      return snappy ? LevelDbNative.SNAPPY_COMPRESSION : LevelDbNative.NO_COMPRESSION;
-    }
+  /** The compression type of leveldb/c.h for {@code o}. */
+  private static int compression(LevelDbOptions o) {
+    return o.snappy() ? LevelDbNative.SNAPPY_COMPRESSION : LevelDbNative.NO_COMPRESSION;
   }
-
 
   /** The C handle; 0 once closed, so that a second close is refused instead of freeing twice. */
   private long db;
@@ -37,25 +31,23 @@ final class SystemLevelDb extends LevelDbClient.Handle {
     this.version = version;
   }
 
-  static SystemLevelDb open(Path dir, Options o) throws IOException {
+  static SystemLevelDb openDb(Path dir, LevelDbOptions o) throws IOException {
     LevelDbNative.ensureLoaded();
     long db = LevelDbNative.open(dir.toString().getBytes(StandardCharsets.UTF_8), o.createIfMissing(),
         o.paranoidChecks(), o.writeBufferSize(), o.maxOpenFiles(), o.cacheSize(), o.blockSize(), o.maxFileSize(),
-        o.compression(), o.bloomBits(),
-        o.verifyChecksums(), o.sync());
+        compression(o), o.bloomBits(), o.verifyChecksums(), o.sync());
     return new SystemLevelDb(db, LevelDbNative.version());
   }
 
   /** LevelDB's RepairDB on {@code dir} (leveldb.repair), with the compression and block size of {@code o}. */
-  static void repair(Path dir, Options o) throws IOException {
+  static void repairDb(Path dir, LevelDbOptions o) throws IOException {
     LevelDbNative.ensureLoaded();
-    LevelDbNative.repair(dir.toString().getBytes(StandardCharsets.UTF_8),
-        o.compression(), o.blockSize());
+    LevelDbNative.repair(dir.toString().getBytes(StandardCharsets.UTF_8), compression(o), o.blockSize());
   }
 
   @Override
   public String library() {
-    return LevelDbClient.LIBRARY_SYSTEM;
+    return LevelDbOptions.LIBRARY_SYSTEM;
   }
 
   @Override
@@ -64,32 +56,38 @@ final class SystemLevelDb extends LevelDbClient.Handle {
   }
 
   @Override
-  byte[] get(byte[] key) throws IOException {
+  public String describe() {
+    return "LevelDB " + levelDbVersion() + " (leveldb.library=system: the system libleveldb through"
+        + " leveldbjni_sys, " + System.getProperty("os.arch") + ")";
+  }
+
+  @Override
+  public byte[] get(byte[] key) throws IOException {
     return LevelDbNative.get(db, key);
   }
 
   @Override
-  void put(byte[] key, byte[] value) throws IOException {
+  public void put(byte[] key, byte[] value) throws IOException {
     LevelDbNative.put(db, key, value);
   }
 
   @Override
-  void delete(byte[] key) throws IOException {
+  public void delete(byte[] key) throws IOException {
     LevelDbNative.delete(db, key);
   }
 
   @Override
-  void write(byte[][] keys, byte[][] values, int count) throws IOException {
+  public void write(byte[][] keys, byte[][] values, int count) throws IOException {
     LevelDbNative.write(db, keys, values, count);
   }
 
   @Override
-  void scan(byte[] start, int count, ValueSink sink) throws IOException {
+  public void scan(byte[] start, int count, ValueSink sink) throws IOException {
     withIterator(start, count, fill -> NativeScanBuffer.feed(fill, count, sink));
   }
 
   @Override
-  void scanSizes(byte[] start, int count, SizeSink sink) throws IOException {
+  public void scanSizes(byte[] start, int count, SizeSink sink) throws IOException {
     withIterator(start, count, fill -> NativeScanBuffer.feedSizes(fill, count, sink));
   }
 
@@ -118,12 +116,12 @@ final class SystemLevelDb extends LevelDbClient.Handle {
   }
 
   @Override
-  void flushMemtable() {
+  public void flushMemtable() {
     LevelDbNative.compactRange(db, new byte[0], new byte[0]);
   }
 
   @Override
-  synchronized void close() {
+  public synchronized void close() {
     if (db == 0) {
       throw new IllegalStateException("the LevelDB handle is already closed");
     }

@@ -24,7 +24,7 @@ class LevelDbClientTest extends KeyValueDbContract {
 
   /** The value of leveldb.library every test of this class runs with. */
   protected String library() {
-    return LevelDbClient.LIBRARY_LEVELDBJNI;
+    return LevelDbOptions.LIBRARY_LEVELDBJNI;
   }
 
   /** The LevelDB release that library carries. */
@@ -40,13 +40,23 @@ class LevelDbClientTest extends KeyValueDbContract {
   @Override
   protected Properties properties(java.nio.file.Path dir) {
     Properties p = super.properties(dir);
-    p.setProperty(LevelDbClient.LIBRARY, library());
+    p.setProperty(LevelDbOptions.LIBRARY, library());
     return p;
   }
 
   @Override
   protected DB newClient() {
     return new LevelDbClient();
+  }
+
+  @Override
+  protected Class<?> optionsClass() {
+    return LevelDbOptions.class;
+  }
+
+  /** The suffix of the table files this library writes: LevelDB 1.13 names them .sst. */
+  protected String tableSuffix() {
+    return ".sst";
   }
 
   @Override
@@ -211,7 +221,7 @@ class LevelDbClientTest extends KeyValueDbContract {
   @Test
   void createIfMissingFalseRefusesAnEmptyDirectory() {
     java.util.Properties p = properties(tmp.resolve("empty"));
-    p.setProperty(LevelDbClient.CREATE_IF_MISSING, "false");
+    p.setProperty(LevelDbOptions.CREATE_IF_MISSING, "false");
     site.ycsb.DBException e = org.junit.jupiter.api.Assertions.assertThrows(site.ycsb.DBException.class, () -> open(p));
     assertTrue(e.getMessage().contains("no LevelDB database in") && e.getMessage().contains("createifmissing=false"),
         e.getMessage());
@@ -239,7 +249,7 @@ class LevelDbClientTest extends KeyValueDbContract {
     assertRefusedUntouched(dir, properties(dir), dir.toString(), "but no CURRENT", "leveldb.repair=true");
     assertYcsbRefusesUntouched(dir, "but no CURRENT");
     Properties repair = properties(dir);
-    repair.setProperty(LevelDbClient.REPAIR, "true");
+    repair.setProperty(LevelDbOptions.REPAIR, "true");
     String printed = capturingStderr(() -> {
       DB db = open(repair);
       assertLoaded(db, 100);
@@ -263,6 +273,7 @@ class LevelDbClientTest extends KeyValueDbContract {
   void aRefusedOpenPutsBackTheLogsLevelDbRotated() throws Exception {
     Path dir = tmp.resolve("db");
     site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.LEVELDB, dir);
+    Files.move(dir.resolve("000005.sst"), dir.resolve("000005" + tableSuffix())); // as this library names it
     Files.writeString(dir.resolve("LOG.old"), "an older LOG");
     Files.delete(dir.resolve("LOCK"));
     Properties props = properties(dir);

@@ -38,12 +38,18 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
 
   @Override
   protected String library() {
-    return LevelDbClient.LIBRARY_SYSTEM;
+    return LevelDbOptions.LIBRARY_SYSTEM;
   }
 
   @Override
   protected String levelDbVersion() {
     return "1.23"; // Debian 12's libleveldb-dev, which scripts/setup.sh installs
+  }
+
+  /** LevelDB 1.23 names its tables .ldb (a directory of .sst tables is leveldbjni's, refused by its layout). */
+  @Override
+  protected String tableSuffix() {
+    return ".ldb";
   }
 
   @Override
@@ -224,7 +230,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
   private List<Long> tableSizesAfterCompaction(String maxFileSize) throws Exception {
     DB db = open(tuned("leveldb.maxfilesize", maxFileSize, "writebuffersize", "1m", "destroy", "true"));
     load(db, 8000, 1000, true, 1.0); // 8 MB that do not compress, in overlapping level-0 tables
-    LevelDbClient.Handle h = ((LevelDbClient) db).handle();
+    LevelDbHandle h = ((LevelDbClient) db).handle();
     h.compactAll();
     List<Long> sizes = deeperTableSizes(h.property("leveldb.sstables"));
     close(db);
@@ -275,7 +281,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
   void writeBufferSizeHoldsWritesInTheMemtable() throws Exception {
     DB big = open(tuned("writebuffersize", "16m", "destroy", "true"));
     load(big, 4000, 1000);
-    LevelDbClient.Handle h = ((LevelDbClient) big).handle();
+    LevelDbHandle h = ((LevelDbClient) big).handle();
     assertFalse(SSTABLE.matcher(h.property("leveldb.sstables")).find(), "4 MB stay in a 16 MB memtable");
     assertTrue(Long.parseLong(h.property("leveldb.approximate-memory-usage")) >= 4L << 20);
     close(big);
@@ -338,7 +344,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
   void tableFilesMatchWhatLevelDbLists() throws Exception {
     DB db = open(tuned("writebuffersize", "256k"));
     load(db, 2000, 1000);
-    LevelDbClient.Handle h = ((LevelDbClient) db).handle();
+    LevelDbHandle h = ((LevelDbClient) db).handle();
     h.compactAll();
     String listed = h.property("leveldb.sstables");
     Matcher m = SSTABLE.matcher(listed);
@@ -384,7 +390,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
   /** Properties for the other library, leveldbjni, on {@code dir}. */
   private Properties leveldbjni(Path dir) {
     Properties p = properties(dir);
-    p.setProperty(LevelDbClient.LIBRARY, LevelDbClient.LIBRARY_LEVELDBJNI);
+    p.setProperty(LevelDbOptions.LIBRARY, LevelDbOptions.LIBRARY_LEVELDBJNI);
     return p;
   }
 
@@ -403,18 +409,18 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     }
     close(jni);
     assertFalse(names(dir, ".sst").isEmpty(), "leveldbjni's close wrote .sst tables");
-    String[] refusal = {LevelDbClient.LIBRARY + "=leveldbjni (LevelDB 1.13; recorded in " + DataLayout.FILE,
-        "nothing in it was changed", "-p " + LevelDbClient.LIBRARY + "=leveldbjni", "-p " + LevelDbClient.CONVERT
+    String[] refusal = {LevelDbOptions.LIBRARY + "=leveldbjni (LevelDB 1.13; recorded in " + DataLayout.FILE,
+        "nothing in it was changed", "-p " + LevelDbOptions.LIBRARY + "=leveldbjni", "-p " + LevelDbOptions.CONVERT
         + "=true (one way"};
     assertRefusedUntouched(properties(dir), refusal);
     Files.copy(dir.resolve(DataLayout.FILE), tmp.resolve("record"));
     Files.delete(dir.resolve(DataLayout.FILE)); // as written before layouts were recorded: the .sst files tell
-    refusal[0] = LevelDbClient.LIBRARY + "=leveldbjni (LevelDB 1.13; no layout record; its tables are .sst files)";
+    refusal[0] = LevelDbOptions.LIBRARY + "=leveldbjni (LevelDB 1.13; no layout record; its tables are .sst files)";
     assertRefusedUntouched(properties(dir), refusal);
     Files.copy(tmp.resolve("record"), dir.resolve(DataLayout.FILE));
 
     Properties convert = properties(dir);
-    convert.setProperty(LevelDbClient.CONVERT, "true");
+    convert.setProperty(LevelDbOptions.CONVERT, "true");
     String printed = capturingStderr(() -> {
       DB sys = open(convert);
       assertEquals(Map.of("f", "v7"), read(sys, "k7", null), "1.23 reads 1.13's tables");
@@ -423,9 +429,10 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
       }
       close(sys);
     });
-    assertTrue(printed.contains("converting " + dir.toAbsolutePath() + " from " + LevelDbClient.LIBRARY
-        + "=leveldbjni (LevelDB 1.13) to system (LevelDB 1.23), as " + LevelDbClient.CONVERT + "=true asks"), printed);
-    assertEquals("system", DataLayout.read(layoutRecord(dir)).get(LevelDbClient.LIBRARY), "the record says system now");
+    assertTrue(printed.contains("converting " + dir.toAbsolutePath() + " from " + LevelDbOptions.LIBRARY
+        + "=leveldbjni (LevelDB 1.13) to system (LevelDB 1.23), as " + LevelDbOptions.CONVERT + "=true asks"), printed);
+    assertEquals("system", DataLayout.read(layoutRecord(dir)).get(LevelDbOptions.LIBRARY),
+        "the record says system now");
     assertFalse(names(dir, ".ldb").isEmpty(), "1.23 wrote .ldb tables");
     DB again = open(properties(dir)); // no conversion asked any more: it is system's database
     assertEquals(Map.of("f", "v150"), read(again, "k150", null));
@@ -434,14 +441,14 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
 
     String[] back = {"holds tables written by LevelDB 1.14 or later (" + names(dir, ".ldb").get(0),
         "which leveldbjni's LevelDB 1.13 cannot read", "nothing in it was changed",
-        "-p " + LevelDbClient.LIBRARY + "=system", "does not convert back"};
+        "-p " + LevelDbOptions.LIBRARY + "=system", "does not convert back"};
     assertRefusedUntouched(leveldbjni(dir), back);
     Files.delete(dir.resolve(DataLayout.FILE)); // the .ldb files alone say it
     assertRefusedUntouched(leveldbjni(dir), back);
     Properties backwards = leveldbjni(dir);
-    backwards.setProperty(LevelDbClient.CONVERT, "true");
-    assertRefusedUntouched(backwards, "property " + LevelDbClient.CONVERT + " = 'true' is not allowed: expected false"
-        + " with " + LevelDbClient.LIBRARY + " (leveldbjni)", "never back");
+    backwards.setProperty(LevelDbOptions.CONVERT, "true");
+    assertRefusedUntouched(backwards, "property " + LevelDbOptions.CONVERT + " = 'true' is not allowed: expected false"
+        + " with " + LevelDbOptions.LIBRARY + " (leveldbjni)", "never back");
   }
 
   @Test
@@ -449,7 +456,7 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     Path dir = tmp.resolve("db");
     close(open(properties(dir)));
     assertEquals(List.of(), names(dir, ".ldb"), "nothing written: no table");
-    assertRefusedUntouched(leveldbjni(dir), "written with " + LevelDbClient.LIBRARY + "=system (LevelDB 1.23;"
-        + " recorded in " + DataLayout.FILE + ")", "-p " + LevelDbClient.LIBRARY + "=system");
+    assertRefusedUntouched(leveldbjni(dir), "written with " + LevelDbOptions.LIBRARY + "=system (LevelDB 1.23;"
+        + " recorded in " + DataLayout.FILE + ")", "-p " + LevelDbOptions.LIBRARY + "=system");
   }
 }

@@ -31,7 +31,7 @@ public final class WarmReads {
     Path dir = Path.of(args[0]);
     List<String> keys = Files.readAllLines(Path.of(args[1]), StandardCharsets.US_ASCII);
     int rounds = Integer.parseInt(args[2]);
-    String[] libraries = {LevelDbClient.LIBRARY_LEVELDBJNI, "system"};
+    String[] libraries = {LevelDbOptions.LIBRARY_LEVELDBJNI, "system"};
     DB[] dbs = new DB[libraries.length];
     for (int i = 0; i < libraries.length; i++) {
       dbs[i] = open(dir.resolve("db-" + libraries[i]), libraries[i]);
@@ -63,7 +63,7 @@ public final class WarmReads {
   private static DB open(Path path, String library) throws DBException {
     Properties p = new Properties();
     p.setProperty("path", path.toString());
-    p.setProperty(LevelDbClient.LIBRARY, library);
+    p.setProperty(LevelDbOptions.LIBRARY, library);
     p.setProperty("fieldcount", "1");
     p.setProperty("leveldb.cachesize", "128m");
     p.setProperty("leveldb.writebuffersize", "64m");

@@ -1,5 +1,7 @@
 package site.ycsb.embedded.rocksdb;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +29,14 @@ public final class RocksDbHandle {
   private final List<RocksObject> owned = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
+  /**
+   * Opens (creating it when missing) the database in {@code dir} with {@code options}, as the binding
+   * opens it; {@link #close} closes it and every native object it owns, without the binding's flush.
+   */
+  public static RocksDbHandle open(RocksDbOptions options, Path dir) throws IOException {
+    return new Opener(options, dir).open();
+  }
+
   <T extends RocksObject> T own(T o) {
     owned.add(o);
     return o;
@@ -35,6 +45,16 @@ public final class RocksDbHandle {
   /** The database itself (for tests and diagnostics). */
   public RocksDB db() {
     return db;
+  }
+
+  /** The read options every get and scan uses. */
+  public ReadOptions readOptions() {
+    return readOptions;
+  }
+
+  /** The write options every write uses (sync, disabled WAL). */
+  public WriteOptions writeOptions() {
+    return writeOptions;
   }
 
   /** RocksDB's statistics tickers with rocksdb.stats=true, otherwise (the default) null. */
@@ -51,7 +71,7 @@ public final class RocksDbHandle {
    * Closes read/write options, column-family handles, the database, then options, caches,
    * filters and statistics. Runs once; later calls do nothing.
    */
-  void close() {
+  public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }

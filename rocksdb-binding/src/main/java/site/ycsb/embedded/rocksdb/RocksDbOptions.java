@@ -119,7 +119,8 @@ public final class RocksDbOptions {
   /** Explicitly set properties that an options file replaces. */
   final List<String> replacedByFile = new ArrayList<>();
 
-  RocksDbOptions(EngineProperties props, Properties raw) {
+  /** Reads and checks every RocksDB property; {@code raw} gives YCSB's own (table) and what was set explicitly. */
+  public RocksDbOptions(EngineProperties props, Properties raw) {
     String codec = props.choice(EngineProperties.COMPRESSION, COMPRESSION_DEFAULT, "snappy", "lz4", "zstd", "none");
     compression = codec.equals("snappy") ? CompressionType.SNAPPY_COMPRESSION
         : codec.equals("lz4") ? CompressionType.LZ4_COMPRESSION

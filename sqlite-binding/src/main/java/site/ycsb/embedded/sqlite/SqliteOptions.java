@@ -141,6 +141,14 @@ public record SqliteOptions(Path dir, String fileName, Schema schema, int pageSi
         props.isSet(WITHOUT_ROWID), notes);
   }
 
+  /**
+   * Reads and checks the properties as {@link SqliteClient} (the kv layout) does: for the benchmarks'
+   * direct layer, which opens sqlite-jdbc with the same values.
+   */
+  public static SqliteOptions readKv(EngineProperties props, Properties raw, Path dir) {
+    return read(props, raw, dir, Keys.fromProperties(props, raw), false);
+  }
+
   /** The client's table layout and, for columns, YCSB's fieldcount and fieldnameprefix. */
   private static Schema schema(EngineProperties props, Properties raw, Keys keys, boolean columns) {
     String table = raw.getProperty("table", "usertable");
@@ -190,7 +198,8 @@ public record SqliteOptions(Path dir, String fileName, Schema schema, int pageSi
     return new BadPropertyException(EngineProperties.refusal(name, value, expected));
   }
 
-  Path file() {
+  /** The database file. */
+  public Path file() {
     return dir.resolve(fileName);
   }
 
