@@ -276,11 +276,6 @@ class LevelDbClientTest extends KeyValueDbContract {
     Files.move(dir.resolve("000005.sst"), dir.resolve("000005" + tableSuffix())); // as this library names it
     Files.writeString(dir.resolve("LOG.old"), "an older LOG");
     Files.delete(dir.resolve("LOCK"));
-    Properties props = properties(dir);
-    if (LevelDbClient.LIBRARY_SYSTEM.equals(props.getProperty(LevelDbClient.LIBRARY))) {
-      // the .sst fixture reads as leveldbjni's: without the conversion the layout check refuses first
-      props.setProperty(LevelDbClient.CONVERT, "true");
-    }
-    assertRefusedUntouched(dir, props, "does not hold a readable LevelDB database");
+    assertRefusedUntouched(dir, properties(dir), "does not hold a readable LevelDB database");
   }
 }
