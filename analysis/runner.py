@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .costs import StepShape, step_shape
+from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .peers import (
     EMBEDDED_WORKLOAD,
@@ -30,7 +31,16 @@ from .peers import (
     peer_properties,
     workload_class_properties,
 )
-from .resources import DiskSize, ProcessUsage, disk_size, flush_directory, run_measured
+from .resources import (
+    DiskSize,
+    MachineCpu,
+    ProcessUsage,
+    disk_size,
+    flush_directory,
+    machine_cpu,
+    read_busy_cpu_ticks,
+    run_measured,
+)
 from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -83,6 +93,8 @@ class RunOptions:
     exporter: str = "json"  # "json": measurements in <step>.json; "text": on stdout
     ycsb: Path | None = None  # the launcher; default <repo>/bin/ycsb
     peers: Mapping[str, Peer] = field(default_factory=dict)  # engine -> an upstream YCSB tree's binding
+    memory: int | None = None  # --memory: each step's JVM in a memory cgroup of this many bytes
+    controller: Controller | None = None  # where those cgroups are made (membudget.find_controller)
 
     @property
     def launcher(self) -> Path:
@@ -340,15 +352,35 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
         stderr_name,
         json_name,
     )
-    flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
+    group = None
+    if options.memory is not None and options.controller is not None:
+        # Cold start inside the budget: the pages earlier steps left cached are written back and dropped.
+        evict_directory(data_dir)
+        group = StepGroup(options.controller, options.memory)
+        try:
+            group.create()
+        except OSError as e:
+            record.problems.append(f"cannot make the step's memory cgroup {group.path}: {e.strerror or e}")
+            return record
+        command = group.wrap(command)
+        record.command = command
+    else:
+        flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
+    cpu_before = read_busy_cpu_ticks()
     start = time.monotonic()
     try:
         code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
+        if group is not None:
+            group.remove()
         return record
     record.seconds = round(time.monotonic() - start, 3)
-    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape)
+    cpu = machine_cpu(cpu_before, read_busy_cpu_ticks(), usage.cpu_seconds if usage else None, record.seconds)
+    budget = group.usage() if group is not None else None
+    if group is not None:
+        group.remove()
+    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape, cpu, budget)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
     json_text = export.read_text(errors="replace") if export.exists() else None
@@ -360,13 +392,19 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
     if timed_out:
         record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
+    killed = oom_problem(budget, code) if budget is not None and not timed_out else None
+    if killed:
+        record.problems.insert(0, killed)
     return record
 
 
-def step_resources(usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None) -> dict:
-    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize and StepShape."""
+def step_resources(
+    usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None, *more: MachineCpu | BudgetUsage | None
+) -> dict:
+    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize, StepShape and the
+    other dataclasses given (the machine's busy CPU, the memory budget's usage)."""
     resources: dict = {}
-    for part in (usage, disk, shape):
+    for part in (usage, disk, shape, *more):
         if part is not None:
             resources.update(asdict(part))
     return resources

@@ -26,6 +26,7 @@ from typing import TextIO
 from .crash import CrashOptions, check_and_report, failures
 from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
+from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
@@ -82,6 +83,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="json (default): YCSB's measurements as a JSON file and as text on stdout; text: on stdout only",
     )
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
+    p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="run each step's JVM inside a memory cgroup of SIZE (e.g. 1g): heap, engine caches and the page "
+        "cache of its files share it; the data's pages are evicted before each step. Refused where no "
+        "memory controller can be used (no root, none mounted)",
+    )
     p.add_argument(
         "--crash-rounds",
         type=int,
@@ -155,6 +163,14 @@ def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
         )
         lines.append(f"{s.id:22} {s.section:7} {','.join(s.engines):28} {steps}")
     return lines
+
+
+def memory_budget(text: str | None) -> tuple[int | None, Controller | None]:
+    """--memory as bytes and the controller that enforces it; (None, None) without it. Raises ValueError
+    for a bad size and BudgetRefused where no memory cgroup can be made."""
+    if text is None:
+        return None, None
+    return parse_budget(text), find_controller()
 
 
 def git_revision(repo: Path) -> str:
@@ -269,6 +285,11 @@ def main(argv: list[str]) -> int:
         except (ValueError, OSError) as e:
             print(f"run: {e}", file=sys.stderr)
             return 2
+    try:
+        memory, controller = memory_budget(args.memory)
+    except (ValueError, BudgetRefused) as e:
+        print(f"run: {e}", file=sys.stderr)
+        return 2
     quick = not args.full
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
@@ -286,6 +307,8 @@ def main(argv: list[str]) -> int:
         exporter=args.exporter,
         step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None),
         peers={p.engine: p for p in peers},
+        memory=memory,
+        controller=controller,
     )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
@@ -298,6 +321,8 @@ def main(argv: list[str]) -> int:
         "repeats": repeats,
         "cap": args.cap,
         "exporter": args.exporter,
+        "memory_bytes": memory,
+        "cgroup": f"v{controller.version} under {controller.parent}" if controller else None,
         "engines": engines,
         "peers": [p.describe() for p in peers],
         "shard": list(args.shard) if args.shard else None,
