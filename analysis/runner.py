@@ -12,6 +12,7 @@ Layout of a results directory:
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import time
@@ -184,10 +185,11 @@ def resolve_step(
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = records * operations
+    if step.seconds is not None:
+        props["maxexecutiontime"] = str(step.seconds)
     shape = step_shape({**file_props, **props})
-    return ResolvedStep(
-        step, index, records, operations, props, Expectation(expected, step.allowed_returns, readseq), shape
-    )
+    expectation = Expectation(expected, step.allowed_returns, readseq, timed=step.seconds is not None)
+    return ResolvedStep(step, index, records, operations, props, expectation, shape)
 
 
 def ycsb_command(
@@ -197,11 +199,15 @@ def ycsb_command(
     resolved: ResolvedStep,
     data_dir: Path,
     export_file: Path | None,
+    hdr_prefix: Path | None = None,
 ) -> list[str]:
-    """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout."""
+    """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
+    hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
     command = launcher.prefix(resolved.step.phase)
+    if resolved.step.heap and isinstance(launcher, OurLauncher):  # bin/ycsb passes JAVA_OPTS to java
+        command = ["env", f"JAVA_OPTS={os.environ.get('JAVA_OPTS', '')} -Xmx{resolved.step.heap}".strip(), *command]
     for f in workload_files:
         command += ["-P", str(f)]
     props = {
@@ -211,6 +217,7 @@ def ycsb_command(
         **dict(ENGINE_PROPS.get(engine, ())),
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
+        **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
@@ -331,9 +338,15 @@ def describe_peer_version(peer: Peer) -> str:
 def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_dir: Path, data_dir: Path) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
-    files = [options.workloads / f for f in resolved.step.workloads]
+    files = [options.workloads / f for f in resolved.step.workloads_for(engine)]
     command = ycsb_command(
-        options.launcher_for(engine), engine, files, resolved, data_dir, export if options.exporter == "json" else None
+        options.launcher_for(engine),
+        engine,
+        files,
+        resolved,
+        data_dir,
+        export if options.exporter == "json" else None,
+        repeat_dir / f"{stem}." if resolved.step.seconds is not None else None,
     )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(
@@ -482,13 +495,17 @@ def run_cell(
 # A JVM start costs about as much as 50,000 small operations: weights for the ETA.
 JVM_WEIGHT = 1.0
 OPERATIONS_PER_WEIGHT = 50_000
+SECONDS_PER_WEIGHT = 1.0
 
 
 def step_weight(resolved: ResolvedStep) -> float:
     work = resolved.recordcount if resolved.step.phase == "load" else resolved.operationcount
     if resolved.expectation.readseq_entries:
         work = resolved.expectation.readseq_entries
-    return JVM_WEIGHT + work / OPERATIONS_PER_WEIGHT
+    weight = work / OPERATIONS_PER_WEIGHT
+    if resolved.step.seconds is not None:  # a timed step lasts at most its time (a weight is about a second)
+        weight = min(weight, resolved.step.seconds / SECONDS_PER_WEIGHT)
+    return JVM_WEIGHT + weight
 
 
 def cell_weight(options: RunOptions, engine: str, scenario: Scenario) -> float:

@@ -30,7 +30,21 @@ from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
-from .scenarios import ENGINES, SCENARIO_GROUPS, Scenario, select_engines, select_scenarios
+from .scenarios import (
+    ENGINES,
+    SCALE_LOAD_SECONDS,
+    SCALE_RECORDS,
+    SCALE_STEP_SECONDS,
+    SCALE_SUSTAINED_SECONDS,
+    SCALE_THREAD_SECONDS,
+    SCALE_THREADS,
+    SCENARIO_GROUPS,
+    ScaleSettings,
+    Scenario,
+    scale_scenarios,
+    select_engines,
+    select_scenarios,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -119,6 +133,36 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="run only the I-th of N disjoint parts of the matrix (1-based); merge the parts with "
         "`python -m analysis report DIR...`",
     )
+    scale = p.add_argument_group("the scale group (--scenarios scale; sized for --memory 1g)")
+    scale.add_argument(
+        "--records-series",
+        type=parse_series,
+        default=SCALE_RECORDS,
+        metavar="N,N,...",
+        help=f"its data sizes in records of 1 KB (default {','.join(map(str, SCALE_RECORDS))})",
+    )
+    scale.add_argument(
+        "--threads-series",
+        type=parse_series,
+        default=SCALE_THREADS,
+        metavar="T,T,...",
+        help=f"client threads of its thread series (default {','.join(map(str, SCALE_THREADS))})",
+    )
+    scale.add_argument(
+        "--step-seconds",
+        type=int,
+        default=SCALE_STEP_SECONDS,
+        metavar="S",
+        help=f"each workload's fixed time (default {SCALE_STEP_SECONDS}; the thread series "
+        f"{SCALE_THREAD_SECONDS}, a load at most {SCALE_LOAD_SECONDS})",
+    )
+    scale.add_argument(
+        "--duration",
+        type=int,
+        default=SCALE_SUSTAINED_SECONDS,
+        metavar="S",
+        help=f"the sustained run's time at the largest N (default {SCALE_SUSTAINED_SECONDS})",
+    )
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
     if args.peer and args.ycsb_home is None:
@@ -127,7 +171,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--repeat must be at least 1")
     if args.crash_rounds < 0:
         p.error("--crash-rounds must be 0 or more")
+    if args.step_seconds < 1 or args.duration < 1:
+        p.error("--step-seconds and --duration must be at least 1")
     return args
+
+
+def parse_series(text: str) -> tuple[int, ...]:
+    """`262144,1048576` -> (262144, 1048576): positive whole numbers, at least one."""
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        values = ()
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of positive whole numbers")
+    return values
+
+
+def scale_settings(args: argparse.Namespace) -> ScaleSettings:
+    return ScaleSettings(
+        records=args.records_series,
+        threads=args.threads_series,
+        step_seconds=args.step_seconds,
+        sustained_seconds=args.duration,
+    )
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -272,7 +338,7 @@ def main(argv: list[str]) -> int:
     """`python -m analysis run`."""
     args = parse_args(argv)
     try:
-        scenarios = select_scenarios(split_names(args.scenarios))
+        scenarios = select_scenarios(split_names(args.scenarios), scale_scenarios(scale_settings(args)))
         names = split_names(args.engines)
         engines = [] if names == ["none"] else select_engines(names)  # none: only the peers
     except ValueError as e:

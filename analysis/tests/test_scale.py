@@ -1,0 +1,130 @@
+"""The scale group: its cells as data (series, thread steps, the sustained run), timed steps, and
+the command a step runs (heap, HdrHistogram logs, the engine's own tuning file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
+from analysis.scenarios import (
+    SCALE,
+    SCALE_RECORDS,
+    SCALE_THREADS,
+    ScaleSettings,
+    scale_scenarios,
+    select_scenarios,
+)
+from analysis.suite import main as run_main
+from analysis.suite import parse_args, scale_settings
+
+from .conftest import REPO
+
+WORKLOADS = REPO / "workloads"
+
+
+def variants(scenario) -> list[str]:
+    return [s.variant for s in scenario.steps]
+
+
+def test_default_series_and_where_the_thread_and_sustained_steps_go():
+    assert [s.id for s in SCALE] == [f"scale-{n}" for n in SCALE_RECORDS]
+    small, middle, large = SCALE
+    every = ["load", "read-uniform", "read-zipfian", "scan", "mix", "overwrite"]
+    threads = [f"{w}-{t}t" for w in ("read-uniform", "mix") for t in SCALE_THREADS]
+    assert variants(small) == every + threads
+    assert variants(middle) == every
+    assert variants(large) == every + threads + ["sustained"]
+    for scenario in SCALE:
+        assert all(s.heap == "256m" and s.seconds for s in scenario.steps)
+        assert {s.records for s in scenario.steps} == {int(scenario.id.split("-")[1])}
+    assert SCALE_RECORDS[-1] * (16 + 1024) >= 4 << 30  # the largest data is at least 4x a 1 GB budget
+
+
+def test_the_series_are_settable():
+    args = parse_args(
+        ["--scenarios", "scale", "--records-series", "100,50", "--threads-series", "1,3", "--duration", "7"]
+    )
+    small, large = scale_scenarios(scale_settings(args))
+    assert (small.id, large.id) == ("scale-50", "scale-100")
+    assert variants(small)[-4:] == ["read-uniform-1t", "read-uniform-3t", "mix-1t", "mix-3t"]
+    assert large.steps[-1].variant == "sustained" and large.steps[-1].seconds == 7
+    three = next(s for s in small.steps if s.variant == "mix-3t")
+    assert dict(three.props) == {"threadcount": "3", "sqlite.cachesize": str((256 << 20) // 3)}
+
+
+def test_scale_is_selected_only_by_name():
+    assert not any(s.id.startswith("scale-") for s in select_scenarios(None))
+    assert not any(s.id.startswith("scale-") for s in select_scenarios(["all"]))
+    assert [s.id for s in select_scenarios(["scale"])] == [s.id for s in SCALE]
+    assert [s.id for s in select_scenarios(["scale-262144"])] == ["scale-262144"]
+
+
+def test_a_timed_step_resolves_to_maxexecutiontime_and_may_stop_early():
+    scenario = scale_scenarios(ScaleSettings(records=(1000,), step_seconds=9))[0]
+    step = scenario.steps[1]
+    props = stacked_properties([WORKLOADS / f for f in step.workloads])
+    resolved = resolve_step(step, 2, scenario, props, quick=True, cap=None)
+    assert resolved.recordcount == 1000
+    assert resolved.operationcount == 1_000_000_000  # the time decides, not the count
+    assert resolved.props["maxexecutiontime"] == "9"
+    assert resolved.expectation.timed
+    assert step_weight(resolved) == 10.0  # a JVM start plus nine seconds
+    capped = resolve_step(step, 2, scenario, props, quick=True, cap=500)
+    assert (capped.recordcount, capped.operationcount) == (500, 500)
+
+
+def test_timed_expectation():
+    out = parse_ycsb_output(
+        "[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 40\n"
+        "[READ], Operations, 40\n[READ], Return=OK, 30\n[READ], Return=NOT_FOUND, 10\n"
+    )
+    allowed = frozenset({"OK", "NOT_FOUND"})
+    assert step_problems(out, 0, [], Expectation(1000, allowed, timed=True)) == []
+    assert step_problems(out, 0, [], Expectation(1000, allowed)) == ["40 of 1000 operations done"]
+    assert step_problems(out, 0, [], Expectation(10, allowed, timed=True)) == [
+        "40 operations done in a timed step of at most 10"
+    ]
+
+
+def test_command_has_the_heap_the_hdr_logs_and_the_engines_own_file(tmp_path):
+    scenario = scale_scenarios(ScaleSettings(records=(1000,)))[0]
+    step = scenario.steps[1]
+    resolved = resolve_step(step, 2, scenario, stacked_properties([WORKLOADS / "scale/base"]), True, None)
+    files = [WORKLOADS / f for f in step.workloads_for("leveldb-system")]
+    assert files[-1] == WORKLOADS / "scale/leveldb-system"
+    assert step.workloads_for("leveldb") == step.workloads  # leveldbjni refuses LevelDB 1.23's options
+    command = ycsb_command(Path("bin/ycsb"), "leveldb-system", files, resolved, tmp_path, None, tmp_path / "02-x.")
+    assert command[:2] == ["env", "JAVA_OPTS=-Xmx256m"] or command[1].endswith("-Xmx256m")
+    assert f"hdrhistogram.output.path={tmp_path / '02-x.'}" in command
+    assert "maxexecutiontime=15" in command
+    assert step.name == "run-scale-base-read-uniform"  # no '/' in a file name
+
+
+def test_every_scale_workload_file_exists_and_every_setting_has_a_comment():
+    scenario = SCALE[-1]
+    names = scenario.workload_files()
+    assert "scale/leveldb-system" in names
+    for name in names:
+        lines = (WORKLOADS / name).read_text().splitlines()
+        assert lines[0].startswith(f"# {name}:"), name
+    base = stacked_properties([WORKLOADS / "scale/base"])
+    assert base["measurementtype"] == "hdrhistogram" and base["hdrhistogram.fileoutput"] == "true"
+    assert base["rocksdb.bloombits"] == "10"
+
+
+def test_plan_steps_reads_the_files(tmp_path):
+    from analysis.runner import RunOptions
+
+    options = RunOptions(repo=REPO, out=tmp_path, workloads=WORKLOADS, data=tmp_path / "data", cap=100)
+    steps = plan_steps(options, SCALE[0])
+    assert [s.recordcount for s in steps] == [100] * len(SCALE[0].steps)
+    assert steps[0].step.phase == "load" and steps[0].expectation.operations == 100
+
+
+def test_bad_series_is_refused(capsys):
+    try:
+        run_main(["--scenarios", "scale", "--records-series", "10,x"])
+    except SystemExit as e:
+        assert e.code == 2
+    assert "not a comma-separated list of positive whole numbers" in capsys.readouterr().err
