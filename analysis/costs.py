@@ -26,6 +26,7 @@ class StepShape:
     update_bytes: int  # key + the fields an update writes
     threads: int = 1
     key_estimated: bool = False  # YCSB core's keys vary in length: YCSB_KEY_BYTES is an estimate
+    scan_records: float = 0.0  # records one scan returns on average (a uniform length: (1 + maxscanlength) / 2)
 
 
 def _int(props: Mapping[str, str], name: str, default: int) -> int:
@@ -46,12 +47,15 @@ def step_shape(props: Mapping[str, str]) -> StepShape:
         key, estimated = YCSB_KEY_BYTES, True
     fields, length = _int(props, "fieldcount", 10), _int(props, "fieldlength", 100)
     all_fields = props.get("writeallfields", "false").lower() == "true"
+    longest = _int(props, "maxscanlength", 1000)
+    uniform = props.get("scanlengthdistribution", "uniform") == "uniform"
     return StepShape(
         key_bytes=key,
         insert_bytes=key + fields * length,
         update_bytes=key + (fields if all_fields else 1) * length,
         threads=max(1, _int(props, "threadcount", 1)),
         key_estimated=estimated,
+        scan_records=(1 + longest) / 2 if uniform else float(longest),
     )
 
 

@@ -128,3 +128,69 @@ def test_bad_series_is_refused(capsys):
     except SystemExit as e:
         assert e.code == 2
     assert "not a comma-separated list of positive whole numbers" in capsys.readouterr().err
+
+
+def write_log(path: Path, seconds: list[tuple[float, list[int]]], start: float = 1_700_000_000.0) -> None:
+    """An HdrHistogram interval log as YCSB writes one: a start time, then an interval per second (us values)."""
+    from hdrh.histogram import HdrHistogram
+    from hdrh.log import HistogramLogWriter
+
+    with path.open("w") as f:
+        writer = HistogramLogWriter(f)
+        writer.output_log_format_version()
+        f.write(f"#[StartTime: {start:.3f} (seconds since epoch), then]\n")  # the library's own writer misdates it
+        writer.output_legend()
+        for at, values in seconds:
+            h = HdrHistogram(1, 3_600_000_000, 3)
+            for v in values:
+                h.record_value(v)
+            # Seconds since the start time, as YCSB's status thread stamps them (a little after each second).
+            writer.output_interval_histogram(h, at - 1.0 + 0.02, at + 0.02)
+
+
+def test_timeline_adds_the_operations_of_each_second_and_finds_stalls(tmp_path):
+    from analysis.scale import hdr_logs, stalls, step_percentiles, timeline
+
+    write_log(
+        tmp_path / "05-run-mix.READ.hdr",
+        [(1, [10] * 90 + [1000] * 10), (2, [10] * 100), (3, [10] * 5), (4, [10] * 100), (5, [10])],
+    )
+    write_log(
+        tmp_path / "05-run-mix.UPDATE.hdr",
+        [(1, [20] * 100), (2, [20] * 100), (3, [20] * 5), (4, [20] * 100), (5, [20])],
+    )
+    write_log(tmp_path / "05-run-mix.CLEANUP.hdr", [(5, [99999])])
+    logs = hdr_logs(tmp_path, "05-run-mix")
+    assert [p.name for p in logs] == ["05-run-mix.READ.hdr", "05-run-mix.UPDATE.hdr"]  # the close is no operation
+    seconds = timeline(logs)
+    assert [s.operations for s in seconds] == [200, 200, 10, 200, 2]
+    assert [s.at for s in seconds] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert seconds[0].ops_per_sec == 200.0
+    assert seconds[0].p50_us == 20 and seconds[0].p99_us == 1000  # READ's slow tenth sets the p99
+    assert [s.at for s in stalls(seconds)] == [3.0]  # the first and last (partial) seconds are left out
+    whole = step_percentiles(logs)
+    assert whole is not None and whole["p50_us"] == 20 and whole["p999_us"] == 1000
+
+
+def test_an_unreadable_log_is_said_so(tmp_path):
+    import pytest
+
+    from analysis.scale import UnreadableLog, read_intervals
+
+    log = tmp_path / "x.READ.hdr"
+    # A line of YCSB 0.17's own HdrHistogram 2.1.4 log: V1-encoded.
+    log.write_text(
+        "#[StartTime: 1795576920.759 (seconds since epoch), Wed Nov 25 03:22:00 UTC 2026]\n"
+        '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n'
+        "0.229,0.127,0.000,HISTggAAAB142pNpmdzIwMDAwQABzFCaEUoz2X9gQAEAYqkC8g==\n"
+    )
+    with pytest.raises(UnreadableLog, match="not a readable HdrHistogram V2 log"):
+        read_intervals(log)
+
+
+def test_workload_and_threads():
+    from analysis.scale import workload_and_threads
+
+    assert workload_and_threads("mix-8t") == ("mix", 8)
+    assert workload_and_threads("read-uniform") == ("read-uniform", 1)
+    assert workload_and_threads("sustained") == ("sustained", 1)
