@@ -493,10 +493,13 @@ SCALE_RECORDS = (2**18, 2**20, 2**22)  # 1 KB records: 256 MB, 1 GB, 4 GB of use
 SCALE_THREADS = (1, 2, 4, 8, 16)
 SCALE_WORKLOADS = ("read-uniform", "read-zipfian", "scan", "mix", "overwrite")  # run in this order
 SCALE_THREAD_WORKLOADS = ("read-uniform", "mix")
-SCALE_STEP_SECONDS = 15
-SCALE_THREAD_SECONDS = 8
-SCALE_SUSTAINED_SECONDS = 180
-SCALE_LOAD_SECONDS = 420  # a load still running then stops, and the cell says how far it got
+SCALE_STEP_SECONDS = 10
+SCALE_THREAD_SECONDS = 5
+SCALE_SUSTAINED_SECONDS = 120
+# A load gets the time it needs at SCALE_LOAD_RATE inserts a second (at least SCALE_LOAD_MIN_SECONDS); one
+# still running then stops, later steps read what it loaded, and the report says how far it got.
+SCALE_LOAD_RATE = 10_000
+SCALE_LOAD_MIN_SECONDS = 60
 SCALE_HEAP = "256m"  # every step's JVM, whatever N: the binding's own memory stays flat
 SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache; SQLite's is per connection, divided among threads
 # Kyoto TreeDB: about one hash bucket per leaf page (8 KB pages of ~1 KB records).
@@ -516,7 +519,10 @@ class ScaleSettings:
     step_seconds: int = SCALE_STEP_SECONDS
     thread_seconds: int = SCALE_THREAD_SECONDS
     sustained_seconds: int = SCALE_SUSTAINED_SECONDS
-    load_seconds: int = SCALE_LOAD_SECONDS
+    load_rate: int = SCALE_LOAD_RATE
+
+    def load_seconds(self, records: int) -> int:
+        return max(SCALE_LOAD_MIN_SECONDS, -(-records // self.load_rate))
 
 
 def _scale_step(phase: str, workload: str, records: int, seconds: int, variant: str, **kw: Any) -> Step:
@@ -538,7 +544,9 @@ def scale_scenario(records: int, settings: ScaleSettings) -> Scenario:
     series = sorted(set(settings.records))
     buckets = str(max(records // KYOTO_RECORDS_PER_BUCKET, 1))
     steps = [
-        _scale_step("load", "load", records, settings.load_seconds, "load", props=(("kyoto.buckets", buckets),)),
+        _scale_step(
+            "load", "load", records, settings.load_seconds(records), "load", props=(("kyoto.buckets", buckets),)
+        ),
         *(_scale_step("run", w, records, settings.step_seconds, w) for w in SCALE_WORKLOADS),
     ]
     if records in (series[0], series[-1]):
@@ -564,6 +572,20 @@ def scale_scenario(records: int, settings: ScaleSettings) -> Scenario:
         ENGINES,
         tuple(steps),
     )
+
+
+# Measured on this 2-core machine while others built and tested (analysis/README.md): a step's JVM start,
+# eviction, cgroup and close cost about 2 s beyond its own time.
+SCALE_STEP_OVERHEAD_SECONDS = 2.0
+
+
+def scale_worst_case_seconds(settings: ScaleSettings, engines: int = len(ENGINES)) -> float:
+    """The group's longest run: every step to its time limit (each load to load_seconds) plus each
+    step's overhead, for every engine (pure; a load that finishes early only shortens it)."""
+    total = 0.0
+    for scenario in scale_scenarios(settings):
+        total += sum((s.seconds or 0) + SCALE_STEP_OVERHEAD_SECONDS for s in scenario.steps)
+    return total * engines
 
 
 def scale_scenarios(settings: ScaleSettings = ScaleSettings()) -> tuple[Scenario, ...]:

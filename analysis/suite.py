@@ -32,7 +32,8 @@ from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
 from .scenarios import (
     ENGINES,
-    SCALE_LOAD_SECONDS,
+    SCALE_LOAD_MIN_SECONDS,
+    SCALE_LOAD_RATE,
     SCALE_RECORDS,
     SCALE_STEP_SECONDS,
     SCALE_SUSTAINED_SECONDS,
@@ -154,7 +155,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=SCALE_STEP_SECONDS,
         metavar="S",
         help=f"each workload's fixed time (default {SCALE_STEP_SECONDS}; the thread series "
-        f"{SCALE_THREAD_SECONDS}, a load at most {SCALE_LOAD_SECONDS})",
+        f"{SCALE_THREAD_SECONDS}; a load at most N / {SCALE_LOAD_RATE:,} s, at least {SCALE_LOAD_MIN_SECONDS})",
     )
     scale.add_argument(
         "--duration",

@@ -9,10 +9,13 @@ from analysis.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
 from analysis.scenarios import (
     SCALE,
+    SCALE_LOAD_MIN_SECONDS,
     SCALE_RECORDS,
+    SCALE_STEP_SECONDS,
     SCALE_THREADS,
     ScaleSettings,
     scale_scenarios,
+    scale_worst_case_seconds,
     select_scenarios,
 )
 from analysis.suite import main as run_main
@@ -62,6 +65,7 @@ def test_scale_is_selected_only_by_name():
 
 def test_a_timed_step_resolves_to_maxexecutiontime_and_may_stop_early():
     scenario = scale_scenarios(ScaleSettings(records=(1000,), step_seconds=9))[0]
+    assert scenario.steps[0].seconds == SCALE_LOAD_MIN_SECONDS  # a small load still gets a minute
     step = scenario.steps[1]
     props = stacked_properties([WORKLOADS / f for f in step.workloads])
     resolved = resolve_step(step, 2, scenario, props, quick=True, cap=None)
@@ -70,6 +74,7 @@ def test_a_timed_step_resolves_to_maxexecutiontime_and_may_stop_early():
     assert resolved.props["maxexecutiontime"] == "9"
     assert resolved.expectation.timed
     assert step_weight(resolved) == 10.0  # a JVM start plus nine seconds
+    assert scale_scenarios(ScaleSettings(records=(4_194_304,)))[0].steps[0].seconds == 420  # at 10,000 inserts/s
     capped = resolve_step(step, 2, scenario, props, quick=True, cap=500)
     assert (capped.recordcount, capped.operationcount) == (500, 500)
 
@@ -97,7 +102,7 @@ def test_command_has_the_heap_the_hdr_logs_and_the_engines_own_file(tmp_path):
     command = ycsb_command(Path("bin/ycsb"), "leveldb-system", files, resolved, tmp_path, None, tmp_path / "02-x.")
     assert command[:2] == ["env", "JAVA_OPTS=-Xmx256m"] or command[1].endswith("-Xmx256m")
     assert f"hdrhistogram.output.path={tmp_path / '02-x.'}" in command
-    assert "maxexecutiontime=15" in command
+    assert f"maxexecutiontime={SCALE_STEP_SECONDS}" in command
     assert step.name == "run-scale-base-read-uniform"  # no '/' in a file name
 
 
@@ -194,3 +199,10 @@ def test_workload_and_threads():
     assert workload_and_threads("mix-8t") == ("mix", 8)
     assert workload_and_threads("read-uniform") == ("read-uniform", 1)
     assert workload_and_threads("sustained") == ("sustained", 1)
+
+
+def test_the_defaults_fit_ninety_minutes_for_five_engines_even_when_every_load_runs_out_of_time():
+    worst = scale_worst_case_seconds(ScaleSettings(), engines=5)
+    assert worst <= 90 * 60, worst / 60
+    # loads of 60, 105 and 420 s + 15 steps x 10 s + 20 x 5 s + 120 s + 39 steps x 2 s, per engine
+    assert worst == 5 * (60 + 105 + 420 + 15 * 10 + 20 * 5 + 120 + 39 * 2)
