@@ -200,7 +200,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
             mine = next((p for p in sustained if p["engine"] == e), None)
             if mine is None:
                 continue
-            seconds = timeline([run.directory / log for log in mine["hdr_logs"]])
+            seconds = timeline([Path(log) for log in mine["hdr_logs"]])
             if not seconds:
                 continue
             slow = stalls(seconds)

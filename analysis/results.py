@@ -370,7 +370,7 @@ def load_run(directory: Path) -> RunData:
 # What must agree for runs to be merged into one report: the machine they measured (not its name:
 # shards on identical hosts are the point) and the counts they ran with.
 MACHINE_KEYS = ("cpu", "cores", "memory_bytes", "os", "kernel", "filesystem", "disk", "jdk")
-COUNT_KEYS = ("mode", "repeat", "cap", "exporter")
+COUNT_KEYS = ("mode", "repeat", "cap", "exporter", "memory_bytes")  # memory_bytes: --memory, the budget
 
 
 def _described(value: object) -> str:

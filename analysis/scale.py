@@ -208,7 +208,7 @@ def point_of(results: Path, cell: dict, repeat: int, step: dict) -> dict:
         ),
         "other_cpu_cores": other,
         "noisy": other is not None and other > NOISY_CORES,
-        "hdr_logs": [str(p.relative_to(results)) for p in logs],
+        "hdr_logs": [str(p) for p in logs],  # absolute: a merged report reads several results directories
         "hdr_unreadable": unreadable,
     }
 

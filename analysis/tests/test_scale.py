@@ -206,3 +206,12 @@ def test_the_defaults_fit_ninety_minutes_for_five_engines_even_when_every_load_r
     assert worst <= 90 * 60, worst / 60
     # loads of 60, 105 and 420 s + 15 steps x 10 s + 20 x 5 s + 120 s + 39 steps x 2 s, per engine
     assert worst == 5 * (60 + 105 + 420 + 15 * 10 + 20 * 5 + 120 + 39 * 2)
+
+
+def test_shards_with_different_budgets_are_not_merged():
+    from analysis.results import merge_problems
+
+    machine = {"cores": 2}
+    runs = [(Path("a"), {"memory_bytes": 1 << 30}, machine), (Path("b"), {"memory_bytes": 512 << 20}, machine)]
+    assert any("memory_bytes" in p for p in merge_problems(runs))
+    assert merge_problems([runs[0], (Path("c"), {"memory_bytes": 1 << 30}, machine)]) == []
