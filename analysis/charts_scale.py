@@ -67,7 +67,7 @@ def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2)
             for label, stalls in panel.marks:
                 if label == line.label and stalls:
                     at = [y for x, y, _ in points if x in set(stalls) and y is not None]
-                    ax.scatter([x for x in stalls][: len(at)], at, marker="v", color=colour, s=30, zorder=4)
+                    ax.scatter(stalls[: len(at)], at, marker="v", color="black", s=70, zorder=4)
         if panel.vline is not None:
             ax.axvline(panel.vline, color="#555555", linestyle="--", linewidth=1)
             ax.annotate(

@@ -36,7 +36,7 @@ def _series(points: list[dict], engine: str, workload: str, threads: int, x: str
     return Line(
         engine_label(engine),
         [p[x] for p in mine],
-        [p[y] if p["ok"] else None for p in mine],
+        [p.get(y) if p["ok"] else None for p in mine],
         [bool(p["noisy"]) for p in mine],
     )
 
@@ -224,7 +224,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
                 "Sustained mix, second by second",
                 [
                     Axes(
-                        "ops/sec per second (▼ a stall: under half the median)",
+                        "ops/sec per second (black ▼: a stall, under half the median after warm-up)",
                         "ops/sec",
                         lines,
                         xlabel="seconds",

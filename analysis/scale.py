@@ -72,29 +72,31 @@ def read_intervals(path: Path) -> list[HdrHistogram]:
 
 
 def timeline(logs: Iterable[Path]) -> list[Second]:
-    """The step second by second: the operations' interval histograms of the same second added together."""
-    by_end: dict[int, tuple[float, HdrHistogram]] = {}
-    for log in logs:
-        for interval in read_intervals(log):
-            # The status thread closes every operation's interval in the same pass: round to the ms.
-            end = round(interval.get_end_time_stamp())
-            start, merged = by_end.setdefault(end, (interval.get_start_time_stamp(), _new_histogram()))
-            merged.add(interval)
-            by_end[end] = (min(start, interval.get_start_time_stamp()), merged)
-    if not by_end:
+    """The step second by second: every operation's interval histograms that end in the same whole second
+    since the step's first interval began, added together (the status thread closes each operation's
+    interval a little apart, and YCSB closes a few short ones at the end)."""
+    intervals = [h for log in logs for h in read_intervals(log)]
+    if not intervals:
         return []
-    first = min(start for start, _ in by_end.values())
+    first = min(h.get_start_time_stamp() for h in intervals)
+    buckets: dict[int, list[HdrHistogram]] = {}
+    for h in intervals:
+        buckets.setdefault(max(round((h.get_end_time_stamp() - first) / 1000.0), 1), []).append(h)
     seconds = []
-    for end in sorted(by_end):
-        start, h = by_end[end]
+    for at in sorted(buckets):
+        merged = _new_histogram()
+        for h in buckets[at]:
+            merged.add(h)
+        start = min(h.get_start_time_stamp() for h in buckets[at])
+        end = max(h.get_end_time_stamp() for h in buckets[at])
         seconds.append(
             Second(
-                round((end - first) / 1000.0, 3),
+                float(at),
                 (end - start) / 1000.0,
-                h.get_total_count(),
-                float(h.get_value_at_percentile(50)),
-                float(h.get_value_at_percentile(99)),
-                float(h.get_value_at_percentile(99.9)),
+                merged.get_total_count(),
+                float(merged.get_value_at_percentile(50)),
+                float(merged.get_value_at_percentile(99)),
+                float(merged.get_value_at_percentile(99.9)),
             )
         )
     return seconds
@@ -116,13 +118,16 @@ def step_percentiles(logs: Iterable[Path]) -> dict[str, float] | None:
 
 
 def stalls(seconds: list[Second]) -> list[Second]:
-    """Full seconds below STALL_SHARE of the median throughput (the first and last, partial, left out) (pure)."""
+    """Full seconds below STALL_SHARE of the median throughput, after the warm-up (the step starts cold:
+    until a second first reaches the median, slow seconds are the cache filling, not stalls); the first
+    and last, partial, seconds are left out (pure)."""
     full = seconds[1:-1]
     if not full:
         return []
     rates = sorted(s.ops_per_sec for s in full)
     median = rates[len(rates) // 2]
-    return [s for s in full if s.ops_per_sec < STALL_SHARE * median]
+    warm = next(i for i, s in enumerate(full) if s.ops_per_sec >= median)
+    return [s for s in full[warm:] if s.ops_per_sec < STALL_SHARE * median]
 
 
 def is_scale_cell(cell: dict) -> bool:

@@ -215,3 +215,11 @@ def test_shards_with_different_budgets_are_not_merged():
     runs = [(Path("a"), {"memory_bytes": 1 << 30}, machine), (Path("b"), {"memory_bytes": 512 << 20}, machine)]
     assert any("memory_bytes" in p for p in merge_problems(runs))
     assert merge_problems([runs[0], (Path("c"), {"memory_bytes": 1 << 30}, machine)]) == []
+
+
+def test_a_cold_start_is_warm_up_not_a_stall():
+    from analysis.scale import Second, stalls
+
+    rates = [5, 10, 20, 100, 100, 30, 100, 100, 50]
+    seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
+    assert [s.at for s in stalls(seconds)] == [6.0]  # 10 and 20 come before the run first reaches its median
