@@ -82,6 +82,7 @@ def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2)
             )
         if panel.log_x and drawn:  # a log axis with nothing on it cannot place its ticks
             ax.set_xscale("log", base=2)
+            ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:,.0f}"))
         if panel.log_y and drawn:
             ax.set_yscale("log")
         if not drawn:

@@ -165,32 +165,26 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     ]
     add_chart("scale-amplification", "Amplification against data size", amp, context_line(single, run, "Every panel"))
 
-    threaded = [p for p in points if p["workload"] in SCALE_THREAD_WORKLOADS]
-    sizes = sorted({p["records"] for p in threaded if p["threads"] != 1})
+    # The thread series' own steps ("mix-4t"), not the plain single-thread steps of the same workload.
+    threaded = [p for p in points if p["workload"] in SCALE_THREAD_WORKLOADS and p["variant"] != p["workload"]]
+    sizes = sorted({p["records"] for p in threaded})
     if sizes:
         panels = [
             Axes(
                 f"{w}, {n:,} records",
                 "ops/sec",
-                [
-                    _series([p for p in threaded if p["records"] == n], e, w, 0, "threads", "ops_per_sec")
-                    for e in engines
-                ],
+                [_thread_line(threaded, e, w, n) for e in engines],
+                log_x=True,
                 xlabel=f"client threads ({cores} cores)",
             )
-            for n in (sizes[0], sizes[-1])
+            for n in dict.fromkeys((sizes[0], sizes[-1]))
             for w in SCALE_THREAD_WORKLOADS
-        ]
-        # _series matches one thread count; here every count of the engine is wanted.
-        panels = [
-            Axes(a.title, a.ylabel, [_all_threads(threaded, e, a.title) for e in engines], xlabel=a.xlabel)
-            for a in panels
         ]
         add_chart(
             "scale-threads",
             f"Throughput against client threads ({cores} cores)",
             panels,
-            context_line([p for p in threaded if p["records"] in sizes], run, "Every panel"),
+            context_line(threaded, run, "Every panel"),
         )
 
     sustained = [p for p in points if p["workload"] == "sustained"]
@@ -270,9 +264,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     return blocks
 
 
-def _all_threads(points: list[dict], engine: str, title: str) -> Line:
-    workload, _, rest = title.partition(", ")
-    records = int(rest.split()[0].replace(",", ""))
+def _thread_line(points: list[dict], engine: str, workload: str, records: int) -> Line:
     mine = sorted(
         (p for p in points if p["engine"] == engine and p["workload"] == workload and p["records"] == records),
         key=lambda p: p["threads"],
