@@ -137,7 +137,8 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
         path = grid_chart(title, panels, charts / f"{name}.png", columns)
         blocks.extend([Heading(3, title), Paragraph(context), Image(str(path.relative_to(report_dir)), title)])
 
-    single = [p for p in points if p["threads"] == 1 and p["workload"] != "sustained"]
+    # The plain steps: not the thread series (its "mix-1t" repeats "mix"), not the sustained run.
+    single = [p for p in points if p["variant"] == p["workload"] != "sustained"]
     workloads = [w for w in ("load", *SCALE_WORKLOADS) if any(p["workload"] == w for p in single)]
     label = f"data passes {format_budget(budget)}" if budget else ""
 
@@ -249,7 +250,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
             text_columns=frozenset({1, 2, 3}),
         ),
     ]
-    blocks += _budget_table(points, engines)
+    blocks += _budget_table(single, engines)
     short = [p for p in points if p["problems"] or (p["loaded"] is not None and p["loaded"] < p["records"])]
     if short:
         blocks += [Heading(3, "How far each step got"), BulletList([_how_far(p) for p in short])]
