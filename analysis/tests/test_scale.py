@@ -223,3 +223,35 @@ def test_a_cold_start_is_warm_up_not_a_stall():
     rates = [5, 10, 20, 100, 100, 30, 100, 100, 50]
     seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
     assert [s.at for s in stalls(seconds)] == [6.0]  # 10 and 20 come before the run first reaches its median
+
+
+def test_leaders_in_memory_and_beyond():
+    from analysis.report_scale import budget_records, leaders
+
+    def point(engine, records, rate, noisy=False):
+        return {
+            "engine": engine,
+            "records": records,
+            "workload": "read-uniform",
+            "threads": 1,
+            "ok": True,
+            "ops_per_sec": rate,
+            "noisy": noisy,
+            "data_bytes": records * 1040,
+        }
+
+    budget = 1 << 30
+    points = [
+        point("rocksdb", 2**18, 50_000),
+        point("kyoto", 2**18, 70_000),
+        point("rocksdb", 2**22, 9_000),
+        point("kyoto", 2**22, 400, noisy=True),
+    ]
+    [row] = leaders(points, budget)
+    assert row[0] == "read-uniform"
+    assert row[1].startswith("Kyoto TreeDB (70,000")
+    assert row[2].startswith("RocksDB (9,000")
+    assert row[3] == "yes"
+    assert round(budget_records(points, budget)) == round(budget / 1040)
+    points[3]["ops_per_sec"] = 10_000
+    assert leaders(points, budget)[0][2].endswith("†") and leaders(points, budget)[0][3] == "no"
