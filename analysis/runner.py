@@ -383,16 +383,15 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     start = time.monotonic()
     try:
         code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
+        budget = group.usage() if group is not None else None
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
+        return record
+    finally:  # also on Ctrl-C: no step's group is left behind
         if group is not None:
             group.remove()
-        return record
     record.seconds = round(time.monotonic() - start, 3)
     cpu = machine_cpu(cpu_before, read_busy_cpu_ticks(), usage.cpu_seconds if usage else None, record.seconds)
-    budget = group.usage() if group is not None else None
-    if group is not None:
-        group.remove()
     record.resources = step_resources(usage, disk_size(data_dir), resolved.shape, cpu, budget)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
