@@ -382,7 +382,8 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
     cpu_before = read_busy_cpu_ticks()
     start = time.monotonic()
     try:
-        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
+        timeout = step_timeout(options.step_timeout, resolved.step.seconds)
+        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout)
         budget = group.usage() if group is not None else None
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
@@ -403,11 +404,23 @@ def run_step(options: RunOptions, engine: str, resolved: ResolvedStep, repeat_di
         record.problems.append(f"unreadable JSON export: {e}")
     record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
     if timed_out:
-        record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
+        record.problems.insert(0, f"timed out after {timeout:g} s")
     killed = oom_problem(budget, code) if budget is not None and not timed_out else None
     if killed:
         record.problems.insert(0, killed)
     return record
+
+
+# A timed step ends its operations at its time, then closes the engine, which may write back what it
+# holds (Kyoto's page cache, a memtable): that close gets this long past the time before --step-timeout.
+CLOSE_SECONDS = 600.0
+
+
+def step_timeout(timeout: float | None, seconds: int | None) -> float | None:
+    """The kill timeout of a step: --step-timeout, or for a timed step at least its time plus CLOSE_SECONDS."""
+    if timeout is None or seconds is None:
+        return timeout
+    return max(timeout, seconds + CLOSE_SECONDS)
 
 
 def step_resources(

@@ -256,3 +256,11 @@ def test_leaders_in_memory_and_beyond():
     assert crossing is not None and round(crossing) == round(budget / 1040)
     points[3]["ops_per_sec"] = 10_000
     assert leaders(points, budget)[0][2].endswith("†") and leaders(points, budget)[0][3] == "no"
+
+
+def test_a_timed_step_gets_time_to_close_before_it_is_killed():
+    from analysis.runner import CLOSE_SECONDS, step_timeout
+
+    assert step_timeout(600.0, None) == 600.0  # an untimed step: --step-timeout as given
+    assert step_timeout(600.0, 420) == 420 + CLOSE_SECONDS  # Kyoto's close after a 420 s load took minutes
+    assert step_timeout(None, 420) is None  # --full: no timeout at all
