@@ -495,7 +495,7 @@ SCALE_WORKLOADS = ("read-uniform", "read-zipfian", "scan", "mix", "overwrite")  
 SCALE_THREAD_WORKLOADS = ("read-uniform", "mix")
 SCALE_STEP_SECONDS = 10
 SCALE_THREAD_SECONDS = 5
-SCALE_SUSTAINED_SECONDS = 120
+SCALE_SUSTAINED_SECONDS = 90
 # A load gets the time it needs at SCALE_LOAD_RATE inserts a second (at least SCALE_LOAD_MIN_SECONDS); one
 # still running then stops, later steps read what it loaded, and the report says how far it got.
 SCALE_LOAD_RATE = 10_000

@@ -204,8 +204,8 @@ def test_workload_and_threads():
 def test_the_defaults_fit_ninety_minutes_for_five_engines_even_when_every_load_runs_out_of_time():
     worst = scale_worst_case_seconds(ScaleSettings(), engines=5)
     assert worst <= 90 * 60, worst / 60
-    # loads of 60, 105 and 420 s + 15 steps x 10 s + 20 x 5 s + 120 s + 39 steps x 2 s, per engine
-    assert worst == 5 * (60 + 105 + 420 + 15 * 10 + 20 * 5 + 120 + 39 * 2)
+    # loads of 60, 105 and 420 s + 15 steps x 10 s + 20 x 5 s + 90 s + 39 steps x 2 s, per engine
+    assert worst == 5 * (60 + 105 + 420 + 15 * 10 + 20 * 5 + 90 + 39 * 2)
 
 
 def test_shards_with_different_budgets_are_not_merged():
