@@ -29,6 +29,7 @@ from .report_costs import (
     summary_blocks,
     timeline_blocks,
 )
+from .report_noise import noise_blocks
 from .report_scale import scale_blocks
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_runs
@@ -412,6 +413,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         blocks += durability_blocks(crash)
     blocks += findings_blocks(findings)
     blocks += failed_blocks(run)
+    blocks += noise_blocks(run)
     blocks += hosts_blocks(run)
     blocks += how_blocks(run)
     return blocks

@@ -133,3 +133,19 @@ def test_machine_cpu_separates_others_from_the_step():
     assert cpu.machine_cpu_seconds == 3.0
     assert cpu.other_cpu_cores == 1.0  # 3 s busy, 1 s the step's own, over 2 s of wall time
     assert machine_cpu(None, after, 1.0, 2.0) is None
+
+
+def test_noisy_steps_are_the_measured_ones_above_the_threshold():
+    from analysis.report_noise import noisy_steps
+
+    def step(measured, other, variant=""):
+        return {"measured": measured, "variant": variant, "resources": {"other_cpu_cores": other}}
+
+    cells = [
+        {"engine": "rocksdb", "scenario": "randread", "repeats": [[step(False, 1.9), step(True, 0.1)]]},
+        {"engine": "sqlite", "scenario": "pk-update", "repeats": [[step(True, 0.31, "one-row-per-txn")]]},
+        {"engine": "kyoto", "scenario": "seqwrite", "repeats": [[{"measured": True, "variant": "", "resources": {}}]]},
+    ]
+    noisy, recorded = noisy_steps(cells)
+    assert noisy == [("sqlite", "pk-update", "one-row-per-txn", 0.31)]  # the fill is not a figure
+    assert recorded == 2  # a step from before the machine's CPU was recorded counts neither way
