@@ -45,8 +45,9 @@ def noise_blocks(run: RunData) -> list[Block]:
         Paragraph(
             f"{len(noisy)} of {recorded} measured steps ran while other processes kept more than "
             f"{NOISY_CORES:.0%} of a core busy (the machine's busy CPU from /proc/stat less the step's own JVM): "
-            "their figures may be low. Per cell, the most the others used:"
+            "their figures may be low"
             + (" (the At-scale section marks its figures one by one)" if scale else "")
+            + ". Per cell, the most the others used:"
         ),
         Table(["Engine", "Scenario", "other processes, cores"], rows, align_right_from=2),
     ]
