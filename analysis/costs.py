@@ -28,6 +28,7 @@ class StepShape:
     key_estimated: bool = False  # YCSB core's keys vary in length: YCSB_KEY_BYTES is an estimate
     fields: int = 10  # the record's shape as YCSB saw it (fieldcount, fieldlength): what the report states
     field_bytes: int = 100
+    scan_records: float = 0.0  # records one scan returns on average (a uniform length: (1 + maxscanlength) / 2)
 
 
 def _int(props: Mapping[str, str], name: str, default: int) -> int:
@@ -48,6 +49,8 @@ def step_shape(props: Mapping[str, str]) -> StepShape:
         key, estimated = YCSB_KEY_BYTES, True
     fields, length = _int(props, "fieldcount", 10), _int(props, "fieldlength", 100)
     all_fields = props.get("writeallfields", "false").lower() == "true"
+    longest = _int(props, "maxscanlength", 1000)
+    uniform = props.get("scanlengthdistribution", "uniform") == "uniform"
     return StepShape(
         key_bytes=key,
         insert_bytes=key + fields * length,
@@ -56,6 +59,7 @@ def step_shape(props: Mapping[str, str]) -> StepShape:
         key_estimated=estimated,
         fields=fields,
         field_bytes=length,
+        scan_records=(1 + longest) / 2 if uniform else float(longest),
     )
 
 

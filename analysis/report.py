@@ -38,6 +38,8 @@ from .report_costs import (
     summary_blocks,
     timeline_blocks,
 )
+from .report_noise import noise_blocks
+from .report_scale import scale_blocks
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import RunData, figures_frame, load_runs
 from .scenarios import SCENARIOS_BY_ID
@@ -482,12 +484,14 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
             blocks += latency_blocks(run)
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
+    blocks += scale_blocks(run, report_dir)
     blocks += amplification_blocks(run, report_dir)
     blocks += timeline_blocks(run, report_dir, timelines)
     if crash is not None:
         blocks += durability_blocks(crash)
     blocks += findings_blocks(findings)
     blocks += failed_blocks(run)
+    blocks += noise_blocks(run)
     blocks += hosts_blocks(run)
     blocks += how_blocks(run)
     return blocks

@@ -39,6 +39,8 @@ class ProcessUsage:
     io_write_bytes: int | None = None  # /proc/<pid>/io, last sample before exit (None: unreadable)
     io_cancelled_write_bytes: int | None = None
     io_wchar: int | None = None
+    io_read_bytes: int | None = None  # bytes the process made the kernel read from the disk (not the page cache)
+    io_rchar: int | None = None  # every byte passed by read(2), cached or not
 
     @property
     def cpu_seconds(self) -> float:
@@ -71,6 +73,8 @@ def usage_of(rusage: resource.struct_rusage | None, io: dict[str, int] | None) -
         io_write_bytes=io.get("write_bytes"),
         io_cancelled_write_bytes=io.get("cancelled_write_bytes"),
         io_wchar=io.get("wchar"),
+        io_read_bytes=io.get("read_bytes"),
+        io_rchar=io.get("rchar"),
     )
 
 
@@ -107,11 +111,14 @@ def run_measured(
         return proc.returncode, timed_out, usage_of(rusage, io)
 
 
-def flush_directory(directory: Path) -> None:
+def flush_directory(directory: Path, evict: bool = False) -> int:
     """fsyncs every file under directory, so that the next step's writes are its own: a page still dirty
-    from the step before (a load seconds earlier) would not be counted again when the next one rewrites it."""
+    from the step before (a load seconds earlier) would not be counted again when the next one rewrites it.
+    evict: then drop the files' pages from the page cache too (posix_fadvise DONTNEED), so that the next
+    step reads from disk what it reads. Returns the files' total size."""
+    total = 0
     if not directory.is_dir():
-        return
+        return 0
     for root, _, names in os.walk(directory):
         for name in names:
             try:
@@ -120,10 +127,54 @@ def flush_directory(directory: Path) -> None:
                 continue
             try:
                 os.fsync(fd)
+                if evict:
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                total += os.fstat(fd).st_size
             except OSError:
                 pass
             finally:
                 os.close(fd)
+    return total
+
+
+def busy_cpu_ticks(stat: str) -> tuple[int, int] | None:
+    """(busy, all) clock ticks of every core since boot from /proc/stat's `cpu` line: busy is all but
+    idle and iowait (pure)."""
+    for line in stat.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "cpu":
+            ticks = [int(v) for v in fields[1:9]]
+            return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+    return None
+
+
+def read_busy_cpu_ticks() -> tuple[int, int] | None:
+    try:
+        return busy_cpu_ticks(Path("/proc/stat").read_text())
+    except OSError:
+        return None
+
+
+@dataclass
+class MachineCpu:
+    """The whole machine's busy CPU while a step ran, beside the step's own: other processes' share
+    shows whether a figure was taken on a busy machine."""
+
+    machine_cpu_seconds: float  # every core's busy time over the step
+    other_cpu_cores: float  # (machine - the step's own CPU) / wall time: cores others kept busy
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def machine_cpu(
+    before: tuple[int, int] | None, after: tuple[int, int] | None, own_cpu_seconds: float | None, seconds: float
+) -> MachineCpu | None:
+    """The machine's busy CPU between two /proc/stat samples, and what others used of it (pure)."""
+    if before is None or after is None or own_cpu_seconds is None or seconds <= 0:
+        return None
+    busy = (after[0] - before[0]) / CLOCK_TICKS
+    return MachineCpu(round(busy, 2), round(max(busy - own_cpu_seconds, 0.0) / seconds, 3))
 
 
 @dataclass

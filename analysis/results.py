@@ -21,7 +21,7 @@ from .parse import (
     parse_ycsb_output,
     slowest_interval,
 )
-from .scenarios import ENGINES, SCENARIOS, SCENARIOS_BY_ID, Scenario, binding_of
+from .scenarios import ENGINES, SCALE_PREFIX, SCENARIOS, SCENARIOS_BY_ID, Scenario, binding_of
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd
@@ -302,8 +302,13 @@ def load_cells(directory: Path) -> list[dict]:
     """Every cell.json under directory, in catalogue order; each knows its results directory."""
     cells = []
     for engine in engines_in(directory):
-        for scenario in SCENARIOS:
-            path = directory / engine / scenario.id / "cell.json"
+        # The scale group's cells are named by their data size, which the run chose: found on disk.
+        scale = sorted(
+            (p.name for p in (directory / engine).glob(f"{SCALE_PREFIX}*") if p.name[len(SCALE_PREFIX) :].isdigit()),
+            key=lambda name: int(name[len(SCALE_PREFIX) :]),
+        )
+        for scenario_id in [s.id for s in SCENARIOS] + scale:
+            path = directory / engine / scenario_id / "cell.json"
             if path.is_file():
                 cell = json.loads(path.read_text())
                 cell["results_dir"] = str(directory)
@@ -370,7 +375,7 @@ def load_run(directory: Path) -> RunData:
 # What must agree for runs to be merged into one report: the machine they measured (not its name:
 # shards on identical hosts are the point) and the counts they ran with.
 MACHINE_KEYS = ("cpu", "cores", "memory_bytes", "os", "kernel", "filesystem", "disk", "jdk")
-COUNT_KEYS = ("mode", "repeat", "cap", "exporter")
+COUNT_KEYS = ("mode", "repeat", "cap", "exporter", "memory_bytes")  # memory_bytes: --memory, the budget
 
 
 def _described(value: object) -> str:
@@ -500,7 +505,7 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
     figures = []
     for cell in cells:
         scenario = SCENARIOS_BY_ID.get(cell["scenario"])
-        if scenario is None:
+        if scenario is None:  # the scale group's cells have their own section (report_scale.py)
             continue
         for variant in scenario.variants:
             figure = Figure(cell["engine"], scenario.id, variant, scenario.section, scenario.metric, scenario.unit)

@@ -12,6 +12,7 @@ Layout of a results directory:
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import time
@@ -22,6 +23,7 @@ from typing import Protocol
 
 from .costs import StepShape, step_shape
 from .keydraws import DEFAULT_LOAD_SEED, distinct_keys
+from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .peers import (
     EMBEDDED_WORKLOAD,
@@ -32,7 +34,16 @@ from .peers import (
     prepare_command,
     workload_class_properties,
 )
-from .resources import DiskSize, ProcessUsage, disk_size, flush_directory, run_measured
+from .resources import (
+    DiskSize,
+    MachineCpu,
+    ProcessUsage,
+    disk_size,
+    flush_directory,
+    machine_cpu,
+    read_busy_cpu_ticks,
+    run_measured,
+)
 from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -85,6 +96,8 @@ class RunOptions:
     exporter: str = "json"  # "json": measurements in <step>.json; "text": on stdout
     ycsb: Path | None = None  # the launcher; default <repo>/bin/ycsb
     peers: Mapping[str, Peer] = field(default_factory=dict)  # engine -> an upstream YCSB tree's binding
+    memory: int | None = None  # --memory: each step's JVM in a memory cgroup of this many bytes
+    controller: Controller | None = None  # where those cgroups are made (membudget.find_controller)
 
     @property
     def launcher(self) -> Path:
@@ -191,9 +204,11 @@ def resolve_step(
     readseq = None
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = loaded * operations
+    if step.seconds is not None:
+        props["maxexecutiontime"] = str(step.seconds)
     found_share = loaded / records if "NOT_FOUND" in step.allowed_returns and scenario.keys_drawn else None
     shape = step_shape({**file_props, **props})
-    expectation = Expectation(expected, step.allowed_returns, readseq, found_share)
+    expectation = Expectation(expected, step.allowed_returns, readseq, found_share, timed=step.seconds is not None)
     return ResolvedStep(step, index, records, operations, props, expectation, shape)
 
 
@@ -204,11 +219,15 @@ def ycsb_command(
     resolved: ResolvedStep,
     data_dir: Path,
     export_file: Path | None,
+    hdr_prefix: Path | None = None,
 ) -> list[str]:
-    """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout."""
+    """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
+    hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
     command = launcher.prefix(resolved.step.phase)
+    if resolved.step.heap and isinstance(launcher, OurLauncher):  # bin/ycsb passes JAVA_OPTS to java
+        command = ["env", f"JAVA_OPTS={os.environ.get('JAVA_OPTS', '')} -Xmx{resolved.step.heap}".strip(), *command]
     for f in workload_files:
         command += ["-P", str(f)]
     props = {
@@ -218,6 +237,7 @@ def ycsb_command(
         **dict(ENGINE_PROPS.get(engine, ())),
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
+        **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
@@ -365,9 +385,16 @@ def run_step(
 ) -> StepRecord:
     stem = resolved.file_stem
     stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
-    files = [options.workloads / f for f in resolved.step.workloads]
-    launcher = options.launcher_for(engine, binding)
-    command = ycsb_command(launcher, engine, files, resolved, data_dir, export if options.exporter == "json" else None)
+    files = [options.workloads / f for f in resolved.step.workloads_for(engine)]
+    command = ycsb_command(
+        options.launcher_for(engine, binding),
+        engine,
+        files,
+        resolved,
+        data_dir,
+        export if options.exporter == "json" else None,
+        repeat_dir / f"{stem}." if resolved.step.seconds is not None else None,
+    )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(
         resolved.step.name,
@@ -385,15 +412,35 @@ def run_step(
         stderr_name,
         json_name,
     )
-    flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
+    group = None
+    if options.memory is not None and options.controller is not None:
+        # Cold start inside the budget: the pages earlier steps left cached are written back and dropped.
+        evict_directory(data_dir)
+        group = StepGroup(options.controller, options.memory)
+        try:
+            group.create()
+        except OSError as e:
+            record.problems.append(f"cannot make the step's memory cgroup {group.path}: {e.strerror or e}")
+            return record
+        command = group.wrap(command)
+        record.command = command
+    else:
+        flush_directory(data_dir)  # the previous step's dirty pages, rewritten now, must count as this step's writes
+    cpu_before = read_busy_cpu_ticks()
     start = time.monotonic()
     try:
-        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, options.step_timeout)
+        timeout = step_timeout(options.step_timeout, resolved.step.seconds)
+        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout)
+        budget = group.usage() if group is not None else None
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
         return record
+    finally:  # also on Ctrl-C: no step's group is left behind
+        if group is not None:
+            group.remove()
     record.seconds = round(time.monotonic() - start, 3)
-    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape)
+    cpu = machine_cpu(cpu_before, read_busy_cpu_ticks(), usage.cpu_seconds if usage else None, record.seconds)
+    record.resources = step_resources(usage, disk_size(data_dir), resolved.shape, cpu, budget)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
     json_text = export.read_text(errors="replace") if export.exists() else None
@@ -404,14 +451,32 @@ def run_step(
         record.problems.append(f"unreadable JSON export: {e}")
     record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
     if timed_out:
-        record.problems.insert(0, f"timed out after {options.step_timeout:g} s")
+        record.problems.insert(0, f"timed out after {timeout:g} s")
+    killed = oom_problem(budget, code) if budget is not None and not timed_out else None
+    if killed:
+        record.problems.insert(0, killed)
     return record
 
 
-def step_resources(usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None) -> dict:
-    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize and StepShape."""
+# A timed step ends its operations at its time, then closes the engine, which may write back what it
+# holds (Kyoto's page cache, a memtable): that close gets this long past the time before --step-timeout.
+CLOSE_SECONDS = 600.0
+
+
+def step_timeout(timeout: float | None, seconds: int | None) -> float | None:
+    """The kill timeout of a step: --step-timeout, or for a timed step at least its time plus CLOSE_SECONDS."""
+    if timeout is None or seconds is None:
+        return timeout
+    return max(timeout, seconds + CLOSE_SECONDS)
+
+
+def step_resources(
+    usage: ProcessUsage | None, disk: DiskSize | None, shape: StepShape | None, *more: MachineCpu | BudgetUsage | None
+) -> dict:
+    """cell.json's record of what a step cost: the fields of ProcessUsage, DiskSize, StepShape and the
+    other dataclasses given (the machine's busy CPU, the memory budget's usage)."""
     resources: dict = {}
-    for part in (usage, disk, shape):
+    for part in (usage, disk, shape, *more):
         if part is not None:
             resources.update(asdict(part))
     return resources
@@ -492,13 +557,17 @@ def run_cell(
 # A JVM start costs about as much as 50,000 small operations: weights for the ETA.
 JVM_WEIGHT = 1.0
 OPERATIONS_PER_WEIGHT = 50_000
+SECONDS_PER_WEIGHT = 1.0
 
 
 def step_weight(resolved: ResolvedStep) -> float:
     work = resolved.recordcount if resolved.step.phase == "load" else resolved.operationcount
     if resolved.expectation.readseq_entries:
         work = resolved.expectation.readseq_entries
-    return JVM_WEIGHT + work / OPERATIONS_PER_WEIGHT
+    weight = work / OPERATIONS_PER_WEIGHT
+    if resolved.step.seconds is not None:  # a timed step lasts at most its time (a weight is about a second)
+        weight = min(weight, resolved.step.seconds / SECONDS_PER_WEIGHT)
+    return JVM_WEIGHT + weight
 
 
 def cell_weight(options: RunOptions, engine: str, scenario: Scenario) -> float:

@@ -28,10 +28,26 @@ from typing import TextIO
 from .crash import CrashOptions, check_and_report, failures
 from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
+from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, run_cell
-from .scenarios import ENGINES, SCENARIO_GROUPS, Scenario, select_engines, select_scenarios
+from .scenarios import (
+    ENGINES,
+    SCALE_LOAD_MIN_SECONDS,
+    SCALE_LOAD_RATE,
+    SCALE_RECORDS,
+    SCALE_STEP_SECONDS,
+    SCALE_SUSTAINED_SECONDS,
+    SCALE_THREAD_SECONDS,
+    SCALE_THREADS,
+    SCENARIO_GROUPS,
+    ScaleSettings,
+    Scenario,
+    scale_scenarios,
+    select_engines,
+    select_scenarios,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,6 +101,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--keep-data", action="store_true", help="keep each cell's database after it ran")
     p.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="run each step's JVM inside a memory cgroup of SIZE (e.g. 1g): heap, engine caches and the page "
+        "cache of its files share it; the data's pages are evicted before each step. Refused where no "
+        "memory controller can be used (no root, none mounted)",
+    )
+    p.add_argument(
         "--crash-rounds",
         type=int,
         default=0,
@@ -113,6 +136,36 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="run only the I-th of N disjoint parts of the matrix (1-based); auto: the part a Kubernetes "
         "Indexed Job or a Slurm job array gave this process; merge the parts with `python -m analysis report DIR...`",
     )
+    scale = p.add_argument_group("the scale group (--scenarios scale; sized for --memory 1g)")
+    scale.add_argument(
+        "--records-series",
+        type=parse_series,
+        default=SCALE_RECORDS,
+        metavar="N,N,...",
+        help=f"its data sizes in records of 1 KB (default {','.join(map(str, SCALE_RECORDS))})",
+    )
+    scale.add_argument(
+        "--threads-series",
+        type=parse_series,
+        default=SCALE_THREADS,
+        metavar="T,T,...",
+        help=f"client threads of its thread series (default {','.join(map(str, SCALE_THREADS))})",
+    )
+    scale.add_argument(
+        "--step-seconds",
+        type=int,
+        default=SCALE_STEP_SECONDS,
+        metavar="S",
+        help=f"each workload's fixed time (default {SCALE_STEP_SECONDS}; the thread series "
+        f"{SCALE_THREAD_SECONDS}; a load at most N / {SCALE_LOAD_RATE:,} s, at least {SCALE_LOAD_MIN_SECONDS})",
+    )
+    scale.add_argument(
+        "--duration",
+        type=int,
+        default=SCALE_SUSTAINED_SECONDS,
+        metavar="S",
+        help=f"the sustained run's time at the largest N (default {SCALE_SUSTAINED_SECONDS})",
+    )
     p.add_argument("--no-report", action="store_true", help="run only; render later with `python -m analysis report`")
     args = p.parse_args(argv)
     if args.peer and args.ycsb_home is None:
@@ -121,7 +174,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--repeat must be at least 1")
     if args.crash_rounds < 0:
         p.error("--crash-rounds must be 0 or more")
+    if args.step_seconds < 1 or args.duration < 1:
+        p.error("--step-seconds and --duration must be at least 1")
     return args
+
+
+def parse_series(text: str) -> tuple[int, ...]:
+    """`262144,1048576` -> (262144, 1048576): positive whole numbers, at least one."""
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        values = ()
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of positive whole numbers")
+    return values
+
+
+def scale_settings(args: argparse.Namespace) -> ScaleSettings:
+    return ScaleSettings(
+        records=args.records_series,
+        threads=args.threads_series,
+        step_seconds=args.step_seconds,
+        sustained_seconds=args.duration,
+    )
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -220,6 +295,14 @@ def catalogue_lines(scenarios: list[Scenario]) -> list[str]:
         )
         lines.append(f"{s.id:22} {s.section:7} {','.join(s.engines):28} {steps}")
     return lines
+
+
+def memory_budget(text: str | None) -> tuple[int | None, Controller | None]:
+    """--memory as bytes and the controller that enforces it; (None, None) without it. Raises ValueError
+    for a bad size and BudgetRefused where no memory cgroup can be made."""
+    if text is None:
+        return None, None
+    return parse_budget(text), find_controller()
 
 
 def git_revision(repo: Path) -> str:
@@ -321,7 +404,7 @@ def main(argv: list[str]) -> int:
     """`python -m analysis run`."""
     args = parse_args(argv)
     try:
-        scenarios = select_scenarios(split_names(args.scenarios))
+        scenarios = select_scenarios(split_names(args.scenarios), scale_scenarios(scale_settings(args)))
         names = split_names(args.engines)
         engines = [] if names == ["none"] else select_engines(names)  # none: only the peers
     except ValueError as e:
@@ -337,6 +420,11 @@ def main(argv: list[str]) -> int:
     why = no_cells_reason(engines, peers, scenarios)
     if why:
         print(f"run: nothing to run, refused: {why}", file=sys.stderr)
+        return 2
+    try:
+        memory, controller = memory_budget(args.memory)
+    except (ValueError, BudgetRefused) as e:
+        print(f"run: {e}", file=sys.stderr)
         return 2
     quick = not args.full
     mode = "quick" if quick else "full"
@@ -355,6 +443,8 @@ def main(argv: list[str]) -> int:
         exporter=args.exporter,
         step_timeout=args.step_timeout if args.step_timeout else (600.0 if quick else None),
         peers={p.engine: p for p in peers},
+        memory=memory,
+        controller=controller,
     )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
@@ -367,6 +457,8 @@ def main(argv: list[str]) -> int:
         "repeats": repeats,
         "cap": args.cap,
         "exporter": args.exporter,
+        "memory_bytes": memory,
+        "cgroup": f"v{controller.version} under {controller.parent}" if controller else None,
         "engines": engines,
         "peers": [p.describe() for p in peers],
         "shard": list(args.shard) if args.shard else None,

@@ -1,0 +1,249 @@
+"""A memory budget the kernel enforces: each step's JVM runs inside a memory cgroup of the budget's size,
+so its heap, the engine's caches and the page cache of its files share that memory, as on a machine
+with that much memory (`python -m analysis run --memory 1g`).
+
+Where the controller is:
+- cgroup v2 (the unified hierarchy mounted at /sys/fs/cgroup): `memory.max`, peak `memory.peak`,
+  page cache `file` in `memory.stat`, OOM kills `oom_kill` in `memory.events`;
+- cgroup v1 (a `memory` controller mounted at /sys/fs/cgroup/memory; these machines):
+  `memory.limit_in_bytes`, peak `memory.max_usage_in_bytes`, page cache `total_cache` in `memory.stat`,
+  `memory.failcnt`, and `oom_kill` in `memory.oom_control` (kernels from 4.13).
+A step's group is made inside the group this process is in (so whatever limits that one has still
+hold), the JVM joins it before it starts (a shell writes its own pid to `cgroup.procs` and `exec`s
+bin/ycsb, which `exec`s java: one process all along), and the group is removed after the step.
+
+The v1 controller charges a page of the page cache to the group that first touched it: pages a load
+left cached stay outside a later step's budget. So before each step the data directory's pages are
+evicted (fsync, then `posix_fadvise(DONTNEED)` on every file) and the step starts cold.
+
+No memory controller, or none this process may write to: `--memory` is refused with the reason;
+never run unlimited in silence. `YCSB_CGROUP_ROOT` points the probe at another directory (tests use
+an empty one to see the refusal).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from .resources import flush_directory
+
+CGROUP_ROOT_ENV = "YCSB_CGROUP_ROOT"
+DEFAULT_CGROUP_ROOT = Path("/sys/fs/cgroup")
+GROUP_PREFIX = "ycsb-step-"
+# Exit code of a JVM the kernel's OOM killer ended (SIGKILL), as os.waitstatus_to_exitcode gives it.
+KILLED = -9
+
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+class BudgetRefused(Exception):
+    """--memory cannot be enforced on this machine; the message says why."""
+
+
+def parse_budget(text: str) -> int:
+    """'1g' -> 1073741824; k, m, g, t (binary), an optional trailing 'b' or 'ib'; at least 16 MB (pure)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text.lower())
+    if not m:
+        raise ValueError(f"--memory {text!r}: not a size; use a number with k, m or g (e.g. 512m, 1g)")
+    size = int(float(m.group(1)) * _UNITS[m.group(2)])
+    if size < 16 << 20:
+        raise ValueError(f"--memory {text!r}: at least 16m (a JVM does not start in less)")
+    return size
+
+
+def format_budget(size: int) -> str:
+    """1073741824 -> '1g', 805306368 -> '768m' (pure)."""
+    for unit in ("t", "g", "m", "k"):
+        if size % _UNITS[unit] == 0:
+            return f"{size // _UNITS[unit]}{unit}"
+    return str(size)
+
+
+def stat_values(text: str) -> dict[str, int]:
+    """`name value` lines (memory.stat, memory.oom_control, memory.events) as a dict (pure)."""
+    values = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if value.strip().lstrip("-").isdigit():
+            values[name] = int(value)
+    return values
+
+
+def own_group(proc_cgroup: str, version: int) -> str:
+    """This process's group path from /proc/self/cgroup: the `memory` line (v1) or the `0::` line (v2)."""
+    for line in proc_cgroup.splitlines():
+        _, controllers, path = line.split(":", 2)
+        if (version == 1 and "memory" in controllers.split(",")) or (version == 2 and controllers == ""):
+            return path
+    return "/"
+
+
+@dataclass(frozen=True)
+class Controller:
+    """Where step groups are made, and which file names this cgroup version uses."""
+
+    version: int  # 1 or 2
+    parent: Path  # the directory step groups are made in
+
+    @property
+    def limit_file(self) -> str:
+        return "memory.limit_in_bytes" if self.version == 1 else "memory.max"
+
+    @property
+    def peak_file(self) -> str:
+        return "memory.max_usage_in_bytes" if self.version == 1 else "memory.peak"
+
+    @property
+    def cache_stat(self) -> str:
+        return "total_cache" if self.version == 1 else "file"
+
+
+def find_controller(root: Path | None = None, proc_cgroup: str | None = None) -> Controller:
+    """The memory controller this process may make groups under, or BudgetRefused saying why not."""
+    root = root or Path(os.environ.get(CGROUP_ROOT_ENV) or DEFAULT_CGROUP_ROOT)
+    if proc_cgroup is None:
+        try:
+            proc_cgroup = Path("/proc/self/cgroup").read_text()
+        except OSError:
+            proc_cgroup = ""
+    candidates: list[tuple[int, Path]] = []
+    if (root / "memory" / "memory.limit_in_bytes").is_file():
+        candidates.append((1, root / "memory"))
+    if "memory" in _read(root / "cgroup.controllers").split():
+        candidates.append((2, root))
+    if not candidates:
+        raise BudgetRefused(
+            f"--memory needs a memory cgroup controller and {root} has none "
+            f"(no v1 {root}/memory/memory.limit_in_bytes, no v2 'memory' in {root}/cgroup.controllers)"
+        )
+    reasons = []
+    for version, base in candidates:
+        parent = base / own_group(proc_cgroup, version).lstrip("/")
+        if not parent.is_dir():
+            parent = base
+        if version == 2 and "memory" not in _read(parent / "cgroup.subtree_control").split():
+            reasons.append(f"v2: {parent} does not delegate the memory controller to its children")
+            continue
+        if not os.access(parent, os.W_OK):
+            reasons.append(
+                f"v{version}: {parent} is not writable by uid {os.getuid()} (run as root, or under "
+                f"`systemd-run --user --scope -p MemoryMax=SIZE` with the budget set there instead)"
+            )
+            continue
+        return Controller(version, parent)
+    raise BudgetRefused("--memory cannot be enforced: " + "; ".join(reasons))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+@dataclass
+class BudgetUsage:
+    """What a step's group used: cell.json's `resources` gets these fields."""
+
+    budget_bytes: int
+    cgroup_peak_bytes: int | None
+    cgroup_cache_bytes: int | None  # page cache charged to the group at the end of the step
+    cgroup_failcnt: int | None  # times the limit was hit (v1; v2: memory.events `max`)
+    cgroup_oom_kills: int | None
+
+
+class StepGroup:
+    """One step's memory cgroup: made with its limit, joined by the JVM through `wrap`, read, removed."""
+
+    def __init__(self, controller: Controller, budget: int, name: str | None = None) -> None:
+        self.controller = controller
+        self.budget = budget
+        self.path = controller.parent / (name or GROUP_PREFIX + uuid.uuid4().hex[:12])
+
+    def __enter__(self) -> StepGroup:
+        return self.create()
+
+    def create(self) -> StepGroup:
+        """Makes the group with its limit (and no swap beyond it)."""
+        self.path.mkdir()
+        try:
+            (self.path / self.controller.limit_file).write_text(str(self.budget))
+            if self.controller.version == 1:
+                # Without swap the limit is the whole budget; with swap, memsw keeps it from spilling there.
+                memsw = self.path / "memory.memsw.limit_in_bytes"
+                if memsw.exists():
+                    memsw.write_text(str(self.budget))
+            else:
+                swap = self.path / "memory.swap.max"
+                if swap.exists():
+                    swap.write_text("0")
+        except OSError:
+            self.remove()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+    def wrap(self, command: list[str]) -> list[str]:
+        """The command, started inside this group: the shell joins it and `exec`s the command (same pid)."""
+        procs = shlex.quote(str(self.path / "cgroup.procs"))
+        return ["/bin/sh", "-c", f'echo $$ > {procs} && exec "$@"', "ycsb-budget", *command]
+
+    def usage(self) -> BudgetUsage:
+        stat = stat_values(_read(self.path / "memory.stat"))
+        if self.controller.version == 1:
+            failcnt = _int_or_none(_read(self.path / "memory.failcnt"))
+            oom = stat_values(_read(self.path / "memory.oom_control")).get("oom_kill")
+        else:
+            events = stat_values(_read(self.path / "memory.events"))
+            failcnt, oom = events.get("max"), events.get("oom_kill")
+        return BudgetUsage(
+            self.budget,
+            _int_or_none(_read(self.path / self.controller.peak_file)),
+            stat.get(self.controller.cache_stat),
+            failcnt,
+            oom,
+        )
+
+    def remove(self) -> None:
+        """Removes the group: v1 moves what it still charges to the parent; a live process keeps it (EBUSY)."""
+        if self.controller.version == 1:
+            force = self.path / "memory.force_empty"
+            try:
+                force.write_text("0")  # drop the page cache it charges, so the parent does not inherit it
+            except OSError:
+                pass
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
+def _int_or_none(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def evict_directory(directory: Path) -> int:
+    """Writes back and drops every file's pages under directory from the page cache; the bytes evicted
+    (the files' sizes). A step then reads from disk what it reads, inside its own budget."""
+    return flush_directory(directory, evict=True)
+
+
+def oom_problem(usage: BudgetUsage, exit_code: int) -> str | None:
+    """The problem line of a step the budget killed, with what it had used; None if it was not (pure)."""
+    if exit_code not in (KILLED, 137) and not usage.cgroup_oom_kills:
+        return None
+    if not usage.cgroup_oom_kills and not usage.cgroup_failcnt:
+        return None  # killed by something else (a timeout says so itself)
+    peak = f"{usage.cgroup_peak_bytes / 2**20:.0f} MB" if usage.cgroup_peak_bytes is not None else "unknown"
+    return (
+        f"killed by the memory budget (OOM, exit {exit_code}): peak {peak} of {format_budget(usage.budget_bytes)}, "
+        f"limit hit {usage.cgroup_failcnt or 0} times, {usage.cgroup_oom_kills or 0} OOM kill(s)"
+    )

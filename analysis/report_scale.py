@@ -1,0 +1,347 @@
+"""The report's "At scale" section: the scale group's cost against data size, amplification,
+throughput against threads, the sustained run second by second, and who leads in memory and beyond."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .charts_scale import Axes, Line, grid_chart
+from .formatting import format_number
+from .membudget import format_budget
+from .render import Block, BulletList, Heading, Image, Paragraph, Table
+from .results import RunData
+from .scale import NOISY_CORES, scale_points, stalls, timeline
+from .scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
+from .tables import DISPLAY_ORDER, engine_label
+
+HEADING = "At scale"
+NOISY_MARK = "†"
+
+
+def _engines(points: list[dict]) -> list[str]:
+    found = {p["engine"] for p in points}
+    return [e for e in DISPLAY_ORDER if e in found] + sorted(found - set(DISPLAY_ORDER))
+
+
+def _first_repeat(points: list[dict]) -> list[dict]:
+    return [p for p in points if p["repeat"] == 1]
+
+
+def _series(points: list[dict], engine: str, workload: str, threads: int, x: str, y: str) -> Line:
+    mine = sorted(
+        (p for p in points if p["engine"] == engine and p["workload"] == workload and p["threads"] == threads),
+        key=lambda p: p[x],
+    )
+    return Line(
+        engine_label(engine),
+        [p[x] for p in mine],
+        [p.get(y) if p["ok"] else None for p in mine],
+        [bool(p["noisy"]) for p in mine],
+    )
+
+
+def _mb(value: float | None) -> str:
+    return "-" if value is None else f"{value / 2**20:,.0f} MB"
+
+
+def context_line(points: list[dict], run: RunData, what: str) -> str:
+    """Budget, N, value size and duration of a figure."""
+    budget = run.suite.get("memory_bytes")
+    sizes = sorted({p["records"] for p in points})
+    record = next((p["data_bytes"] / p["records"] for p in points if p.get("data_bytes")), None)
+    timed = sorted({round(p["runtime_s"]) for p in points if p.get("runtime_s") and p["workload"] != "load"})
+    loads = [round(p["runtime_s"]) for p in points if p.get("runtime_s") and p["workload"] == "load"]
+    return (
+        f"{what}: budget {format_budget(budget) if budget else 'none (no --memory)'}; "
+        f"N = {', '.join(f'{n:,}' for n in sizes)} records of {record:,.0f} bytes (key + value)"
+        + (f"; timed steps of {timed[0]}-{timed[-1]} s" if timed else "")
+        + (f"; loads of {min(loads)}-{max(loads)} s" if loads else "")
+        if record
+        else f"{what}: budget {format_budget(budget) if budget else 'none'}; N = {', '.join(map(str, sizes))}"
+    )
+
+
+def budget_records(points: list[dict], budget: int | None) -> float | None:
+    """The record count at which the user data equals the budget (where the chart marks the crossing)."""
+    record = next((p["data_bytes"] / p["records"] for p in points if p.get("data_bytes")), None)
+    return budget / record if budget and record else None
+
+
+def leaders(points: list[dict], budget: int | None) -> list[list[str]]:
+    """Per workload: the leader at the largest N that fits the budget and at the largest N, and whether
+    the engines' order changed between them (single-thread steps, first repeat)."""
+    rows = []
+    sizes = sorted({p["records"] for p in points})
+    fits = [
+        n
+        for n in sizes
+        if budget is None
+        or next((p["data_bytes"] <= budget for p in points if p["records"] == n and p.get("data_bytes")), True)
+    ]
+    inside = fits[-1] if fits else None
+    beyond = sizes[-1] if sizes else None
+    for workload in ("load", *SCALE_WORKLOADS):
+
+        def order(n: int | None, workload: str = workload) -> list[tuple[str, float, bool]]:
+            mine = [
+                p
+                for p in points
+                if p["records"] == n
+                and p["workload"] == workload
+                and p["threads"] == 1
+                and p["ok"]
+                and p["ops_per_sec"]
+            ]
+            return [(p["engine"], p["ops_per_sec"], p["noisy"]) for p in sorted(mine, key=lambda p: -p["ops_per_sec"])]
+
+        a, b = order(inside), order(beyond)
+        if not a and not b:
+            continue
+
+        def leader(ranked: list[tuple[str, float, bool]]) -> str:
+            if not ranked:
+                return "-"
+            engine, value, noisy = ranked[0]
+            return f"{engine_label(engine)} ({format_number(value)} ops/s){NOISY_MARK if noisy else ''}"
+
+        changed = (
+            "-"
+            if not a or not b or inside == beyond
+            else ("yes" if [e for e, _, _ in a] != [e for e, _, _ in b] else "no")
+        )
+        rows.append([workload, leader(a), leader(b), changed])
+    return rows
+
+
+def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
+    """The At-scale section, or nothing when the run has no scale cells."""
+    points = _first_repeat(scale_points(run.cells, run.directory))
+    if not points:
+        return []
+    budget = run.suite.get("memory_bytes")
+    crossing = budget_records(points, budget)
+    engines = _engines(points)
+    charts = report_dir / "charts"
+    cores = run.machine.get("cores") or os.cpu_count()
+    blocks: list[Block] = [
+        Heading(2, HEADING),
+        Paragraph(
+            "Data past the memory budget, client threads and a sustained run (`--scenarios scale`). Each step's JVM "
+            "ran inside a memory cgroup of the budget (heap, engine caches and the page cache of its files together), "
+            "after its data's pages were evicted, at -Xmx256m whatever N. Hollow markers and "
+            f"{NOISY_MARK} mark figures taken while other processes kept more than {NOISY_CORES:.0%} of a core busy "
+            f"(the machine has {cores} cores)."
+        ),
+    ]
+
+    def add_chart(name: str, title: str, panels: list[Axes], context: str, columns: int = 2) -> None:
+        path = grid_chart(title, panels, charts / f"{name}.png", columns)
+        blocks.extend([Heading(3, title), Paragraph(context), Image(str(path.relative_to(report_dir)), title)])
+
+    # The plain steps: not the thread series (its "mix-1t" repeats "mix"), not the sustained run.
+    single = [p for p in points if p["variant"] == p["workload"] != "sustained"]
+    workloads = [w for w in ("load", *SCALE_WORKLOADS) if any(p["workload"] == w for p in single)]
+    label = f"data passes {format_budget(budget)}" if budget else ""
+
+    def by_size(title: str, ylabel: str, workload: str, y: str, log_y: bool = False) -> Axes:
+        lines = [_series(single, e, workload, 1, "records", y) for e in engines]
+        return Axes(title, ylabel, lines, True, log_y, "records (log)", crossing, label)
+
+    cost = [
+        by_size(f"{w}: {unit}", unit, w, y, log_y)
+        for w in workloads
+        for y, unit, log_y in (("ops_per_sec", "ops/sec", False), ("p99_us", "p99 latency (us)", True))
+    ]
+    add_chart("scale-cost", "Cost against data size", cost, context_line(single, run, "Every panel"))
+    written = "bytes written / user bytes written"
+    amp = [
+        by_size(
+            "read amplification (read-uniform)",
+            "disk bytes read / user bytes read",
+            "read-uniform",
+            "read_amplification",
+        ),
+        by_size("write amplification (overwrite)", written, "overwrite", "write_amplification"),
+        by_size("write amplification (load)", written, "load", "write_amplification"),
+        by_size("space amplification (after the load)", "bytes on disk / user bytes", "load", "space_amplification"),
+    ]
+    add_chart("scale-amplification", "Amplification against data size", amp, context_line(single, run, "Every panel"))
+
+    # The thread series' own steps ("mix-4t"), not the plain single-thread steps of the same workload.
+    threaded = [p for p in points if p["workload"] in SCALE_THREAD_WORKLOADS and p["variant"] != p["workload"]]
+    sizes = sorted({p["records"] for p in threaded})
+    if sizes:
+        panels = [
+            Axes(
+                f"{w}, {n:,} records",
+                "ops/sec",
+                [_thread_line(threaded, e, w, n) for e in engines],
+                log_x=True,
+                xlabel=f"client threads ({cores} cores)",
+            )
+            for n in dict.fromkeys((sizes[0], sizes[-1]))
+            for w in SCALE_THREAD_WORKLOADS
+        ]
+        add_chart(
+            "scale-threads",
+            f"Throughput against client threads ({cores} cores)",
+            panels,
+            context_line(threaded, run, "Every panel"),
+        )
+
+    sustained = [p for p in points if p["workload"] == "sustained"]
+    if sustained:
+        lines, p99, marks, rows, chosen = [], [], [], [], []
+        for e in engines:
+            mine = max((p for p in sustained if p["engine"] == e), key=lambda p: p["records"], default=None)
+            if mine is None:
+                continue
+            seconds = timeline([Path(log) for log in mine["hdr_logs"]])
+            if not seconds:
+                continue
+            slow = stalls(seconds)
+            chosen.append(mine)
+            lines.append(Line(engine_label(e), [s.at for s in seconds], [s.ops_per_sec for s in seconds]))
+            p99.append(Line(engine_label(e), [s.at for s in seconds], [s.p99_us for s in seconds]))
+            marks.append((engine_label(e), [s.at for s in slow]))
+            rows.append(
+                [
+                    engine_label(e) + (NOISY_MARK if mine["noisy"] else ""),
+                    format_number(mine["ops_per_sec"]),
+                    _us(mine.get("p50_us")),
+                    _us(mine.get("p99_us")),
+                    _us(mine.get("p999_us")),
+                    str(len(slow)),
+                    ", ".join(f"{s.at:.0f}" for s in slow[:8]) or "-",
+                ]
+            )
+        if lines:
+            add_chart(
+                "scale-sustained",
+                "Sustained mix, second by second",
+                [
+                    Axes(
+                        "ops/sec per second (black ▼: a stall, under half the median after warm-up)",
+                        "ops/sec",
+                        lines,
+                        xlabel="seconds",
+                        marks=marks,
+                    ),
+                    Axes("p99 latency per second", "us", p99, log_y=True, xlabel="seconds"),
+                ],
+                context_line(chosen, run, "The sustained run (each engine's largest N)")
+                + "; from YCSB's HdrHistogram interval logs",
+                2,
+            )
+            blocks.append(
+                Table(
+                    ["engine", "ops/sec", "p50 us", "p99 us", "p99.9 us", "stalls", "at (s)"],
+                    rows,
+                    text_columns=frozenset({6}),
+                )
+            )
+
+    blocks += [
+        Heading(3, "Who leads in memory and beyond"),
+        Paragraph(
+            context_line(single, run, "Single-thread steps")
+            + (f"; in memory: the largest N whose user data fits {format_budget(budget)}" if budget else "")
+        ),
+        Table(
+            ["workload", "leader in memory", "leader beyond", "ranking changed?"],
+            leaders(single, budget),
+            text_columns=frozenset({1, 2, 3}),
+        ),
+    ]
+    blocks += _budget_table(single, engines)
+    short = [p for p in points if p["problems"] or (p["loaded"] is not None and p["loaded"] < p["records"])]
+    if short:
+        blocks += [Heading(3, "How far each step got"), BulletList([_how_far(p) for p in short])]
+    unreadable = sum(1 for p in points if p["hdr_unreadable"])
+    if unreadable:
+        blocks.append(
+            Paragraph(
+                f"{unreadable} step(s) left HdrHistogram logs the library cannot decode (V1 encoding, from "
+                "HdrHistogram 2.1.4 before the build pinned 2.1.12): their percentiles are missing."
+            )
+        )
+    return blocks
+
+
+def _thread_line(points: list[dict], engine: str, workload: str, records: int) -> Line:
+    mine = sorted(
+        (p for p in points if p["engine"] == engine and p["workload"] == workload and p["records"] == records),
+        key=lambda p: p["threads"],
+    )
+    return Line(
+        engine_label(engine),
+        [p["threads"] for p in mine],
+        [p["ops_per_sec"] if p["ok"] else None for p in mine],
+        [bool(p["noisy"]) for p in mine],
+    )
+
+
+def _us(value: float | None) -> str:
+    return "-" if value is None else format_number(value)
+
+
+def _worst(points: list[dict], key: str) -> float | None:
+    return max((p[key] for p in points if p.get(key) is not None), default=None)
+
+
+def _budget_table(points: list[dict], engines: list[str]) -> list[Block]:
+    """What each engine's steps used of the budget at each N: peak, page cache at the end, disk reads."""
+    if not any(p.get("budget_bytes") for p in points):
+        return []
+    rows = []
+    for e in engines:
+        for n in sorted({p["records"] for p in points}):
+            mine = [p for p in points if p["engine"] == e and p["records"] == n and p["threads"] == 1]
+            if not mine:
+                continue
+            load = next((p for p in mine if p["workload"] == "load"), None)
+            rows.append(
+                [
+                    engine_label(e),
+                    f"{n:,}",
+                    _mb(load["db_bytes"] if load else None),
+                    _mb(_worst(mine, "cgroup_peak_bytes")),
+                    _mb(_worst(mine, "cgroup_cache_bytes")),
+                    _mb(_worst(mine, "peak_rss_bytes")),
+                    _us(_worst(mine, "cpu_seconds_per_1000_ops")),
+                    f"{sum(1 for p in mine if p['noisy'])} of {len(mine)}",
+                ]
+            )
+    return [
+        Heading(3, "What the budget held"),
+        Paragraph(
+            "Per engine and N, the worst single-thread step: the cgroup's peak (heap, native memory and page "
+            "cache), the page cache charged at the end, the JVM's resident peak, and CPU seconds per 1,000 "
+            "operations (the JVM's whole CPU, the engine's background threads included)."
+        ),
+        Table(
+            [
+                "engine",
+                "records",
+                "on disk after load",
+                "cgroup peak",
+                "page cache at end",
+                "JVM RSS peak",
+                "CPU s / 1,000 ops",
+                f"steps {NOISY_MARK}",
+            ],
+            rows,
+        ),
+    ]
+
+
+def _how_far(p: dict) -> str:
+    got = (
+        f"loaded {p['loaded']:,} of {p['records']:,} records in {p['runtime_s']:.0f} s"
+        if p["loaded"] is not None and p["runtime_s"]
+        else f"{p['operations']:,} operations"
+    )
+    return f"{engine_label(p['engine'])}, {p['records']:,} records, {p['variant']}: {got}" + (
+        f"; {p['problems']}" if p["problems"] else ""
+    )

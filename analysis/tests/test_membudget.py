@@ -1,0 +1,151 @@
+"""The memory budget: sizes, the refusal without a controller, and (as root on a machine with a memory
+cgroup controller) the kernel's enforcement on a real child process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analysis import suite
+from analysis.membudget import (
+    CGROUP_ROOT_ENV,
+    BudgetRefused,
+    BudgetUsage,
+    Controller,
+    StepGroup,
+    evict_directory,
+    find_controller,
+    format_budget,
+    oom_problem,
+    own_group,
+    parse_budget,
+)
+from analysis.resources import CLOCK_TICKS, busy_cpu_ticks, machine_cpu
+
+MB = 1 << 20
+
+
+def controller_or_skip() -> Controller:
+    """The machine's controller; without one the test fails under CI=true and is skipped otherwise."""
+    try:
+        return find_controller()
+    except BudgetRefused as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and no usable memory cgroup controller: {e}")
+        pytest.skip(f"no usable memory cgroup controller: {e}")
+
+
+def test_parse_budget():
+    assert parse_budget("1g") == 1 << 30
+    assert parse_budget("512M") == 512 * MB
+    assert parse_budget("1.5GiB") == 3 << 29
+    assert format_budget(1 << 30) == "1g"
+    assert format_budget(768 * MB) == "768m"
+    with pytest.raises(ValueError, match="not a size"):
+        parse_budget("lots")
+    with pytest.raises(ValueError, match="at least 16m"):
+        parse_budget("1m")
+
+
+def test_own_group():
+    text = "9:name=systemd:/\n4:memory:/process_api/abc\n0::/\n"
+    assert own_group(text, 1) == "/process_api/abc"
+    assert own_group(text, 2) == "/"
+
+
+def test_no_controller_is_refused(tmp_path):
+    with pytest.raises(BudgetRefused, match="memory cgroup controller"):
+        find_controller(tmp_path, "")
+
+
+def test_v2_without_delegation_is_refused(tmp_path):
+    (tmp_path / "cgroup.controllers").write_text("cpu io memory pids\n")
+    (tmp_path / "cgroup.subtree_control").write_text("cpu\n")
+    with pytest.raises(BudgetRefused, match="does not delegate the memory controller"):
+        find_controller(tmp_path, "0::/\n")
+
+
+def test_v1_found_in_own_group(tmp_path):
+    group = tmp_path / "memory" / "mine"
+    group.mkdir(parents=True)
+    (tmp_path / "memory" / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    controller = find_controller(tmp_path, "4:memory:/mine\n")
+    assert controller == Controller(1, group)
+    assert controller.limit_file == "memory.limit_in_bytes"
+
+
+def test_run_refuses_memory_without_controller(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(CGROUP_ROOT_ENV, str(tmp_path / "none"))
+    code = suite.main(["--memory", "1g", "--scenarios", "randread", "--out", str(tmp_path / "out"), "--no-report"])
+    assert code == 2
+    assert "memory cgroup controller" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "suite.json").exists()  # refused before anything ran
+
+
+def test_oom_problem_names_what_was_used():
+    usage = BudgetUsage(32 * MB, 32 * MB, 1 * MB, 57, 1)
+    problem = oom_problem(usage, -9)
+    assert problem is not None
+    assert "peak 32 MB of 32m" in problem and "1 OOM kill" in problem
+    assert oom_problem(BudgetUsage(32 * MB, 10 * MB, 1 * MB, 0, 0), 0) is None
+
+
+def test_child_reading_twice_the_budget_keeps_its_page_cache_under_it(tmp_path):
+    controller = controller_or_skip()
+    budget = 32 * MB
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "big").write_bytes(os.urandom(2 * budget))
+    assert evict_directory(data) == 2 * budget
+    reader = [sys.executable, "-c", "import sys\nwith open(sys.argv[1], 'rb') as f:\n    while f.read(1 << 20): pass"]
+    with StepGroup(controller, budget) as group:
+        done = subprocess.run(group.wrap([*reader, str(data / "big")]), capture_output=True, timeout=120)
+        usage = group.usage()
+    assert done.returncode == 0, done.stderr
+    assert not group.path.exists()  # removed after the step
+    assert usage.cgroup_peak_bytes is not None and usage.cgroup_cache_bytes is not None
+    assert usage.cgroup_peak_bytes <= budget
+    assert 0 < usage.cgroup_cache_bytes <= budget  # charged to the group (it ran inside), never above it
+    assert usage.cgroup_peak_bytes > budget * 0.8  # it filled the budget: the kernel reclaimed to keep it under
+
+
+def test_child_over_the_budget_is_killed_and_says_what_it_used(tmp_path):
+    controller = controller_or_skip()
+    budget = 32 * MB
+    grow = [sys.executable, "-c", "b = [bytearray(1 << 20) for _ in range(128)]"]
+    with StepGroup(controller, budget) as group:
+        done = subprocess.run(group.wrap(grow), capture_output=True, timeout=120)
+        usage = group.usage()
+    assert done.returncode == -9
+    problem = oom_problem(usage, done.returncode)
+    assert problem is not None and "killed by the memory budget" in problem
+
+
+def test_machine_cpu_separates_others_from_the_step():
+    stat = "cpu  100 0 50 1000 20 0 0 0 0 0\ncpu0 50 0 25 500 10 0 0 0 0 0\n"
+    assert busy_cpu_ticks(stat) == (150, 1170)
+    before, after = (150, 1170), (150 + 3 * CLOCK_TICKS, 1170 + 4 * CLOCK_TICKS)
+    cpu = machine_cpu(before, after, own_cpu_seconds=1.0, seconds=2.0)
+    assert cpu is not None
+    assert cpu.machine_cpu_seconds == 3.0
+    assert cpu.other_cpu_cores == 1.0  # 3 s busy, 1 s the step's own, over 2 s of wall time
+    assert machine_cpu(None, after, 1.0, 2.0) is None
+
+
+def test_noisy_steps_are_the_measured_ones_above_the_threshold():
+    from analysis.report_noise import noisy_steps
+
+    def step(measured, other, variant=""):
+        return {"measured": measured, "variant": variant, "resources": {"other_cpu_cores": other}}
+
+    cells = [
+        {"engine": "rocksdb", "scenario": "randread", "repeats": [[step(False, 1.9), step(True, 0.1)]]},
+        {"engine": "sqlite", "scenario": "pk-update", "repeats": [[step(True, 0.31, "one-row-per-txn")]]},
+        {"engine": "kyoto", "scenario": "seqwrite", "repeats": [[{"measured": True, "variant": "", "resources": {}}]]},
+    ]
+    noisy, recorded = noisy_steps(cells)
+    assert noisy == [("sqlite", "pk-update", "one-row-per-txn", 0.31)]  # the fill is not a figure
+    assert recorded == 2  # a step from before the machine's CPU was recorded counts neither way
