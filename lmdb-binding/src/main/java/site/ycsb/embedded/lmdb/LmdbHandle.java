@@ -9,7 +9,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -32,7 +31,9 @@ import site.ycsb.embedded.KeyValueDB;
  * time and makes the others wait on its writer mutex. Reads: each client thread keeps one read
  * transaction ({@link #reader}), renewed for an operation and reset after it, so it holds a reader
  * slot but never an old snapshot; the handle closes any a client left open before it closes the
- * environment, so nothing outlives it.
+ * environment, so nothing outlives it. Keys and values cross as byte arrays through
+ * {@link HeldBytesProxy}, not lmdbjava's own byte-array proxy, which can let a key's native copy be
+ * freed while LMDB reads it.
  */
 public final class LmdbHandle {
 
@@ -57,7 +58,7 @@ public final class LmdbHandle {
   public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
     Env<byte[]> env;
     try {
-      env = Env.create(ByteArrayProxy.PROXY_BA).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
+      env = Env.create(HeldBytesProxy.INSTANCE).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
           .setMaxDbs(1).open(dir.toFile(), options.flags().toArray(new EnvFlags[0]));
     } catch (LmdbException e) {
       throw new IOException("cannot open the LMDB environment in " + dir.toAbsolutePath() + ": " + e.getMessage(), e);

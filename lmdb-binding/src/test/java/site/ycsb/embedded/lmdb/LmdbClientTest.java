@@ -208,6 +208,50 @@ class LmdbClientTest extends KeyValueDbContract {
     }
   }
 
+  /**
+   * lmdbjava 0.9.1's byte-array proxy let the garbage collector free a key's native copy before mdb_put
+   * read it: a batched load crashed the JVM (SIGSEGV in mdb_node_search). Batches written while another
+   * thread keeps collecting must all be there, byte for byte.
+   */
+  @Test
+  void batchesWrittenWhileTheCollectorRunsKeepEveryByte() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("batchsize", "1000");
+    Map<String, byte[]> written = new TreeMap<>();
+    Random random = new Random(252);
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread collector = new Thread(() -> {
+      while (!stop.get()) {
+        System.gc();
+      }
+    });
+    DB db = open(p);
+    collector.start();
+    try {
+      for (int i = 0; i < 60_000; i++) {
+        byte[] value = new byte[100 + random.nextInt(200)];
+        random.nextBytes(value);
+        String key = String.format("k%06d", random.nextInt(1_000_000));
+        Status s = db.insert("usertable", key, bytesRecord(value));
+        assertTrue(s == Status.OK || s == Status.BATCHED_OK, key + ": " + s);
+        written.put(key, value);
+      }
+    } finally {
+      stop.set(true);
+      collector.join();
+    }
+    close(db);
+    DB again = open(properties(tmp.resolve("db")));
+    Vector<HashMap<String, ByteIterator>> all = new Vector<>();
+    assertEquals(Status.OK, again.scan("usertable", "", written.size() + 1, null, all));
+    assertEquals(written.size(), all.size(), "one record per distinct key");
+    for (Map.Entry<String, byte[]> e : written.entrySet()) {
+      Map<String, ByteIterator> got = new HashMap<>();
+      assertEquals(Status.OK, again.read("usertable", e.getKey(), null, got), e.getKey());
+      assertTrue(java.util.Arrays.equals(e.getValue(), got.get("f").toArray()), "bytes of " + e.getKey());
+    }
+  }
+
   @Test
   void moreClientThreadsThanReaderSlotsAreRefusedByName() throws Exception {
     Properties p = properties(tmp.resolve("db"));
