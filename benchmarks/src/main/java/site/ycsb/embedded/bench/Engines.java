@@ -10,9 +10,11 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 
 import site.ycsb.DB;
+import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.kyoto.KyotoClient;
 import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.leveldb.LevelDbClient;
+import site.ycsb.embedded.lmdb.LmdbClient;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.sqlite.SqliteClient;
 
@@ -28,8 +30,9 @@ final class Engines {
       case "rocksdb": return ROCKSDB;
       case "sqlite": return SQLITE;
       case "kyoto": return KYOTO;
+      case "lmdb": return LMDB;
       default:
-        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
+        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
     }
   }
 
@@ -121,6 +124,24 @@ final class Engines {
     @Override
     public DB newClient() {
       return new KyotoClient();
+    }
+  };
+
+  /** lmdbjava through the binding's handle, with the binding's default options on both sides. */
+  static final BindingOverhead.Engine LMDB = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "lmdb";
+    }
+
+    @Override
+    public BindingOverhead.Direct openDirect(Path dir) throws Exception {
+      return LmdbDirect.open(dir.resolve("direct"), new EngineProperties(new Properties(), name()));
+    }
+
+    @Override
+    public DB newClient() {
+      return new LmdbClient();
     }
   };
 }

@@ -20,6 +20,7 @@ import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.SystemLevelDbDirect;
+import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
@@ -41,8 +42,10 @@ final class LayerEngines {
       case "rocksdb": return rocksdb(dir, p);
       case "sqlite": return sqlite(dir, p);
       case "kyoto": return kyoto(dir, p);
+      case "lmdb": return LmdbDirect.open(dir, p);
       default:
-        throw new IllegalArgumentException("unknown engine " + engine + "; known: leveldb, rocksdb, sqlite, kyoto");
+        throw new IllegalArgumentException("unknown engine " + engine
+            + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
     }
   }
 
@@ -60,6 +63,7 @@ final class LayerEngines {
           return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
         }
       case "kyoto": return "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)";
+      case "lmdb": return LmdbHandle.libraryVersion();
       default: throw new IllegalArgumentException("unknown engine " + engine);
     }
   }

@@ -99,7 +99,7 @@ public final class LmdbHandle {
   }
 
   /** A read transaction for one client thread, reset (holding its reader slot, no snapshot). */
-  Txn<byte[]> reader() throws IOException {
+  public Txn<byte[]> reader() throws IOException {
     Txn<byte[]> txn;
     try {
       txn = env.txnRead();
@@ -114,14 +114,14 @@ public final class LmdbHandle {
   }
 
   /** Ends a read transaction {@link #reader} gave, once; the handle's close ends those left. */
-  void release(Txn<byte[]> reader) {
+  public void release(Txn<byte[]> reader) {
     if (readers.remove(reader)) {
       reader.close();
     }
   }
 
   /** The value under {@code key} in a snapshot taken now, or null. */
-  byte[] get(Txn<byte[]> reader, byte[] key) {
+  public byte[] get(Txn<byte[]> reader, byte[] key) {
     reader.renew();
     try {
       return dbi.get(reader, key);
@@ -131,7 +131,7 @@ public final class LmdbHandle {
   }
 
   /** Feeds up to {@code count} values from the first key >= {@code start}, in key order, from one snapshot. */
-  void scan(Txn<byte[]> reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
+  public void scan(Txn<byte[]> reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
     if (count <= 0) {
       return;
     }
@@ -148,12 +148,12 @@ public final class LmdbHandle {
     }
   }
 
-  void put(byte[] key, byte[] value) throws IOException {
+  public void put(byte[] key, byte[] value) throws IOException {
     putAll(new byte[][] {key}, new byte[][] {value}, 1);
   }
 
   /** The pairs in one write transaction: committed whole or (the transaction aborted) not at all. */
-  void putAll(byte[][] keys, byte[][] values, int count) throws IOException {
+  public void putAll(byte[][] keys, byte[][] values, int count) throws IOException {
     try (Txn<byte[]> txn = env.txnWrite()) {
       for (int i = 0; i < count; i++) {
         dbi.put(txn, keys[i], values[i]);
@@ -186,7 +186,7 @@ public final class LmdbHandle {
    * Ends every read transaction still open, makes a clean close durable (with sync=false commits were
    * not fsynced: one fsync now), closes the database and the environment; once, later calls do nothing.
    */
-  synchronized void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }
@@ -204,12 +204,17 @@ public final class LmdbHandle {
     }
   }
 
-  /** The engine, the figures read back from the environment and the flags, for the start-up header. */
-  String describe() {
+  /** The engine and the library that carries it: "LMDB 0.9.31 (the liblmdb bundled in lmdbjava 0.9.1, ...)". */
+  public static String libraryVersion() {
     Meta.Version v = Meta.version();
-    StringBuilder sb = new StringBuilder("LMDB ").append(v.major).append('.').append(v.minor).append('.')
-        .append(v.patch).append(" (the liblmdb bundled in lmdbjava ").append(lmdbjavaVersion())
-        .append(", through JNR-FFI)").append(String.format("%n[lmdb] read back: ")).append(summary())
+    return "LMDB " + v.major + "." + v.minor + "." + v.patch + " (the liblmdb bundled in lmdbjava " + lmdbjavaVersion()
+        + ", through JNR-FFI)";
+  }
+
+  /** The engine, the figures read back from the environment and the flags, for the start-up header. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder(libraryVersion()).append(String.format("%n[lmdb] read back: "))
+        .append(summary())
         .append(String.format("%n[lmdb] flags passed to mdb_env_open: %s", options.flagNames()))
         .append(" (lmdbjava binds mdb_env_get_flags with a wrong signature, so they are not read back)");
     for (String note : notes) {
