@@ -87,6 +87,8 @@ PROMISES: dict[tuple[str, bool], str] = {
     ("kyoto", False): "README: a killed process loses nothing acknowledged, the file passes kctreemgr check "
     "(kyoto.autotran=true)",
     ("kyoto", True): "README: a killed process loses nothing acknowledged, the file passes kctreemgr check",
+    ("lmdb", False): "README: a killed process loses nothing acknowledged (MDB_NOSYNC: the OS has the pages)",
+    ("lmdb", True): "README: a killed process loses nothing acknowledged",
 }
 SYNCED_WRITES_SURVIVE = "project rule: a write acknowledged under sync=true survives kill -9"
 # Properties under which the binding READMEs withdraw the promise (engine -> (property, value) pairs).

@@ -39,7 +39,7 @@ WORKLOAD_CLASS_PROPERTIES = (
 )
 # What only this project's bindings understand: the neutral knobs of the workload files and the
 # engine-prefixed names. A peer's durability and cache are the ones given with --peer.
-OUR_ENGINE_PREFIXES = ("leveldb.", "rocksdb.", "sqlite.", "kyoto.")
+OUR_ENGINE_PREFIXES = ("leveldb.", "rocksdb.", "sqlite.", "kyoto.", "lmdb.")
 BINDING_PROPERTIES = ("destroy", "batchsize", "sync", "compression", "cachesize", "writebuffersize", "recordlayout")
 
 

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-ENGINES: tuple[str, ...] = ("leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto")
+ENGINES: tuple[str, ...] = ("leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb")
 ENGINE_LABELS: Mapping[str, str] = {
     "leveldb": "LevelDB 1.13 (leveldbjni)",
     "leveldb-system": "LevelDB 1.23 (system library)",
     "rocksdb": "RocksDB",
     "sqlite": "SQLite3",
     "kyoto": "Kyoto TreeDB",
+    "lmdb": "LMDB (lmdbjava)",
 }
 
 # A suite engine is a binding (bin/ycsb's engine name) plus the properties that pick its library:
@@ -173,6 +174,10 @@ QUICK_ENTRIES = 100_000  # the 2011 runs used 1,000,000
 QUICK_READSEQ_PASSES = 5  # one pass over 100k entries in a cold JVM mostly measures the JIT
 
 TREEDB_BATCH_NOTE = "TreeDB through transactions of 1,000 (the 2011 page had no TreeDB batch row)"
+# LMDB has no knob these sections vary: its rows there run the baseline's settings again.
+LMDB_NO_COMPRESSION_NOTE = "LMDB never compresses: the same settings as the baseline row"
+LMDB_NO_BUFFER_NOTE = "LMDB has no write buffer (a commit writes its pages): the same settings as the baseline row"
+LMDB_NO_CACHE_NOTE = "LMDB has no cache of its own (it reads through the OS page cache): the baseline's settings"
 
 
 def _write(
@@ -203,7 +208,14 @@ def _write(
 
 
 def _read(
-    id_: str, section: str, title: str, read_file: str, options: tuple[str, ...], order: str, baseline: str | None
+    id_: str,
+    section: str,
+    title: str,
+    read_file: str,
+    options: tuple[str, ...],
+    order: str,
+    baseline: str | None,
+    notes: Mapping[str, str] | None = None,
 ) -> Scenario:
     # Fill with the random-order write file (db_bench read after fillrandom), then read.
     fill = _load("randwrite", *options, measured=False)
@@ -220,6 +232,7 @@ def _read(
             order=order,
             baseline=baseline,
             quick_records=QUICK_ENTRIES,
+            engine_notes=notes or {},
         )
     # db_bench's readrandom draws uniformly from [0, num) over a fill that drew its keys: ~37 % miss.
     read = _run(read_file, *options, allowed_returns=MISSES_ALLOWED)
@@ -234,6 +247,7 @@ def _read(
         baseline=baseline,
         quick_records=QUICK_ENTRIES,
         quick_operations=QUICK_ENTRIES,
+        engine_notes=notes or {},
     )
 
 
@@ -292,9 +306,16 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("seqwrite", "nocompression"),
         "sequential",
         "seqwrite",
+        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
     ),
     _write(
-        "nocomp-randwrite", "2D", "No Compression, Random Writes", ("randwrite", "nocompression"), "random", "randwrite"
+        "nocomp-randwrite",
+        "2D",
+        "No Compression, Random Writes",
+        ("randwrite", "nocompression"),
+        "random",
+        "randwrite",
+        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
     ),
     _write(
         "bigwrite-seqwrite",
@@ -303,6 +324,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("seqwrite", "bigwrite-memory"),
         "sequential",
         "seqwrite",
+        notes={"lmdb": LMDB_NO_BUFFER_NOTE},
     ),
     _write(
         "bigwrite-randwrite",
@@ -311,6 +333,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("randwrite", "bigwrite-memory"),
         "random",
         "randwrite",
+        notes={"lmdb": LMDB_NO_BUFFER_NOTE},
     ),
     _read(
         "bigread-seqread",
@@ -320,9 +343,17 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("bigread-memory",),
         "sequential",
         "seqread",
+        notes={"lmdb": LMDB_NO_CACHE_NOTE},
     ),
     _read(
-        "bigread-randread", "3A", "Larger Cache, Random Reads", "randread", ("bigread-memory",), "random", "randread"
+        "bigread-randread",
+        "3A",
+        "Larger Cache, Random Reads",
+        "randread",
+        ("bigread-memory",),
+        "random",
+        "randread",
+        notes={"lmdb": LMDB_NO_CACHE_NOTE},
     ),
     _read(
         "nocomp-seqread",
@@ -332,9 +363,17 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("nocompression",),
         "sequential",
         "seqread",
+        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
     ),
     _read(
-        "nocomp-randread", "3B", "No Compression, Random Reads", "randread", ("nocompression",), "random", "randread"
+        "nocomp-randread",
+        "3B",
+        "No Compression, Random Reads",
+        "randread",
+        ("nocompression",),
+        "random",
+        "randread",
+        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
     ),
 )
 

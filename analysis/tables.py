@@ -29,7 +29,15 @@ from .report_tables import Column, ReportTable
 from .results import CloseStats, Figure
 from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
 
-DISPLAY_ORDER = ("leveldb", "leveldb-system", "kyoto", "sqlite", "rocksdb", "fastdb")  # the 2011 page's order first
+DISPLAY_ORDER = (
+    "leveldb",
+    "leveldb-system",
+    "kyoto",
+    "sqlite",
+    "rocksdb",
+    "lmdb",
+    "fastdb",
+)  # the 2011 page's order first
 TODAY = "today, this host"
 
 FigureMap = Mapping[tuple[str, str, str], Figure]  # (engine, scenario, variant) -> Figure

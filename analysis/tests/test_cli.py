@@ -21,7 +21,7 @@ def test_list_prints_the_selected_scenarios_with_their_steps() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["seqread", "batch-seqwrite", "batch-randwrite"]
-    assert lines[0].split()[1:3] == ["1", "leveldb,leveldb-system,rocksdb,sqlite,kyoto"]
+    assert lines[0].split()[1:3] == ["1", "leveldb,leveldb-system,rocksdb,sqlite,kyoto,lmdb"]
     assert lines[0].endswith("load randwrite ; run seqread")
 
 

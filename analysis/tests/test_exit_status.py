@@ -59,7 +59,7 @@ def test_an_unwritable_directory_exits_3_with_the_path(tmp_path: Path) -> None:
     assert str(plain) in run.stderr
 
 
-@pytest.mark.parametrize("engine", ["leveldb", "rocksdb", "sqlite", "kyoto"])
+@pytest.mark.parametrize("engine", ["leveldb", "rocksdb", "sqlite", "kyoto", "lmdb"])
 @pytest.mark.parametrize(
     ("prop", "named"),
     [("keyformat=bar", "keyformat"), ("valuecompressionratio=2", "valuecompressionratio")],

@@ -17,6 +17,7 @@ ENGINES = {
     "rocksdb": "site.ycsb.embedded.rocksdb.RocksDbClient",
     "sqlite": "site.ycsb.embedded.sqlite.SqliteClient",
     "kyoto": "site.ycsb.embedded.kyoto.KyotoClient",
+    "lmdb": "site.ycsb.embedded.lmdb.LmdbClient",
 }
 
 
@@ -105,7 +106,7 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
     assert "sqlite-columns:site.ycsb.embedded.sqlite.SqliteColumnsClient" in lines
     assert not (ycsb / "sqlite-columns-binding").exists(), "upstream's bin/ycsb.sh finds it in sqlite-binding/"
-    names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto"}
+    names = {"leveldb": "leveldb", "rocksdb": "erocksdb", "sqlite": "sqlite", "kyoto": "kyoto", "lmdb": "lmdb"}
     for engine, name in names.items():
         assert f"{name}:{ENGINES[engine]}" in lines
         run = upstream_load(ycsb, name, engine, distribution, tmp_path, f"path={tmp_path / engine}")

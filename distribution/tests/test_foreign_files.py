@@ -1,7 +1,7 @@
 """Every engine refuses a data directory that another engine loaded, and leaves it byte-identical.
 
-Each engine loads a tiny workload through bin/ycsb; then each of the other three runs on that
-directory (12 pairs). The refusal must name the engine whose files they are, and the directory
+Each engine loads a tiny workload through bin/ycsb; then each of the others runs on that
+directory (20 pairs). The refusal must name the engine whose files they are, and the directory
 must keep every name, byte and mtime: no lock file, no database of its own, no rotated LOG.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 TOP = Path(__file__).resolve().parents[2]
-TITLES = {"leveldb": "LevelDB", "rocksdb": "RocksDB", "sqlite": "SQLite", "kyoto": "Kyoto Cabinet"}
+TITLES = {"leveldb": "LevelDB", "rocksdb": "RocksDB", "sqlite": "SQLite", "kyoto": "Kyoto Cabinet", "lmdb": "LMDB"}
 TINY = ["-P", str(TOP / "workloads" / "workloada"), "-p", "recordcount=50", "-p", "operationcount=50"]
 
 

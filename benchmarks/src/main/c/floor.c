@@ -1,9 +1,9 @@
 /*
  * The engine floor of the layered benchmark (layer (a)): the 2011 shapes as a plain C loop over
  * the system library of each engine (Debian's libleveldb, librocksdb, libsqlite3,
- * libkyotocabinet), with the same keys, values, order and tuning as the workload files.
+ * libkyotocabinet, liblmdb), with the same keys, values, order and tuning as the workload files.
  *
- *   floor <leveldb|rocksdb|sqlite|kyoto> <shape> <count> <empty-dir>
+ *   floor <leveldb|rocksdb|sqlite|kyoto|lmdb> <shape> <count> <empty-dir>
  *
  * shapes: fillseq fillrandom readrandom readseq fill100k fillbatch fillrandom128m.
  * Prints one line: "floor engine=E shape=S count=N us_per_op=X library=...".
@@ -34,6 +34,7 @@
 #ifndef FLOOR_ROCKSDBJNI
 #include <kclangc.h>
 #include <leveldb/c.h>
+#include <lmdb.h>
 #include <sqlite3.h>
 #endif
 
@@ -465,6 +466,93 @@ static void kdb_version(const char *dir, char *out, size_t cap) {
   snprintf(out, cap, "Kyoto Cabinet %s (system libkyotocabinet)", KCVERSION);
 }
 
+/* LMDB: the binding's defaults (lmdb-binding's LmdbOptions): a 64 GB map, MDB_NOSYNC (sync=false)
+ * and MDB_NOTLS, one unnamed database; a write transaction per put or per batch; one read
+ * transaction renewed for each get and reset after it, as each client of the binding keeps one. */
+typedef struct {
+  MDB_env *env;
+  MDB_dbi dbi;
+  MDB_txn *reader;
+} mdb;
+static void mdb_check(int rc, const char *what) {
+  if (rc != MDB_SUCCESS) die(what, mdb_strerror(rc));
+}
+static void *mdb_floor_open(const char *dir, int big) {
+  (void) big; /* LMDB has no cache of its own: the 128 MB shape runs the same environment */
+  mdb *h = calloc(1, sizeof *h);
+  MDB_txn *txn;
+  if (!h) die("mdb_open", "out of memory");
+  mdb_check(mdb_env_create(&h->env), "mdb_env_create");
+  mdb_check(mdb_env_set_mapsize(h->env, (size_t) 64 << 30), "mdb_env_set_mapsize");
+  mdb_check(mdb_env_set_maxdbs(h->env, 1), "mdb_env_set_maxdbs");
+  mdb_check(mdb_env_open(h->env, dir, MDB_NOSYNC | MDB_NOTLS, 0664), "mdb_env_open");
+  mdb_check(mdb_txn_begin(h->env, NULL, 0, &txn), "mdb_txn_begin");
+  mdb_check(mdb_dbi_open(txn, NULL, MDB_CREATE, &h->dbi), "mdb_dbi_open");
+  mdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
+  mdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &h->reader), "mdb_txn_begin reader");
+  mdb_txn_reset(h->reader);
+  return h;
+}
+static void mdb_put_in(mdb *h, MDB_txn *txn, const char *k, const char *v, size_t vlen) {
+  MDB_val key = {KEY_LEN, (void *) k}, val = {vlen, (void *) v};
+  mdb_check(mdb_put(txn, h->dbi, &key, &val, 0), "mdb_put");
+}
+static void mdb_floor_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {
+  mdb *h = p;
+  MDB_txn *txn;
+  mdb_check(mdb_txn_begin(h->env, NULL, 0, &txn), "mdb_txn_begin");
+  for (int i = 0; i < n; i++) {
+    mdb_put_in(h, txn, keys[i], values[i], vlen);
+  }
+  mdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
+}
+static void mdb_floor_put(void *p, const char *k, const char *v, size_t vlen) {
+  char *key = (char *) k, *value = (char *) v;
+  mdb_floor_put_batch(p, &key, &value, vlen, 1);
+}
+static long mdb_floor_get(void *p, const char *k) {
+  mdb *h = p;
+  MDB_val key = {KEY_LEN, (void *) k}, val;
+  mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
+  int rc = mdb_get(h->reader, h->dbi, &key, &val);
+  mdb_txn_reset(h->reader);
+  if (rc == MDB_NOTFOUND) return -1;
+  mdb_check(rc, "mdb_get");
+  return (long) val.mv_size;
+}
+static long mdb_floor_scan_all(void *p, long *bytes) {
+  mdb *h = p;
+  MDB_cursor *cur;
+  MDB_val key, val;
+  long n = 0;
+  int rc;
+  mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
+  mdb_check(mdb_cursor_open(h->reader, h->dbi, &cur), "mdb_cursor_open");
+  for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == MDB_SUCCESS;
+       rc = mdb_cursor_get(cur, &key, &val, MDB_NEXT)) {
+    *bytes += (long) val.mv_size;
+    n++;
+  }
+  if (rc != MDB_NOTFOUND) die("mdb_cursor_get", mdb_strerror(rc));
+  mdb_cursor_close(cur);
+  mdb_txn_reset(h->reader);
+  return n;
+}
+static void mdb_floor_close(void *p) {
+  mdb *h = p;
+  mdb_txn_abort(h->reader);
+  mdb_check(mdb_env_sync(h->env, 1), "mdb_env_sync"); /* the binding's clean close with sync=false */
+  mdb_dbi_close(h->env, h->dbi);
+  mdb_env_close(h->env);
+  free(h);
+}
+static void mdb_floor_version(const char *dir, char *out, size_t cap) {
+  (void) dir;
+  int major, minor, patch;
+  mdb_version(&major, &minor, &patch);
+  snprintf(out, cap, "LMDB %d.%d.%d (system liblmdb)", major, minor, patch);
+}
+
 #endif
 
 static const engine ENGINES[] = {
@@ -473,6 +561,8 @@ static const engine ENGINES[] = {
     {"leveldb", ldb_open, ldb_put, ldb_put_batch, ldb_get, ldb_scan_all, ldb_close, ldb_version},
     {"sqlite", sdb_open, sdb_put, sdb_put_batch, sdb_get, sdb_scan_all, sdb_close, sdb_version},
     {"kyoto", kdb_open, kdb_put, kdb_put_batch, kdb_get, kdb_scan_all, kdb_close, kdb_version},
+    {"lmdb", mdb_floor_open, mdb_floor_put, mdb_floor_put_batch, mdb_floor_get, mdb_floor_scan_all, mdb_floor_close,
+     mdb_floor_version},
 #endif
 };
 
@@ -519,7 +609,7 @@ static double fill(const engine *e, void *h, long count, int random, size_t vlen
 
 int main(int argc, char **argv) {
   if (argc != 5) {
-    fprintf(stderr, "usage: floor <leveldb|rocksdb|sqlite|kyoto> <fillseq|fillrandom|readrandom|readseq|"
+    fprintf(stderr, "usage: floor <leveldb|rocksdb|sqlite|kyoto|lmdb> <fillseq|fillrandom|readrandom|readseq|"
                     "fill100k|fillbatch|fillrandom128m> <count> <empty-dir>\n");
     return 2;
   }

@@ -29,6 +29,8 @@ import java.util.stream.Collectors;
  *       (magic 0x377f0682/3).</li>
  *   <li>Kyoto Cabinet: a file that starts with {@code "KC\n\0"} (kchashdb.h's magic, also the
  *       TreeDB's), or one named {@code *.kct} or {@code *.kch} that no header claims.</li>
+ *   <li>LMDB: {@code data.mdb} or {@code lock.mdb} (the names of an environment in a directory) that
+ *       no header claims.</li>
  * </ul>
  */
 public final class EngineFiles {
@@ -45,7 +47,8 @@ public final class EngineFiles {
     LEVELDB("leveldb", "LevelDB"),
     ROCKSDB("rocksdb", "RocksDB"),
     SQLITE("sqlite", "SQLite"),
-    KYOTO("kyoto", "Kyoto Cabinet");
+    KYOTO("kyoto", "Kyoto Cabinet"),
+    LMDB("lmdb", "LMDB");
 
     /** The binding's engine name ({@code bin/ycsb load <name>}). */
     public final String binding;
@@ -76,6 +79,18 @@ public final class EngineFiles {
   /** A Kyoto Cabinet file's header (kchashdb.h HEADSIZ), and where in it the file size is (MOFFSIZE, big-endian). */
   private static final int KYOTO_HEADER_BYTES = 64;
   private static final int KYOTO_SIZE_OFFSET = 40;
+
+  /** An LMDB environment's files in its directory: the B+tree (two meta pages first) and the reader table. */
+  static final String LMDB_DATA_FILE = "data.mdb";
+  static final String LMDB_LOCK_FILE = "lock.mdb";
+  /** MDB_MAGIC, little-endian after the 16-byte page header of a 64-bit build (both meta pages). */
+  static final int LMDB_MAGIC = 0xBEEFC0DE;
+  /** In a meta page (lmdb/mdb.c MDB_meta after PAGEHDRSZ): magic, version, page size, last page, txn id. */
+  private static final int LMDB_MAGIC_OFFSET = 16;
+  private static final int LMDB_PAGE_SIZE_OFFSET = 40;
+  private static final int LMDB_LAST_PAGE_OFFSET = 136;
+  private static final int LMDB_TXNID_OFFSET = 144;
+  private static final int LMDB_META_BYTES = 152;
 
   /** LevelDB's and RocksDB's numbered files (compiled once: a directory can hold thousands). */
   private static final Pattern NUMBERED_FILE = Pattern.compile("[0-9]+\\.(ldb|sst|log)");
@@ -118,6 +133,9 @@ public final class EngineFiles {
           Engine byContent = byHeader(p);
           if (byContent == null && (name.endsWith(".kct") || name.endsWith(".kch"))) {
             byContent = Engine.KYOTO;
+          }
+          if (byContent == null && (name.equals(LMDB_DATA_FILE) || name.equals(LMDB_LOCK_FILE))) {
+            byContent = Engine.LMDB;
           }
           if (byContent != null) {
             found.computeIfAbsent(byContent, e -> new TreeSet<>()).add(name);
@@ -164,6 +182,9 @@ public final class EngineFiles {
    *       non-empty WAL or rollback journal, which may hold the rest, is beside it), or whose header
    *       fields are impossible.</li>
    *   <li>Kyoto Cabinet: a file shorter than the size its header records.</li>
+   *   <li>LMDB: a non-empty {@code data.mdb} without a valid first meta page, shorter than its two meta
+   *       pages, or shorter than the last page its newer meta page records (LMDB would map the missing
+   *       pages as zeros). An empty one is a new environment, as LMDB treats it.</li>
    *   <li>Any non-empty regular file that no engine claims by its header or by its name (the
    *       project's own {@code .ycsb-embedded*} files aside): a database whose header is damaged
    *       looks like this, and so does a user's file.</li>
@@ -198,7 +219,8 @@ public final class EngineFiles {
     for (String name : all) {
       Path p = dir.resolve(name);
       if (!Files.isRegularFile(p) || name.startsWith(PROJECT_FILES) || name.equals("CURRENT")
-          || name.equals("LOCK") || name.startsWith("LOG") || ENGINE_TEMP_FILE.matcher(name).matches()) {
+          || name.equals("LOCK") || name.startsWith("LOG") || ENGINE_TEMP_FILE.matcher(name).matches()
+          || name.equals(LMDB_LOCK_FILE)) { // LMDB rebuilds its reader table when no process has it open
         continue;
       }
       if (name.startsWith("MANIFEST-") || name.startsWith("OPTIONS-") || name.equals("IDENTITY")
@@ -211,6 +233,8 @@ public final class EngineFiles {
         addIfNotNull(out, sqliteDamage(p, recovery));
       } else if (startsWith(p, KYOTO_HEADER)) {
         addIfNotNull(out, kyotoDamage(p));
+      } else if (name.equals(LMDB_DATA_FILE)) {
+        addIfNotNull(out, lmdbDamage(p));
       } else if (byHeader(p) == null && Files.size(p) > 0 && !ENGINE_SIDE_FILE.matcher(name).matches()) {
         unclaimed.add(name);
       }
@@ -309,6 +333,57 @@ public final class EngineFiles {
           + " has " + size + "." + repair;
     }
     return null;
+  }
+
+  /** Why an LMDB data.mdb cannot hold what its meta pages say, or null (also for an empty one: a new environment). */
+  private static String lmdbDamage(Path file) throws IOException {
+    long size = Files.size(file);
+    String name = file.getFileName().toString();
+    String repair = " Restore it from a backup (mdb_stat -e " + file.getParent().toAbsolutePath() + " shows what LMDB"
+        + " reads)";
+    if (size == 0) {
+      return null;
+    }
+    if (size < LMDB_META_BYTES) {
+      return "the LMDB file " + name + " is cut short: " + size + " bytes, less than its first meta page." + repair;
+    }
+    ByteBuffer first = lmdbMeta(file, 0);
+    int pageSize = first.getInt(LMDB_PAGE_SIZE_OFFSET);
+    if (first.getInt(LMDB_MAGIC_OFFSET) != LMDB_MAGIC || first.getInt(LMDB_MAGIC_OFFSET + 4) != 1
+        || pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
+      return "the first meta page of the LMDB file " + name + " is damaged (no LMDB magic and version 1 with a page"
+          + " size that is a power of two from 512 to 65536)." + repair;
+    }
+    if (size < 2L * pageSize) {
+      return "the LMDB file " + name + " is cut short: " + size + " bytes, less than its two meta pages of "
+          + pageSize + " bytes." + repair;
+    }
+    ByteBuffer newer = first;
+    ByteBuffer second = lmdbMeta(file, pageSize);
+    if (second.getInt(LMDB_MAGIC_OFFSET) == LMDB_MAGIC
+        && Long.compareUnsigned(second.getLong(LMDB_TXNID_OFFSET), first.getLong(LMDB_TXNID_OFFSET)) > 0) {
+      newer = second;
+    }
+    long lastPage = newer.getLong(LMDB_LAST_PAGE_OFFSET);
+    if (lastPage < 1 || lastPage > Long.MAX_VALUE / pageSize - 1) {
+      return "the meta page of the LMDB file " + name + " records an impossible last page " + lastPage + "." + repair;
+    }
+    if (size < (lastPage + 1) * pageSize) {
+      return "the LMDB file " + name + " is cut short: its meta page records pages up to " + lastPage + " of "
+          + pageSize + " bytes (" + (lastPage + 1) * pageSize + " bytes), the file has " + size + "." + repair;
+    }
+    return null;
+  }
+
+  /** The first {@link #LMDB_META_BYTES} of the page at {@code offset}, little-endian as LMDB writes it on x86. */
+  private static ByteBuffer lmdbMeta(Path file, long offset) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(LMDB_META_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+      while (b.hasRemaining() && ch.read(b, offset + b.position()) > 0) {
+        continue;
+      }
+    }
+    return b.clear();
   }
 
   private static byte[] readHead(Path file, int n) throws IOException {

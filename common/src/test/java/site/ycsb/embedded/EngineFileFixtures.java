@@ -49,6 +49,10 @@ public final class EngineFileFixtures {
       case KYOTO:
         write(dir.resolve("ycsb.kct"), withHeader(EngineFiles.KYOTO_HEADER, 8192));
         break;
+      case LMDB:
+        write(dir.resolve(EngineFiles.LMDB_DATA_FILE), lmdbData(4096, 5, 8192)); // records 6 pages, holds 2
+        write(dir.resolve(EngineFiles.LMDB_LOCK_FILE), withHeader(lmdbMagic(), 8192));
+        break;
       default:
         throw new IllegalArgumentException(engine.toString());
     }
@@ -104,6 +108,26 @@ public final class EngineFileFixtures {
       b[i] = (byte) (i * 31);
     }
     return b;
+  }
+
+  /**
+   * An LMDB data.mdb of {@code size} bytes whose two meta pages (page size {@code pageSize}) record
+   * pages up to {@code lastPage}; the rest is zeros.
+   */
+  public static byte[] lmdbData(int pageSize, long lastPage, int size) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(size).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int page = 0; page < 2 && (page + 1) * pageSize <= size; page++) {
+      int at = page * pageSize;
+      b.putLong(at, page); // mp_pgno
+      b.putInt(at + 16, EngineFiles.LMDB_MAGIC).putInt(at + 20, 1).putInt(at + 40, pageSize);
+      b.putLong(at + 136, lastPage).putLong(at + 144, page); // the second meta page is the newer
+    }
+    return b.array();
+  }
+
+  private static byte[] lmdbMagic() {
+    return java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(EngineFiles.LMDB_MAGIC)
+        .array();
   }
 
   private static byte[] ascii(String s) {

@@ -152,6 +152,24 @@ class EngineFilesTest {
     Files.write(kyoto.resolve("ycsb.kct"), java.util.Arrays.copyOf(kc, 999));
     assertTrue(only(EngineFiles.damage(kyoto, false)).contains("ycsb.kct is cut short: its header records 1000"
         + " bytes, the file has 999"));
+
+    Path lmdb = tmp.resolve("lmdb");
+    EngineFileFixtures.writeFilesOf(Engine.LMDB, lmdb); // lock.mdb is never damage: LMDB rebuilds it
+    assertTrue(only(EngineFiles.damage(lmdb, false)).contains("data.mdb is cut short: its meta page records pages"
+        + " up to 5 of 4096 bytes (24576 bytes), the file has 8192"));
+    Path data = lmdb.resolve("data.mdb");
+    Files.write(data, EngineFileFixtures.lmdbData(4096, 5, 24576));
+    assertEquals(List.of(), EngineFiles.damage(lmdb, false));
+    Files.write(data, new byte[0]);
+    assertEquals(List.of(), EngineFiles.damage(lmdb, false), "an empty data.mdb is a new environment to LMDB");
+    Files.write(data, EngineFileFixtures.lmdbData(4096, 1, 6000));
+    assertTrue(only(EngineFiles.damage(lmdb, false)).contains("6000 bytes, less than its two meta pages of 4096"));
+    Files.write(data, java.util.Arrays.copyOf(EngineFileFixtures.lmdbData(4096, 1, 8192), 100));
+    assertTrue(only(EngineFiles.damage(lmdb, false)).contains("100 bytes, less than its first meta page"));
+    byte[] noMagic = EngineFileFixtures.lmdbData(4096, 1, 8192);
+    noMagic[16] = 0;
+    Files.write(data, noMagic);
+    assertTrue(only(EngineFiles.damage(lmdb, false)).contains("first meta page of the LMDB file data.mdb is damaged"));
   }
 
   @Test

@@ -17,6 +17,8 @@ import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.leveldb.LevelDbClient;
 import site.ycsb.embedded.leveldb.LevelDbHandle;
 import site.ycsb.embedded.leveldb.LevelDbOptions;
+import site.ycsb.embedded.lmdb.LmdbClient;
+import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
 import site.ycsb.embedded.sqlite.SqliteClient;
@@ -39,8 +41,9 @@ final class Engines {
       case "rocksdb": return ROCKSDB;
       case "sqlite": return SQLITE;
       case "kyoto": return KYOTO;
+      case "lmdb": return LMDB;
       default:
-        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto");
+        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
     }
   }
 
@@ -155,6 +158,29 @@ final class Engines {
     @Override
     public DB newClient() {
       return new KyotoClient();
+    }
+  };
+
+  /** lmdbjava through the binding's LmdbHandle, opened with the options LmdbOptions reads from the same properties. */
+  static final BindingOverhead.Engine LMDB = new BindingOverhead.Engine() {
+    @Override
+    public String name() {
+      return "lmdb";
+    }
+
+    @Override
+    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      return LmdbDirect.open(dir, new EngineProperties(raw, name()));
+    }
+
+    @Override
+    public String libraryVersion(Properties raw) {
+      return LmdbHandle.libraryVersion();
+    }
+
+    @Override
+    public DB newClient() {
+      return new LmdbClient();
     }
   };
 }

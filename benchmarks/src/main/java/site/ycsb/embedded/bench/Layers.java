@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)), beside
  * (a)/(d0), the ratio the library's own calls reach through the same client.
  *
- * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...] [--records N]
+ * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...] [--records N]
  * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
  * {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
  */
@@ -69,7 +69,7 @@ public final class Layers {
   }
 
   public static void main(String[] args) throws Exception {
-    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto");
+    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto", "lmdb");
     List<LayerShape> shapes = Arrays.asList(LayerShape.values());
     int records = 200_000;
     int rounds = 3;

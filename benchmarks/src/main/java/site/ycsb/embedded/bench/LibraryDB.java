@@ -30,7 +30,7 @@ import site.ycsb.embedded.workload.FullScanSink;
  * through YCSB here (the full pass is the exception: it walks the library's iterator one entry per
  * call, where a binding that fills a native buffer per crossing is faster in a cold JVM).
  *
- * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto; the binding properties of a
+ * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto, lmdb; the binding properties of a
  * variant row, such as leveldb.library=system, choose the library as they do for (b)), {@code path},
  * {@code batchsize}, {@code fieldnameprefix}. One handle per JVM, shared by every client thread and
  * closed by the last; the layered benchmark runs one thread.
@@ -56,7 +56,7 @@ public final class LibraryDB extends DB {
     Properties p = getProperties();
     String engine = p.getProperty(ENGINE);
     if (engine == null) {
-      throw new DBException(ENGINE + " must name the engine: leveldb, rocksdb, sqlite or kyoto");
+      throw new DBException(ENGINE + " must name the engine: leveldb, rocksdb, sqlite, kyoto or lmdb");
     }
     field = p.getProperty("fieldnameprefix", "field") + "0";
     batchSize = Integer.parseInt(p.getProperty("batchsize", "1"));

@@ -27,7 +27,7 @@ import site.ycsb.embedded.workload.FullScanSink;
 class LibraryDBTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"leveldb", "leveldb:leveldb.library=system", "rocksdb", "sqlite", "kyoto"})
+  @ValueSource(strings = {"leveldb", "leveldb:leveldb.library=system", "rocksdb", "sqlite", "kyoto", "lmdb"})
   void storesWhatItAcknowledgesAndReadsItBack(String spec, @TempDir Path dir) throws Exception {
     for (int batch : new int[] {1, 2}) {
       Path path = dir.resolve("batch" + batch);

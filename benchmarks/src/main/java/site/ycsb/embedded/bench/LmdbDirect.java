@@ -1,0 +1,69 @@
+package site.ycsb.embedded.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import org.lmdbjava.Txn;
+
+import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.lmdb.LmdbHandle;
+import site.ycsb.embedded.lmdb.LmdbOptions;
+
+/**
+ * Layer (b) for LMDB, and the side-by-side benchmark's direct side: lmdbjava through the binding's
+ * {@link LmdbHandle}, opened with the options {@link LmdbOptions} reads from the same properties, and
+ * one read transaction as a client of the binding keeps one; no codec, no batching of its own.
+ */
+final class LmdbDirect implements LayerDirect {
+
+  private final LmdbHandle db;
+  private final Txn<byte[]> reader;
+
+  private LmdbDirect(LmdbHandle db, Txn<byte[]> reader) {
+    this.db = db;
+    this.reader = reader;
+  }
+
+  static LmdbDirect open(Path dir, EngineProperties p) throws IOException {
+    LmdbHandle h = LmdbHandle.open(LmdbOptions.read(p), Files.createDirectories(dir));
+    try {
+      return new LmdbDirect(h, h.reader());
+    } catch (IOException | RuntimeException e) {
+      h.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) throws IOException {
+    db.put(key, value);
+  }
+
+  @Override
+  public byte[] get(byte[] key) {
+    return db.get(reader, key);
+  }
+
+  @Override
+  public long scanAll() {
+    long[] n = {0};
+    db.scan(reader, new byte[0], Integer.MAX_VALUE, v -> {
+      BindingOverhead.touch(v);
+      n[0]++;
+    });
+    return n[0];
+  }
+
+  @Override
+  public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws IOException {
+    db.putAll(Arrays.copyOfRange(keys, from, from + count), Arrays.copyOfRange(values, from, from + count), count);
+  }
+
+  @Override
+  public void close() {
+    db.release(reader);
+    db.close();
+  }
+}

@@ -1,0 +1,111 @@
+package site.ycsb.embedded.lmdb;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.lmdbjava.Txn;
+
+import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.KeyValueDB;
+
+/**
+ * YCSB binding for LMDB through lmdbjava: one environment per data directory, shared by the client
+ * threads of a JVM ({@link LmdbHandle}), its properties in {@link LmdbOptions}; property table:
+ * lmdb-binding/README.md. Each client keeps one read transaction of its own, from {@link #init} to
+ * {@link #cleanup}.
+ */
+public class LmdbClient extends KeyValueDB<LmdbHandle> {
+
+  /** The margin of free space LMDB needs beyond a write: the tree pages and free list a commit copies. */
+  static final long DISK_SPACE_MARGIN = 16L << 20;
+
+  /** This client's read transaction (reset between operations); null outside init..cleanup. */
+  private Txn<byte[]> reader;
+
+  @Override
+  protected String engineName() {
+    return "lmdb";
+  }
+
+  @Override
+  protected long diskSpaceMargin() {
+    return DISK_SPACE_MARGIN;
+  }
+
+  /** Copy-on-write: a write copies the pages on its path and adds them to the free list, so count it twice. */
+  @Override
+  protected double diskSpaceWriteFactor() {
+    return 2;
+  }
+
+  /** lmdbjava unpacks and loads liblmdb on first use (0.4 s here): before YCSB's clock starts. */
+  @Override
+  protected void loadEngineLibrary() {
+    org.lmdbjava.Meta.version();
+  }
+
+  @Override
+  protected EngineOpener<LmdbHandle> configure(EngineProperties props, Path dir) {
+    LmdbOptions options = LmdbOptions.read(props);
+    return new EngineOpener<LmdbHandle>() {
+      @Override
+      public LmdbHandle open() throws IOException {
+        return LmdbHandle.open(options, dir); // DirectoryLock created the directory
+      }
+
+      @Override
+      public void close(LmdbHandle h) {
+        String summary = h.summary();
+        h.close();
+        System.err.printf("[lmdb] at close: %s%n", summary);
+      }
+
+      @Override
+      public String describe(LmdbHandle h) {
+        return h.describe();
+      }
+    };
+  }
+
+  /** The shared environment, and this client's read transaction in it. */
+  @Override
+  protected LmdbHandle join(LmdbHandle shared) throws IOException {
+    reader = shared.reader();
+    return shared;
+  }
+
+  @Override
+  protected void leave(LmdbHandle mine) {
+    Txn<byte[]> r = reader;
+    reader = null;
+    if (r != null) {
+      mine.release(r);
+    }
+  }
+
+  @Override
+  protected byte[] get(LmdbHandle h, byte[] key) {
+    return h.get(reader, key);
+  }
+
+  @Override
+  protected void put(LmdbHandle h, byte[] key, byte[] value) throws IOException {
+    h.put(key, value);
+  }
+
+  @Override
+  protected boolean remove(LmdbHandle h, byte[] key) throws IOException {
+    return h.remove(key);
+  }
+
+  @Override
+  protected void scan(LmdbHandle h, byte[] start, int count, ValueSink sink) {
+    h.scan(reader, start, count, sink);
+  }
+
+  /** One write transaction per batch. */
+  @Override
+  protected void applyBatch(LmdbHandle h, byte[][] keys, byte[][] values, int count) throws IOException {
+    h.putAll(keys, values, count);
+  }
+}

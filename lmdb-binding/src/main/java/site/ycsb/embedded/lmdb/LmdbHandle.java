@@ -1,0 +1,254 @@
+package site.ycsb.embedded.lmdb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.EnvInfo;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Meta;
+import org.lmdbjava.Stat;
+import org.lmdbjava.Txn;
+
+import site.ycsb.embedded.KeyValueDB;
+
+/**
+ * One open LMDB environment (a directory with data.mdb and lock.mdb) and its one unnamed database,
+ * shared by every client thread of the JVM: open, the engine primitives, statistics, close.
+ *
+ * <p>Writes: a write transaction per call (one per operation or per batch); LMDB lets one run at a
+ * time and makes the others wait on its writer mutex. Reads: each client thread keeps one read
+ * transaction ({@link #reader}), renewed for an operation and reset after it, so it holds a reader
+ * slot but never an old snapshot; the handle closes any a client left open before it closes the
+ * environment, so nothing outlives it. Keys and values cross as byte arrays through
+ * {@link HeldBytesProxy}, not lmdbjava's own byte-array proxy, which can let a key's native copy be
+ * freed while LMDB reads it.
+ */
+public final class LmdbHandle {
+
+  private final LmdbOptions options;
+  private final Path dir;
+  private final Env<byte[]> env;
+  private final Dbi<byte[]> dbi;
+  /** Every read transaction handed out and not yet released: closed before the environment. */
+  private final Set<Txn<byte[]>> readers = ConcurrentHashMap.newKeySet();
+  private final List<String> notes;
+  private boolean closed;
+
+  private LmdbHandle(LmdbOptions options, Path dir, Env<byte[]> env, Dbi<byte[]> dbi, List<String> notes) {
+    this.options = options;
+    this.dir = dir;
+    this.env = env;
+    this.dbi = dbi;
+    this.notes = notes;
+  }
+
+  /** Opens (creating it when missing) the environment in {@code dir}, which must exist. */
+  public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
+    Env<byte[]> env;
+    try {
+      env = Env.create(HeldBytesProxy.INSTANCE).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
+          .setMaxDbs(1).open(dir.toFile(), options.flags().toArray(new EnvFlags[0]));
+    } catch (LmdbException e) {
+      throw new IOException("cannot open the LMDB environment in " + dir.toAbsolutePath() + ": " + e.getMessage(), e);
+    }
+    try {
+      Dbi<byte[]> dbi = env.openDbi((byte[]) null, DbiFlags.MDB_CREATE);
+      List<String> notes = new ArrayList<>(options.notes());
+      long mapSize = env.info().mapSize;
+      if (mapSize != options.mapSize()) {
+        notes.add("the environment keeps a map of " + mapSize + " bytes, not " + LmdbOptions.MAP_SIZE + " = "
+            + options.mapSize() + ": LMDB never maps less than the data file already uses");
+      }
+      return new LmdbHandle(options, dir, env, dbi, notes);
+    } catch (RuntimeException e) { // lmdbjava's LmdbException among them
+      env.close();
+      throw new IOException("cannot open the database in the LMDB environment " + dir.toAbsolutePath() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  public LmdbOptions options() {
+    return options;
+  }
+
+  /** The environment's figures read back after open: map size, reader slots, last page and transaction. */
+  public EnvInfo info() {
+    return env.info();
+  }
+
+  /** The database's figures: page size, depth, entries, branch, leaf and overflow pages. */
+  public Stat stat() {
+    return env.stat();
+  }
+
+  /** The longest key LMDB stores (511 bytes in this build). */
+  public int maxKeySize() {
+    return env.getMaxKeySize();
+  }
+
+  /** A read transaction for one client thread, reset (holding its reader slot, no snapshot). */
+  public Txn<byte[]> reader() throws IOException {
+    Txn<byte[]> txn;
+    try {
+      txn = env.txnRead();
+    } catch (Env.ReadersFullException e) {
+      throw new IOException("every one of the " + options.maxReaders() + " reader slots of " + dir.toAbsolutePath()
+          + " is taken (each client thread holds one): set " + LmdbOptions.MAX_READERS + " to at least the"
+          + " number of client threads", e);
+    }
+    txn.reset();
+    readers.add(txn);
+    return txn;
+  }
+
+  /** Ends a read transaction {@link #reader} gave, once; the handle's close ends those left. */
+  public void release(Txn<byte[]> reader) {
+    if (readers.remove(reader)) {
+      reader.close();
+    }
+  }
+
+  /** The value under {@code key} in a snapshot taken now, or null. */
+  public byte[] get(Txn<byte[]> reader, byte[] key) {
+    reader.renew();
+    try {
+      return dbi.get(reader, key);
+    } finally {
+      reader.reset();
+    }
+  }
+
+  /** Feeds up to {@code count} values from the first key >= {@code start}, in key order, from one snapshot. */
+  public void scan(Txn<byte[]> reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
+    if (count <= 0) {
+      return;
+    }
+    reader.renew();
+    try (Cursor<byte[]> cursor = dbi.openCursor(reader)) {
+      // LMDB refuses an empty key for MDB_SET_RANGE: "" starts at the first key
+      boolean more = start.length == 0 ? cursor.first() : cursor.get(start, GetOp.MDB_SET_RANGE);
+      for (int n = 0; more && n < count; n++) {
+        sink.accept(cursor.val());
+        more = n + 1 < count && cursor.next();
+      }
+    } finally {
+      reader.reset();
+    }
+  }
+
+  public void put(byte[] key, byte[] value) throws IOException {
+    putAll(new byte[][] {key}, new byte[][] {value}, 1);
+  }
+
+  /** The pairs in one write transaction: committed whole or (the transaction aborted) not at all. */
+  public void putAll(byte[][] keys, byte[][] values, int count) throws IOException {
+    try (Txn<byte[]> txn = env.txnWrite()) {
+      for (int i = 0; i < count; i++) {
+        dbi.put(txn, keys[i], values[i]);
+      }
+      txn.commit();
+    } catch (Env.MapFullException e) {
+      throw mapFull(e);
+    }
+  }
+
+  /** Deletes {@code key}; false when it was absent. */
+  boolean remove(byte[] key) throws IOException {
+    try (Txn<byte[]> txn = env.txnWrite()) {
+      boolean found = dbi.delete(txn, key);
+      txn.commit();
+      return found;
+    } catch (Env.MapFullException e) {
+      throw mapFull(e);
+    }
+  }
+
+  /** MDB_MAP_FULL as an error that names the property and the size (the write's transaction was aborted). */
+  private IOException mapFull(Env.MapFullException e) {
+    return new IOException("LMDB's map is full: " + LmdbOptions.MAP_SIZE + " = " + env.info().mapSize + " bytes of "
+        + dir.toAbsolutePath() + " hold no more, so this write was not kept (its transaction was aborted; the"
+        + " records before it are intact). Reopen with a larger " + LmdbOptions.MAP_SIZE, e);
+  }
+
+  /**
+   * Ends every read transaction still open, makes a clean close durable (with sync=false commits were
+   * not fsynced: one fsync now), closes the database and the environment; once, later calls do nothing.
+   */
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      for (Txn<byte[]> reader : new ArrayList<>(readers)) {
+        release(reader);
+      }
+      if (!options.sync()) {
+        env.sync(true);
+      }
+      dbi.close();
+    } finally {
+      env.close();
+    }
+  }
+
+  /** The engine and the library that carries it: "LMDB 0.9.31 (the liblmdb bundled in lmdbjava 0.9.1, ...)". */
+  public static String libraryVersion() {
+    Meta.Version v = Meta.version();
+    return "LMDB " + v.major + "." + v.minor + "." + v.patch + " (the liblmdb bundled in lmdbjava " + lmdbjavaVersion()
+        + ", through JNR-FFI)";
+  }
+
+  /** The engine, the figures read back from the environment and the flags, for the start-up header. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder(libraryVersion()).append(String.format("%n[lmdb] read back: "))
+        .append(summary())
+        .append(String.format("%n[lmdb] flags passed to mdb_env_open: %s", options.flagNames()))
+        .append(" (lmdbjava binds mdb_env_get_flags with a wrong signature, so they are not read back)");
+    for (String note : notes) {
+      sb.append(String.format("%n[lmdb] NOTE: %s", note));
+    }
+    return sb.toString();
+  }
+
+  /** What the environment holds and how it is set, read back from it, in one line. */
+  String summary() {
+    try {
+      EnvInfo info = env.info();
+      Stat stat = env.stat();
+      return LmdbOptions.MAP_SIZE + " = " + info.mapSize + " (Env.info), " + LmdbOptions.MAX_READERS + " = "
+          + info.maxReaders + " (Env.info, " + info.numReaders + " in use), page size " + stat.pageSize
+          + ", max key " + env.getMaxKeySize() + " bytes, entries " + stat.entries + ", depth " + stat.depth
+          + ", pages: branch " + stat.branchPages + " leaf " + stat.leafPages + " overflow " + stat.overflowPages
+          + ", last page " + info.lastPageNumber + ", last transaction " + info.lastTransactionId;
+    } catch (RuntimeException e) { // an LmdbException, or the environment closed
+      return dir + ": no statistics (" + e.getMessage() + ")";
+    }
+  }
+
+  /** lmdbjava's version from its jar's Maven record, or "unknown". */
+  static String lmdbjavaVersion() {
+    try (InputStream in = Env.class.getResourceAsStream("/META-INF/maven/org.lmdbjava/lmdbjava/pom.properties")) {
+      if (in == null) {
+        return "unknown";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "unknown");
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}
