@@ -564,10 +564,10 @@ SCALE_WORKLOADS = ("read-uniform", "read-zipfian", "scan", "mix", "overwrite")  
 SCALE_THREAD_WORKLOADS = ("read-uniform", "mix")
 SCALE_STEP_SECONDS = 10
 SCALE_THREAD_SECONDS = 5
-SCALE_SUSTAINED_SECONDS = 90
+SCALE_SUSTAINED_SECONDS = 60
 # A load gets the time it needs at SCALE_LOAD_RATE inserts a second (at least SCALE_LOAD_MIN_SECONDS); one
 # still running then stops, later steps read what it loaded, and the report says how far it got.
-SCALE_LOAD_RATE = 10_000
+SCALE_LOAD_RATE = 14_000
 SCALE_LOAD_MIN_SECONDS = 60
 SCALE_HEAP = "256m"  # every step's JVM, whatever N: the binding's own memory stays flat
 SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache; SQLite's is per connection, divided among threads
