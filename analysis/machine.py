@@ -38,14 +38,27 @@ def mount_of(path: Path, mounts: str) -> tuple[str, str, str]:
     return best
 
 
-def disk_description(device: str) -> str:
-    """Model and rotational flag of the block device under a mount, from /sys."""
-    name = Path(device).name
-    block = Path("/sys/class/block") / name
+def _disk(device: str, sys_root: Path) -> Path | None:
+    """The /sys directory of the disk under a device (a partition's disk is its parent), or None."""
+    block = sys_root / "class" / "block" / Path(device).name
     if not block.exists():
+        return None
+    return block.resolve().parent if (block / "partition").exists() else block.resolve()
+
+
+def read_ahead_kb(device: str, sys_root: Path = Path("/sys")) -> int | None:
+    """The disk's read-ahead window: how much the kernel reads around a page fault on a memory-mapped
+    file (LevelDB maps its table files), so a floor under the read amplification of mapped reads."""
+    disk = _disk(device, sys_root)
+    ahead = _read(disk / "queue" / "read_ahead_kb").strip() if disk else ""
+    return int(ahead) if ahead.isdigit() else None
+
+
+def disk_description(device: str, sys_root: Path = Path("/sys")) -> str:
+    """Model and rotational flag of the block device under a mount, from /sys."""
+    disk = _disk(device, sys_root)
+    if disk is None:
         return "unknown"
-    # A partition's disk is its parent directory in /sys/block.
-    disk = block.resolve().parent if (block / "partition").exists() else block.resolve()
     model = _read(disk / "device" / "model").strip()
     rotational = _read(disk / "queue" / "rotational").strip()
     kind = {"0": "non-rotational", "1": "rotational or virtual"}.get(rotational, "")
@@ -109,6 +122,7 @@ def collect_machine_info(data_dir: Path, results_dir: Path | None = None, java: 
         "mount_point": point,
         "device": device,
         "disk": disk_description(device),
+        "read_ahead_kb": read_ahead_kb(device),
         "results_dir": str((results_dir or data_dir).resolve()),
         "results_filesystem": f"{results_fstype} on {results_device}",
         "fsync_per_sec": fsync_rate(data_dir),

@@ -75,6 +75,11 @@ def machine_blocks(run: RunData) -> list[Block]:
             else []
         ),
         ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
+        *(
+            [["Disk read-ahead", f"{m['read_ahead_kb']:,} KB (what a page fault on a memory-mapped file reads)"]]
+            if m.get("read_ahead_kb")
+            else []
+        ),
         ["JDK", m.get("jdk", "unknown")],
         ["Host", ", ".join(m.get("hostnames") or [m.get("hostname", "unknown")])],
     ]

@@ -130,6 +130,18 @@ def stalls(seconds: list[Second]) -> list[Second]:
     return [s for s in full[warm:] if s.ops_per_sec < STALL_SHARE * median]
 
 
+def warm_rate(seconds: list[Second]) -> float | None:
+    """Operations a second over the second half of the step's full seconds (pure): every step starts with
+    its data evicted, so its first seconds fill the caches (for data that fits the budget, most of a short
+    step); the second half is the rate once they are warm. None for a step of fewer than 4 full seconds."""
+    full = seconds[1:-1]
+    if len(full) < 4:
+        return None
+    half = full[len(full) // 2 :]
+    elapsed = sum(s.seconds for s in half)
+    return sum(s.operations for s in half) / elapsed if elapsed > 0 else None
+
+
 def is_scale_cell(cell: dict) -> bool:
     return str(cell.get("scenario", "")).startswith(SCALE_PREFIX)
 
@@ -168,8 +180,9 @@ def point_of(results: Path, cell: dict, repeat: int, step: dict) -> dict:
     unreadable = False
     try:
         percentiles = step_percentiles(logs) or {}
+        warm = warm_rate(timeline(logs)) if step["phase"] == "run" else None
     except UnreadableLog:
-        percentiles, logs, unreadable = {}, [], True
+        percentiles, logs, unreadable, warm = {}, [], True, None
     workload, threads = workload_and_threads(step["variant"])
     done = sum(counts.values())
     record_bytes = resources.get("insert_bytes")
@@ -190,6 +203,9 @@ def point_of(results: Path, cell: dict, repeat: int, step: dict) -> dict:
         "loaded": loaded,
         "not_found": not_found,
         "ops_per_sec": output.throughput,
+        "warm_ops_per_sec": warm,
+        # The figure the charts compare: a run step's warm rate where its log has one, else YCSB's own.
+        "rate": warm if warm is not None else output.throughput,
         **percentiles,
         "data_bytes": step["recordcount"] * record_bytes if record_bytes else None,
         "db_bytes": resources.get("allocated_bytes"),

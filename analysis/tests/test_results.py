@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.machine import cpu_model, memory_bytes, mount_of
+from analysis.machine import cpu_model, disk_description, memory_bytes, mount_of, read_ahead_kb
 from analysis.parse import EngineStats
 from analysis.results import LevelOne, figures_frame, figures_of, level_one
 
@@ -131,3 +131,21 @@ def test_level_one_estimate_and_target_from_the_configuration():
     assert level_one("rocksdb", stats, {}) is None  # no target file size printed: no estimate
     leveldb = EngineStats(files_per_level=(9, 8, 12, 0, 0, 0, 0), level_bytes=(14 * 2**20, 16 * 2**20, 24 * 2**20))
     assert level_one("leveldb", leveldb, {}) == LevelOne(16 * 2**20, 10 * 2**20, estimated=False)
+
+
+def test_the_disk_names_its_read_ahead_window(tmp_path):
+    # A page fault on a memory-mapped file reads this much: the report's reader needs it to explain
+    # LevelDB's read amplification beyond memory (it maps its tables).
+    disk = tmp_path / "devices" / "vda"
+    (disk / "queue").mkdir(parents=True)
+    (disk / "device").mkdir()
+    (disk / "queue" / "rotational").write_text("1\n")
+    (disk / "queue" / "read_ahead_kb").write_text("8192\n")
+    (disk / "device" / "model").write_text("\n")
+    (tmp_path / "class" / "block").mkdir(parents=True)
+    (tmp_path / "class" / "block" / "vda").symlink_to(disk)
+    assert disk_description("/dev/vda", tmp_path) == "vda (rotational or virtual)"
+    assert read_ahead_kb("/dev/vda", tmp_path) == 8192
+    (disk / "queue" / "read_ahead_kb").unlink()
+    assert read_ahead_kb("/dev/vda", tmp_path) is None
+    assert read_ahead_kb("/dev/nothing", tmp_path) is None

@@ -236,7 +236,7 @@ def test_leaders_in_memory_and_beyond():
             "workload": "read-uniform",
             "threads": 1,
             "ok": True,
-            "ops_per_sec": rate,
+            "rate": rate,
             "noisy": noisy,
             "data_bytes": records * 1040,
         }
@@ -255,7 +255,7 @@ def test_leaders_in_memory_and_beyond():
     assert row[3] == "yes"
     crossing = budget_records(points, budget)
     assert crossing is not None and round(crossing) == round(budget / 1040)
-    points[3]["ops_per_sec"] = 10_000
+    points[3]["rate"] = 10_000
     assert leaders(points, budget)[0][2].endswith("†") and leaders(points, budget)[0][3] == "no"
 
 
@@ -265,3 +265,32 @@ def test_a_timed_step_gets_time_to_close_before_it_is_killed():
     assert step_timeout(600.0, None) == 600.0  # an untimed step: --step-timeout as given
     assert step_timeout(600.0, 420) == 420 + CLOSE_SECONDS  # Kyoto's close after a 420 s load took minutes
     assert step_timeout(None, 420) is None  # --full: no timeout at all
+
+
+def test_the_warm_rate_is_the_second_half_of_the_full_seconds():
+    from analysis.scale import Second, warm_rate
+
+    # A cold start: the first seconds fill the caches; the partial first and last seconds are left out.
+    rates = [50, 1_000, 2_000, 9_000, 10_000, 10_000, 11_000, 7]
+    seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
+    assert warm_rate(seconds) == (10_000 + 10_000 + 11_000) / 3
+    assert warm_rate(seconds[:5]) is None  # three full seconds: too short to have a warm half
+
+
+def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
+    from analysis.report_scale import mapped_read_note
+
+    def point(engine, records, amplification, workload="read-uniform"):
+        return {"engine": engine, "records": records, "workload": workload, "read_amplification": amplification}
+
+    points = [
+        point("leveldb-system", 2**18, 3.0),
+        point("leveldb-system", 2**22, 1_900.0),
+        point("rocksdb", 2**22, 900.0),  # not a mapped reader: not named
+        point("leveldb", 2**22, 5_000.0, "scan"),  # not a point read
+    ]
+    note = mapped_read_note(points, 8192)
+    assert "LevelDB 1.23 (system library): 1,900 at 4,194,304 records" in note
+    assert "8,192 KB on this machine's disk" in note and "RocksDB:" not in note and "5,000" not in note
+    assert "the disk's read-ahead window" in mapped_read_note(points, None)
+    assert mapped_read_note([point("leveldb", 2**22, 40.0)], 8192) == ""
