@@ -34,8 +34,9 @@ class Panel:
     series: list[Series]
 
 
-TODAY_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
-PUBLISHED_COLOURS = ["#b0b0b0", "#d8a8a8", "#a8cfa8", "#c9b6dd", "#f3c89c"]
+# One colour per engine row (six today), so that no two rows of a chart share one.
+TODAY_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
+PUBLISHED_COLOURS = ["#b0b0b0", "#d8a8a8", "#a8cfa8", "#c9b6dd", "#f3c89c", "#d2b6ae", "#a6e3ea"]
 
 # Charts are drawn narrow enough that a phone's 390-px window (358 px of page) shrinks them at most to
 # 0.78x: their smallest text, 8 pt, is then still 8 px; on a wide window they grow to 1.25x.

@@ -176,7 +176,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     cost = [
         by_size(f"{w}: {unit}", unit, w, y, log_y)
         for w in workloads
-        for y, unit, log_y in (("rate", "ops/sec", False), ("p99_us", "p99 latency (us)", True))
+        for y, unit, log_y in (("rate", "ops/sec (log)", True), ("p99_us", "p99 latency (us)", True))
     ]
     add_chart("scale-cost", "Cost against data size", cost, context_line(single, run, "Every panel"))
     written = "bytes written / user bytes written"

@@ -294,3 +294,11 @@ def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
     assert "8,192 KB on this machine's disk" in note and "RocksDB:" not in note and "5,000" not in note
     assert "the disk's read-ahead window" in mapped_read_note(points, None)
     assert mapped_read_note([point("leveldb", 2**22, 40.0)], 8192) == ""
+
+
+def test_every_engine_row_has_a_colour_of_its_own():
+    from analysis.charts import PUBLISHED_COLOURS, TODAY_COLOURS
+
+    # With five colours LMDB, the sixth row, was drawn in LevelDB 1.13's blue.
+    assert len(set(TODAY_COLOURS[: len(ENGINES)])) == len(ENGINES)
+    assert len(set(PUBLISHED_COLOURS[: len(ENGINES)])) == len(ENGINES)
