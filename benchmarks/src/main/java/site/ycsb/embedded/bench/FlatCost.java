@@ -251,14 +251,15 @@ public final class FlatCost {
       Cost small = sizes.get(0);
       Cost large = sizes.get(sizes.size() - 1);
       double ratio = ratio(small, large);
-      String verdict = Double.isNaN(ratio) ? "undefined: (d)-(d0) at the smallest N is not above 0"
-          : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
+      // One word per value: the line is parsed as name=value words (undefined: no ratio, see the note below).
+      String verdict = Double.isNaN(ratio) ? "undefined" : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
       out.printf(Locale.ROOT, "flatcost engine=%s small=%d large=%d binding_ratio=%s within_10_percent=%s"
           + " engine_ratio=%.2f%n", e.getKey(), small.n(), large.n(),
           Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict, large.d0() / small.d0());
     }
     out.println("binding_ratio = (d)-(d0) at the largest N over (d)-(d0) at the smallest (each the median over the"
         + " rounds of the round's difference): the binding's own cost per read; engine_ratio = (d0) at the largest"
-        + " N over (d0) at the smallest: the engine's (its library's) own cost per read, which may grow.");
+        + " N over (d0) at the smallest: the engine's (its library's) own cost per read, which may grow;"
+        + " binding_ratio=- and within_10_percent=undefined: (d)-(d0) at the smallest N was not above 0.");
   }
 }

@@ -93,8 +93,10 @@ class FlatCostTest {
     String ratio = verdict.get("binding_ratio");
     if (ratio.equals("-")) {
       assertTrue(small <= 0.05, "no ratio although (d)-(d0) at the smallest N is " + small);
+      assertEquals("undefined", verdict.get("within_10_percent"));
     } else if (small >= 1) { // printed to 0.1 ns: the ratio of the printed figures is close to the printed ratio
       assertEquals(large / small, Double.parseDouble(ratio), 0.01 + 0.1 * Math.abs(large / small), verdict.toString());
+      assertTrue(List.of("yes", "no").contains(verdict.get("within_10_percent")), verdict.toString());
     }
     assertTrue(text.contains("(d)-(d0)") && text.contains("wall time: "), text);
     try (var left = Files.list(dir)) {
