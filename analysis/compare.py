@@ -94,6 +94,22 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     ]
 
 
+def lone_shard_warnings(sides: dict[str, RunData]) -> list[str]:
+    """Per side that holds only some parts of a sharded matrix (`run --shard I/N`), what it lacks: its
+    figures cover those parts' cells only, so a ratio may be missing for a reason other than the run (pure)."""
+    warnings = []
+    for name, run in sides.items():
+        missing = run.suite.get("missing_parts") or []
+        if missing:
+            warnings.append(
+                f"{name} holds only some parts of a sharded matrix: {', '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} missing, so the cells of "
+                f"{'that part' if len(missing) == 1 else 'those parts'} are not compared; give every part's "
+                "directory, comma-separated"
+            )
+    return warnings
+
+
 def main(argv: list[str]) -> int:
     """`python -m analysis compare`."""
     p = argparse.ArgumentParser(
@@ -114,7 +130,12 @@ def main(argv: list[str]) -> int:
     except ValueError as e:
         print(f"compare: {e}", file=sys.stderr)
         return 2
-    markdown = to_markdown(comparison_blocks(a, b, compare_figures(a.figures, b.figures)))
+    warnings = lone_shard_warnings({"A": a, "B": b})
+    for w in warnings:
+        print(f"compare: WARNING: {w}", file=sys.stderr)
+    blocks = comparison_blocks(a, b, compare_figures(a.figures, b.figures))
+    blocks[1:1] = [Paragraph(f"**WARNING: {w}**") for w in warnings]
+    markdown = to_markdown(blocks)
     if args.out:
         args.out.write_text(markdown)
         print(args.out)

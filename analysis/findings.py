@@ -47,6 +47,7 @@ class FindingResult:
     status: str
     evidence: str
     library: str = ""  # the LevelDB row a 2011 finding was judged on, when the run has both libraries
+    scenarios: tuple[str, ...] = ()  # the scenarios its check reads figures of
 
     @property
     def label(self) -> str:
@@ -84,8 +85,10 @@ class Numbers:
         self.machine = machine or {}
         self.figures = figures or {}
         self.missing: list[str] = []
+        self.scenarios: dict[str, None] = {}  # every scenario read, in order
 
     def get(self, engine: str, scenario: str, variant: str = "") -> float:
+        self.scenarios[scenario] = None
         value = self.values.get((engine, scenario, variant))
         if value is None:
             self.missing.append(f"{scenario}{'/' + variant if variant else ''} on {label(engine)}")
@@ -372,7 +375,20 @@ def evaluate_finding(
         verdict = Verdict(NOT_MEASURED, reason)
     except ZeroDivisionError:
         verdict = Verdict(NOT_MEASURED, "a figure it divides by is zero")
-    return FindingResult(finding.id, finding.source, finding.finding, verdict.status, verdict.evidence)
+    return FindingResult(
+        finding.id,
+        finding.source,
+        finding.finding,
+        verdict.status,
+        verdict.evidence,
+        scenarios=tuple(numbers.scenarios),
+    )
+
+
+def ran_any_finding(results: list[FindingResult], scenarios: set[str]) -> bool:
+    """Whether any finding reads a figure of one of these scenarios (the run's): a run that has none of them
+    (the scale group alone) has no finding to judge, rather than every one "not measured" (pure)."""
+    return any(scenarios.intersection(r.scenarios) for r in results)
 
 
 def leveldb_libraries(values: Values) -> tuple[str, ...]:

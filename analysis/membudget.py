@@ -12,6 +12,15 @@ A step's group is made inside the group this process is in (so whatever limits t
 hold), the JVM joins it before it starts (a shell writes its own pid to `cgroup.procs` and `exec`s
 bin/ycsb, which `exec`s java: one process all along), and the group is removed after the step.
 
+Where neither is usable (v2 not delegated to this process's group, v1 not writable) but systemd manages
+the cgroups (PID 1 is systemd and `systemd-run` is on PATH), the third mechanism: each step runs as
+`systemd-run --scope --quiet --unit=ycsb-step-... -p MemoryMax=SIZE -p MemorySwapMax=0 -- COMMAND`
+(on a v1 hierarchy systemd's `MemoryLimit=` instead, which it maps to `memory.limit_in_bytes`;
+`--user` when not root). systemd-run `exec`s the command inside the scope it made, so the pid is the
+JVM's as before. systemd removes the scope when its process ends, so its usage is read while the step
+runs (each poll of the runner, `StepGroup.sample`): the scope's group is found from the JVM's
+/proc/<pid>/cgroup, and the last reading is the step's.
+
 The v1 controller charges a page of the page cache to the group that first touched it: pages a load
 left cached stay outside a later step's budget. So before each step the data directory's pages are
 evicted (fsync, then `posix_fadvise(DONTNEED)` on every file) and the step starts cold.
@@ -26,9 +35,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .resources import flush_directory
 
@@ -88,7 +98,15 @@ class Controller:
     """Where step groups are made, and which file names this cgroup version uses."""
 
     version: int  # 1 or 2
-    parent: Path  # the directory step groups are made in
+    parent: Path  # the directory step groups are made in; with systemd_run, the hierarchy's root
+    systemd_run: str | None = None  # systemd-run, when systemd makes each step's group (a transient scope)
+    user: bool = False  # systemd-run --user: the user's service manager, for a process that is not root
+
+    @property
+    def mechanism(self) -> str:
+        """How the budget is enforced, in words."""
+        how = "systemd-run --user --scope" if self.user else "systemd-run --scope"
+        return f"{how} (cgroup v{self.version})" if self.systemd_run else f"cgroup v{self.version}"
 
     @property
     def limit_file(self) -> str:
@@ -103,14 +121,28 @@ class Controller:
         return "total_cache" if self.version == 1 else "file"
 
 
-def find_controller(root: Path | None = None, proc_cgroup: str | None = None) -> Controller:
-    """The memory controller this process may make groups under, or BudgetRefused saying why not."""
+def find_controller(
+    root: Path | None = None,
+    proc_cgroup: str | None = None,
+    pid1: str | None = None,
+    systemd_run: str | None = None,
+    uid: int | None = None,
+) -> Controller:
+    """The memory controller this process may make groups under, or systemd-run where systemd may make
+    them for it, or BudgetRefused saying why none of the three can. The arguments default to this
+    machine's: its cgroup tree, /proc/self/cgroup, /proc/1/comm, `systemd-run` on PATH, the uid."""
     root = root or Path(os.environ.get(CGROUP_ROOT_ENV) or DEFAULT_CGROUP_ROOT)
     if proc_cgroup is None:
         try:
             proc_cgroup = Path("/proc/self/cgroup").read_text()
         except OSError:
             proc_cgroup = ""
+    if pid1 is None:
+        pid1 = _read(Path("/proc/1/comm")).strip()
+    if systemd_run is None:
+        systemd_run = shutil.which("systemd-run") or ""
+    if uid is None:
+        uid = os.getuid()
     candidates: list[tuple[int, Path]] = []
     if (root / "memory" / "memory.limit_in_bytes").is_file():
         candidates.append((1, root / "memory"))
@@ -130,13 +162,48 @@ def find_controller(root: Path | None = None, proc_cgroup: str | None = None) ->
             reasons.append(f"v2: {parent} does not delegate the memory controller to its children")
             continue
         if not os.access(parent, os.W_OK):
-            reasons.append(
-                f"v{version}: {parent} is not writable by uid {os.getuid()} (run as root, or under "
-                f"`systemd-run --user --scope -p MemoryMax=SIZE` with the budget set there instead)"
-            )
+            reasons.append(f"v{version}: {parent} is not writable by uid {uid} (run as root)")
             continue
         return Controller(version, parent)
+    version, base = max(candidates)  # the unified hierarchy where there is one: systemd limits there
+    why_not = systemd_refusal(pid1, systemd_run, version, uid)
+    if why_not is None:
+        return Controller(version, base, systemd_run=systemd_run, user=uid != 0)
+    reasons.append(f"systemd-run: {why_not}")
     raise BudgetRefused("--memory cannot be enforced: " + "; ".join(reasons))
+
+
+def systemd_refusal(pid1: str, systemd_run: str, version: int, uid: int) -> str | None:
+    """Why systemd cannot make the steps' memory groups either, or None when it can (pure)."""
+    if pid1 != "systemd":
+        return f"PID 1 is {pid1 or 'unknown'!r}, not systemd, so no service manager makes scopes"
+    if not systemd_run:
+        return "PID 1 is systemd but there is no systemd-run on PATH"
+    if version == 1 and uid != 0:
+        return f"a user's scope cannot limit memory on cgroup v1 (uid {uid}; run as root)"
+    return None
+
+
+def scope_command(controller: Controller, unit: str, budget: int, command: list[str]) -> list[str]:
+    """The command started in a transient systemd scope named unit with the budget as its memory limit
+    and no swap: MemoryMax= and MemorySwapMax= on the unified hierarchy, MemoryLimit= on v1 (pure)."""
+    if controller.systemd_run is None:
+        raise ValueError("scope_command needs a controller that runs steps through systemd-run")
+    if controller.version == 2:
+        limits = ["-p", f"MemoryMax={budget}", "-p", "MemorySwapMax=0"]
+    else:
+        limits = ["-p", f"MemoryLimit={budget}"]
+    user = ["--user"] if controller.user else []
+    return [controller.systemd_run, *user, "--scope", "--quiet", f"--unit={unit}", *limits, "--", *command]
+
+
+def scope_group(controller: Controller, proc_cgroup: str, unit: str) -> Path | None:
+    """The scope's group directory from its process's /proc/<pid>/cgroup, or None while the process is not
+    in that scope yet (systemd-run moves itself in before it execs the command) (pure)."""
+    path = own_group(proc_cgroup, controller.version)
+    if PurePosixPath(path).name != unit:
+        return None
+    return controller.parent / path.lstrip("/")
 
 
 def _read(path: Path) -> str:
@@ -163,13 +230,18 @@ class StepGroup:
     def __init__(self, controller: Controller, budget: int, name: str | None = None) -> None:
         self.controller = controller
         self.budget = budget
-        self.path = controller.parent / (name or GROUP_PREFIX + uuid.uuid4().hex[:12])
+        name = name or GROUP_PREFIX + uuid.uuid4().hex[:12]
+        self.unit = name + ".scope"  # systemd-run's scope (the third mechanism)
+        self.path = controller.parent / name  # with systemd-run: where the scope is, once sample() finds it
+        self._last: BudgetUsage | None = None  # with systemd-run: the last reading while the step ran
 
     def __enter__(self) -> StepGroup:
         return self.create()
 
     def create(self) -> StepGroup:
-        """Makes the group with its limit (and no swap beyond it)."""
+        """Makes the group with its limit (and no swap beyond it); systemd-run makes its scope itself."""
+        if self.controller.systemd_run is not None:
+            return self
         self.path.mkdir()
         try:
             (self.path / self.controller.limit_file).write_text(str(self.budget))
@@ -191,11 +263,40 @@ class StepGroup:
         self.remove()
 
     def wrap(self, command: list[str]) -> list[str]:
-        """The command, started inside this group: the shell joins it and `exec`s the command (same pid)."""
+        """The command, started inside this group: the shell joins it and `exec`s the command (same pid);
+        or systemd-run makes the scope and `exec`s the command in it (same pid too)."""
+        if self.controller.systemd_run is not None:
+            return scope_command(self.controller, self.unit, self.budget, command)
         procs = shlex.quote(str(self.path / "cgroup.procs"))
         return ["/bin/sh", "-c", f'echo $$ > {procs} && exec "$@"', "ycsb-budget", *command]
 
+    def sample(self, pid: int, proc_cgroup: str | None = None) -> None:
+        """With systemd-run, reads the scope's usage while its process lives (systemd removes the scope when
+        it ends); a no-op for a group of our own, which stays until remove(). proc_cgroup: the process's
+        /proc/<pid>/cgroup (read when not given)."""
+        if self.controller.systemd_run is None:
+            return
+        if proc_cgroup is None:
+            proc_cgroup = _read(Path(f"/proc/{pid}/cgroup"))
+        path = scope_group(self.controller, proc_cgroup, self.unit)
+        if path is None or not path.is_dir():
+            return  # not in its scope yet, or the scope is gone: the last reading stays
+        self.path = path
+        reading = self._read_usage()
+        if reading.cgroup_peak_bytes is None:  # no memory.peak (v2 before Linux 5.19): the most seen so far
+            seen = [_int_or_none(_read(path / "memory.current"))]
+            if self._last is not None:
+                seen.append(self._last.cgroup_peak_bytes)
+            reading.cgroup_peak_bytes = max((x for x in seen if x is not None), default=None)
+        self._last = reading
+
     def usage(self) -> BudgetUsage:
+        """What the group used; with systemd-run the last reading while the step ran (nothing read: None's)."""
+        if self.controller.systemd_run is not None:
+            return self._last or BudgetUsage(self.budget, None, None, None, None)
+        return self._read_usage()
+
+    def _read_usage(self) -> BudgetUsage:
         stat = stat_values(_read(self.path / "memory.stat"))
         if self.controller.version == 1:
             failcnt = _int_or_none(_read(self.path / "memory.failcnt"))
@@ -212,7 +313,10 @@ class StepGroup:
         )
 
     def remove(self) -> None:
-        """Removes the group: v1 moves what it still charges to the parent; a live process keeps it (EBUSY)."""
+        """Removes the group: v1 moves what it still charges to the parent; a live process keeps it (EBUSY).
+        A systemd scope is systemd's to remove (it does when its process ends)."""
+        if self.controller.systemd_run is not None:
+            return
         if self.controller.version == 1:
             force = self.path / "memory.force_empty"
             try:

@@ -25,6 +25,7 @@ from .findings import (
     FindingResult,
     closer_library,
     evaluate_findings,
+    ran_any_finding,
 )
 from .formatting import format_number
 from .reference import load_findings, load_published
@@ -460,6 +461,8 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
     findings = evaluate_findings(load_findings(), run.values(), run.machine, figure_map)
+    if not ran_any_finding(findings, {f.scenario for f in run.figures}):
+        findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
     summary = summary_blocks(run, findings, crash, full_repeats)
@@ -494,7 +497,8 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     blocks += timeline_blocks(run, report_dir, timelines)
     if crash is not None:
         blocks += durability_blocks(crash)
-    blocks += findings_blocks(findings)
+    if findings:
+        blocks += findings_blocks(findings)
     blocks += failed_blocks(run)
     blocks += noise_blocks(run)
     blocks += hosts_blocks(run)

@@ -322,7 +322,11 @@ def summary_blocks(
         f"{len(by_status.get(s, []))} {s}" + (f" ({', '.join(by_status[s])})" if by_status.get(s) else "")
         for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     )
-    items = [f"**Published findings**: {verdicts}. The table is under 'Findings', at the end."]
+    items = [
+        f"**Published findings**: {verdicts}. The table is under 'Findings', at the end."
+        if findings
+        else "**Published findings**: none judged: this run had none of the scenarios they are checked on."
+    ]
     per_library = closer_library(findings)
     if per_library:
         items.append(f"**LevelDB 1.13 or 1.23**: {per_library}.")

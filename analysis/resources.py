@@ -21,6 +21,7 @@ import resource
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,9 +80,15 @@ def usage_of(rusage: resource.struct_rusage | None, io: dict[str, int] | None) -
 
 
 def run_measured(
-    command: list[str], stdout: Path, stderr: Path, cwd: Path, timeout: float | None
+    command: list[str],
+    stdout: Path,
+    stderr: Path,
+    cwd: Path,
+    timeout: float | None,
+    on_poll: Callable[[int], None] | None = None,
 ) -> tuple[int, bool, ProcessUsage | None]:
-    """Runs one process with its output going to files: (exit code, timed out, its usage).
+    """Runs one process with its output going to files: (exit code, timed out, its usage). on_poll is
+    called with the child's pid at each poll while it runs (a systemd scope's usage is read so).
 
     The child gets its own session, so a timeout or Ctrl-C kills it and nothing else.
     """
@@ -96,6 +103,8 @@ def run_measured(
                 if pid == proc.pid:
                     break
                 io = read_proc_io(proc.pid) or io  # the last readable sample before exit
+                if on_poll is not None:
+                    on_poll(proc.pid)
                 if deadline is not None and time.monotonic() > deadline:
                     os.killpg(proc.pid, signal.SIGKILL)
                     timed_out = True

@@ -430,7 +430,8 @@ def run_step(
     start = time.monotonic()
     try:
         timeout = step_timeout(options.step_timeout, resolved.step.seconds)
-        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout)
+        sample = group.sample if group is not None else None  # a systemd scope is read while it lives
+        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout, sample)
         budget = group.usage() if group is not None else None
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")

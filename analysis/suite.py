@@ -104,8 +104,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--memory",
         metavar="SIZE",
         help="run each step's JVM inside a memory cgroup of SIZE (e.g. 1g): heap, engine caches and the page "
-        "cache of its files share it; the data's pages are evicted before each step. Refused where no "
-        "memory controller can be used (no root, none mounted)",
+        "cache of its files share it; the data's pages are evicted before each step. The cgroup v2 or v1 "
+        "memory controller, or else a systemd-run scope where systemd manages the cgroups. Refused where none "
+        "of these can be used (no root, none mounted)",
     )
     p.add_argument(
         "--crash-rounds",
@@ -458,7 +459,7 @@ def main(argv: list[str]) -> int:
         "cap": args.cap,
         "exporter": args.exporter,
         "memory_bytes": memory,
-        "cgroup": f"v{controller.version} under {controller.parent}" if controller else None,
+        "cgroup": f"{controller.mechanism} under {controller.parent}" if controller else None,
         "engines": engines,
         "peers": [p.describe() for p in peers],
         "shard": list(args.shard) if args.shard else None,

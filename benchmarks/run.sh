@@ -10,6 +10,9 @@
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 # The binding's own code per call over an engine that does nothing:
 #   bash benchmarks/run.sh binding-cost [--ops 1000000] [--rounds 5]
+# The binding's cost per point read, (d)-(d0), at the scale group's smallest and largest data sizes:
+#   bash benchmarks/run.sh flat-cost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3]
+#                                    [--ops 300000] [--dir D]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ] \
@@ -21,6 +24,7 @@ case "${1:-}" in
   side-by-side) main=site.ycsb.embedded.bench.BindingOverhead; shift ;;
   disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
   binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
+  flat-cost) main=site.ycsb.embedded.bench.FlatCost; shift ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,7 +66,116 @@ def test_v2_without_delegation_is_refused(tmp_path):
     (tmp_path / "cgroup.controllers").write_text("cpu io memory pids\n")
     (tmp_path / "cgroup.subtree_control").write_text("cpu\n")
     with pytest.raises(BudgetRefused, match="does not delegate the memory controller"):
-        find_controller(tmp_path, "0::/\n")
+        find_controller(tmp_path, "0::/\n", pid1="init", systemd_run="")
+
+
+SYSTEMD_RUN = "/usr/bin/systemd-run"
+
+
+def undelegated_v2(root: Path) -> str:
+    """A fake unified hierarchy whose memory controller this process's group does not delegate (a login
+    session under systemd); returns its /proc/self/cgroup."""
+    (root / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    (root / "cgroup.subtree_control").write_text("cpu io memory pids\n")
+    session = root / "user.slice" / "session-1.scope"
+    session.mkdir(parents=True)
+    (session / "cgroup.subtree_control").write_text("")
+    return "0::/user.slice/session-1.scope\n"
+
+
+def test_systemd_run_when_no_controller_is_usable(tmp_path):
+    proc = undelegated_v2(tmp_path)
+    controller = find_controller(tmp_path, proc, pid1="systemd", systemd_run=SYSTEMD_RUN, uid=0)
+    assert controller == Controller(2, tmp_path, systemd_run=SYSTEMD_RUN, user=False)
+    assert controller.mechanism == "systemd-run --scope (cgroup v2)"
+    # Not root: the user's own service manager.
+    user = find_controller(tmp_path, proc, pid1="systemd", systemd_run=SYSTEMD_RUN, uid=1000)
+    assert user.user and user.mechanism == "systemd-run --user --scope (cgroup v2)"
+    # A usable controller of our own is still the first choice.
+    (tmp_path / "user.slice" / "session-1.scope" / "cgroup.subtree_control").write_text("memory\n")
+    own = find_controller(tmp_path, proc, pid1="systemd", systemd_run=SYSTEMD_RUN, uid=0)
+    assert own == Controller(2, tmp_path / "user.slice" / "session-1.scope")
+
+
+def test_none_of_the_three_is_refused_with_every_reason(tmp_path):
+    proc = undelegated_v2(tmp_path)
+    with pytest.raises(BudgetRefused) as refused:
+        find_controller(tmp_path, proc, pid1="init", systemd_run=SYSTEMD_RUN, uid=0)
+    text = str(refused.value)
+    assert text.startswith("--memory cannot be enforced: v2: ")
+    assert "does not delegate the memory controller" in text
+    assert "systemd-run: PID 1 is 'init', not systemd" in text
+    with pytest.raises(BudgetRefused, match="PID 1 is systemd but there is no systemd-run on PATH"):
+        find_controller(tmp_path, proc, pid1="systemd", systemd_run="", uid=0)
+    # No memory controller at all: systemd could not enforce a limit either; today's refusal stands.
+    with pytest.raises(BudgetRefused, match="needs a memory cgroup controller and .* has none"):
+        find_controller(tmp_path / "empty", "", pid1="systemd", systemd_run=SYSTEMD_RUN, uid=0)
+
+
+def test_systemd_scope_command_and_its_limits():
+    v2 = StepGroup(Controller(2, Path("/sys/fs/cgroup"), systemd_run=SYSTEMD_RUN), 1 << 30, name="ycsb-step-abc")
+    assert v2.unit == "ycsb-step-abc.scope"
+    assert v2.wrap(["bin/ycsb", "run", "rocksdb"]) == [
+        SYSTEMD_RUN,
+        "--scope",
+        "--quiet",
+        "--unit=ycsb-step-abc.scope",
+        "-p",
+        "MemoryMax=1073741824",
+        "-p",
+        "MemorySwapMax=0",
+        "--",
+        "bin/ycsb",
+        "run",
+        "rocksdb",
+    ]
+    assert v2.create() is v2  # nothing made by us: systemd makes the scope
+    user_v1 = Controller(1, Path("/sys/fs/cgroup/memory"), systemd_run=SYSTEMD_RUN, user=True)
+    command = StepGroup(user_v1, 32 * MB, name="s").wrap(["java"])
+    # cgroup v1: systemd's MemoryLimit= (its MemoryMax= is for the unified hierarchy only).
+    assert command == [
+        SYSTEMD_RUN,
+        "--user",
+        "--scope",
+        "--quiet",
+        "--unit=s.scope",
+        "-p",
+        "MemoryLimit=33554432",
+        "--",
+        "java",
+    ]
+
+
+def test_systemd_scope_usage_is_read_while_it_lives(tmp_path):
+    controller = Controller(2, tmp_path, systemd_run=SYSTEMD_RUN)
+    group = StepGroup(controller, 64 * MB, name="ycsb-step-abc")
+    scope = tmp_path / "system.slice" / "ycsb-step-abc.scope"
+    in_scope = "0::/system.slice/ycsb-step-abc.scope\n"
+    # Before systemd-run has moved into its scope: nothing read, nothing made up.
+    group.sample(4242, "0::/user.slice/session-1.scope\n")
+    assert group.usage() == BudgetUsage(64 * MB, None, None, None, None)
+    scope.mkdir(parents=True)
+    (scope / "memory.peak").write_text(f"{50 * MB}\n")
+    (scope / "memory.stat").write_text(f"anon {10 * MB}\nfile {30 * MB}\n")
+    (scope / "memory.events").write_text("low 0\nhigh 0\nmax 7\noom 0\noom_kill 0\n")
+    group.sample(4242, in_scope)
+    assert group.path == scope
+    assert group.usage() == BudgetUsage(64 * MB, 50 * MB, 30 * MB, 7, 0)
+    # The step ended and systemd removed the scope: the last reading is the step's.
+    for f in scope.iterdir():
+        f.unlink()
+    scope.rmdir()
+    group.sample(4242, in_scope)
+    group.remove()  # systemd's to remove: nothing to do, nothing raised
+    assert group.usage() == BudgetUsage(64 * MB, 50 * MB, 30 * MB, 7, 0)
+    # A kernel without memory.peak: the most memory.current a reading saw.
+    older = StepGroup(controller, 64 * MB, name="ycsb-step-abc")
+    scope.mkdir()
+    (scope / "memory.current").write_text(f"{40 * MB}\n")
+    older.sample(1, in_scope)
+    (scope / "memory.current").write_text(f"{20 * MB}\n")
+    older.sample(1, in_scope)
+    assert older.usage().cgroup_peak_bytes == 40 * MB
 
 
 def test_v1_found_in_own_group(tmp_path):

@@ -203,6 +203,20 @@ def test_report_reads_like_the_2011_page(tmp_path):
     assert page.count("<table") == markdown.count("\n|---")
 
 
+def test_a_run_without_the_findings_scenarios_has_no_findings_section(tmp_path):
+    # A run of the scale group alone listed all 15 published findings as "not measured".
+    run = constructed_run(tmp_path)
+    scale_only = RunData(tmp_path, run.suite, run.machine, [], run.tidy, [], {})
+    markdown = to_markdown(build_report(scale_only, tmp_path))
+    assert "## Findings" not in markdown and "| F1 |" not in markdown
+    line = "**Published findings**: none judged: this run had none of the scenarios they are checked on."
+    assert markdown.count(line) == 1
+    # One figure of a finding's scenario brings the section back, with the findings it cannot judge.
+    one = RunData(tmp_path, run.suite, run.machine, [], run.tidy, [figure("leveldb", "seqwrite", 1000.0)], {})
+    markdown = to_markdown(build_report(one, tmp_path))
+    assert "## Findings" in markdown and "| F10 |" in markdown and line not in markdown
+
+
 def test_compare_gives_ratios_and_inverts_times():
     a = [
         figure("leveldb", "seqwrite", 100_000.0),

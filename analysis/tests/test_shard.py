@@ -110,3 +110,33 @@ def test_shards_merged_give_the_report_of_one_run(tmp_path: Path, capsys: pytest
     head = (alone / "report.md").read_text().split("\n## ", 1)[0]
     assert "**INCOMPLETE: part 2/2 of the sharded matrix is missing from these results" in head, head
     assert "INCOMPLETE" not in (merged / "report.md").read_text()
+
+
+def fake_results(directory: Path, shard: list[int] | None, cells: list[tuple[str, str]]) -> Path:
+    """A results directory holding these cells (not run: no figures) and the suite.json of a run --shard."""
+    for engine, scenario in cells:
+        cell = directory / engine / scenario
+        cell.mkdir(parents=True)
+        (cell / "cell.json").write_text(
+            json.dumps({"engine": engine, "scenario": scenario, "status": "failed", "repeats": []})
+        )
+    (directory / "suite.json").write_text(json.dumps({"mode": "quick", "repeat": 1, "shard": shard}))
+    (directory / "machine.json").write_text("{}")
+    return directory
+
+
+def test_compare_warns_of_a_lone_shard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole = fake_results(tmp_path / "whole", None, [("leveldb", "seqwrite"), ("sqlite", "seqwrite")])
+    first = fake_results(tmp_path / "s1", [1, 2], [("leveldb", "seqwrite")])
+    second = fake_results(tmp_path / "s2", [2, 2], [("sqlite", "seqwrite")])
+    capsys.readouterr()
+    assert compare_main([str(whole), str(first)]) == 0
+    out, err = capsys.readouterr()
+    warning = "B holds only some parts of a sharded matrix: part 2/2 is missing"
+    assert f"compare: WARNING: {warning}" in err, err
+    assert f"**WARNING: {warning}" in out.split("A = ", 1)[0], out  # at the top, before the table
+    assert "A holds" not in err
+    # Both parts given: nothing is missing, nothing to warn of.
+    assert compare_main([str(whole), f"{first},{second}"]) == 0
+    out, err = capsys.readouterr()
+    assert "WARNING" not in err and "WARNING" not in out

@@ -251,8 +251,13 @@ public final class Layers {
       cmd.addAll(List.of("-p", "operationcount=" + count));
     }
     LayerStep.extras(spec).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
+    return ycsbFigures(step(where, cmd));
+  }
+
+  /** YCSB's "[SECTION], Name, value" lines of a step's stdout as "[SECTION], Name" -> "value". */
+  static Map<String, String> ycsbFigures(String stdout) {
     Map<String, String> out = new HashMap<>();
-    for (String line : step(where, cmd).split("\n")) {
+    for (String line : stdout.split("\n")) {
       int comma = line.lastIndexOf(", ");
       if (line.startsWith("[") && comma > 0) {
         out.put(line.substring(0, comma), line.substring(comma + 2).trim());
@@ -286,7 +291,7 @@ public final class Layers {
     }
   }
 
-  private static void checkYcsb(String where, Map<String, String> out, String op, int expected, boolean mustFind) {
+  static void checkYcsb(String where, Map<String, String> out, String op, int expected, boolean mustFind) {
     if (!out.containsKey("[OVERALL], RunTime(ms)")) {
       throw new StepFailed(where + ": YCSB printed no [OVERALL] line");
     }
@@ -302,7 +307,8 @@ public final class Layers {
     }
   }
 
-  private List<String> java(String heap) {
+  /** A child JVM's command up to its main class: this JVM's java, class path and library path, the heap. */
+  static List<String> java(String heap) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED",
         "-Djava.library.path=" + System.getProperty("java.library.path"),
@@ -321,7 +327,11 @@ public final class Layers {
 
   /** Runs one child process; its stderr goes to a file beside its data. Returns its stdout. */
   private String step(String where, List<String> cmd) throws Exception {
-    Path err = base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", stepNumber));
+    return runStep(where, cmd, base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", stepNumber)));
+  }
+
+  /** Runs one child process with its stderr to {@code err}; its stdout, or StepFailed on a hang or a non-zero exit. */
+  static String runStep(String where, List<String> cmd, Path err) throws Exception {
     Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();

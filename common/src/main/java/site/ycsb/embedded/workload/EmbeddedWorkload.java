@@ -51,6 +51,9 @@ public class EmbeddedWorkload extends CoreWorkload {
   public static final String VALUE_COMPRESSION_RATIO = "valuecompressionratio";
   public static final String DELETE_PROPORTION = "deleteproportion";
   public static final String READSEQ_PROPORTION = "readseqproportion";
+  /** What valuecompressionratio takes, as its refusal says it. */
+  static final String COMPRESSION_RATIO_ALLOWED = "a number above 0 and at most 1 (the share of a value's size"
+      + " that compression leaves: 0.5 halves it, 1 does not compress), or off";
 
   /** Operation names as they appear in YCSB's output. */
   public static final String DELETE = "DELETE";
@@ -89,8 +92,7 @@ public class EmbeddedWorkload extends CoreWorkload {
       String order = props.choice(LOAD_ORDER, orderedinserts ? "sequential" : "random", "sequential", "random",
           "replacement");
       long seed = props.integer(LOAD_SEED, 20110727L, Long.MIN_VALUE, Long.MAX_VALUE);
-      double ratio = props.string(VALUE_COMPRESSION_RATIO, "off").trim().equalsIgnoreCase("off")
-          ? 0 : props.decimal(VALUE_COMPRESSION_RATIO, 1.0, Double.MIN_VALUE, 1.0);
+      double ratio = compressionRatio(props);
       double deletes = props.decimal(DELETE_PROPORTION, 0, 0, 1);
       double readseq = props.decimal(READSEQ_PROPORTION, 0, 0, 1);
       fieldPrefix = p.getProperty(FIELD_NAME_PREFIX, FIELD_NAME_PREFIX_DEFAULT);
@@ -144,6 +146,26 @@ public class EmbeddedWorkload extends CoreWorkload {
     } catch (IllegalArgumentException e) {
       throw new WorkloadException(e.getMessage());
     }
+  }
+
+  /**
+   * valuecompressionratio: 0 for off, else a ratio above 0 and at most 1. The typed reader's bounds would
+   * print the smallest double above 0 (4.9E-324) as the lower one, so a refusal says the range in words.
+   */
+  static double compressionRatio(EngineProperties props) {
+    if (props.string(VALUE_COMPRESSION_RATIO, "off").trim().equalsIgnoreCase("off")) {
+      return 0;
+    }
+    double ratio;
+    try {
+      ratio = props.decimal(VALUE_COMPRESSION_RATIO, 1.0, 0, 1.0);
+    } catch (EngineProperties.BadPropertyException e) {
+      ratio = 0;
+    }
+    if (ratio <= 0) {
+      throw props.refuse(VALUE_COMPRESSION_RATIO, COMPRESSION_RATIO_ALLOWED);
+    }
+    return ratio;
   }
 
   @Override

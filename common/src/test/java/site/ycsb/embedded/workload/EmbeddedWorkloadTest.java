@@ -319,4 +319,19 @@ class EmbeddedWorkloadTest {
         && e.getMessage().contains("replacement"), e.getMessage());
     assertThrows(WorkloadException.class, () -> workload("keyformat", "binary", "dataintegrity", "true"));
   }
+
+  @Test
+  void compressionRatioRefusalSaysTheRangeInWords() throws Exception {
+    // It printed "expected a number from 4.9E-324 to 1.0": Double.MIN_VALUE as the lower bound.
+    for (String bad : List.of("0", "1.5", "-0.5", "half")) {
+      var e = assertThrows(WorkloadException.class, () -> workload("valuecompressionratio", bad));
+      String m = e.getMessage();
+      assertTrue(m.contains("property valuecompressionratio") && m.contains(" = '" + bad + "' is not allowed")
+          && m.contains("above 0 and at most 1")
+          && m.contains("or off") && !m.contains("E-"), m);
+    }
+    RecordingDb db = load(workload("keyformat", "decimal", "valuecompressionratio", "1"), 1);
+    assertEquals(1, db.inserted.size());
+    load(workload("valuecompressionratio", "off"), 1);
+  }
 }

@@ -1,0 +1,265 @@
+package site.ycsb.embedded.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The binding's own cost per operation as the data grows (issue 21, item 6): per engine and data size N,
+ * N records of the scale group's shape ({@code scale/base}: 16-byte decimal keys, one 1 KB value, the
+ * engines' tuning for a 1 GB budget) loaded ONCE in random order through the binding in batches of
+ * {@value #LOAD_BATCH}, then point reads ({@code scale/read-uniform}) on that same data through YCSB's
+ * client around {@link LibraryDB} (layer (d0): only the library's own get) and around the binding
+ * (layer (d)), each step a fresh JVM at -Xmx256m, in-operation time from {@link NanoTimedDB}; rounds
+ * alternate the two layers (and which of them goes first). (d)-(d0), the median over the rounds of each
+ * round's difference, is what the binding adds to a read; its ratio between the largest and the smallest
+ * N says whether that cost stays flat while the engine's own cost grows. No memory budget: the data stays
+ * in the page cache, since the point is the binding's cost, not the disk's.
+ *
+ * <p>Overwrites are not measured: {@link LibraryDB} makes no updates, and its raw puts would leave
+ * values the binding's record codec cannot read back, so (d0) and (d) could not share the data.
+ *
+ * <p>Usage: FlatCost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3] [--ops 300000]
+ * [--dir D] [--workloads DIR]. An engine may carry binding properties ({@code leveldb:leveldb.library=system}
+ * also stacks {@code scale/leveldb-system}).
+ */
+public final class FlatCost {
+
+  /** One LSM tree and one B-tree: the fastest of each to load, so that 2^22 records fit the run's minutes. */
+  static final List<String> DEFAULT_ENGINES = List.of("rocksdb", "lmdb");
+  /** The scale group's smallest and largest data sizes (analysis/scenarios.py SCALE_RECORDS). */
+  static final List<Integer> DEFAULT_RECORDS = List.of(1 << 18, 1 << 22);
+  static final int DEFAULT_ROUNDS = 3;
+  /** Point reads per step: the same at every N, so the JIT's share per read is the same too. */
+  static final int DEFAULT_OPS = 300_000;
+  /** Inserts per atomic batch of the load (the binding's batchsize). */
+  static final int LOAD_BATCH = 1000;
+  /** Every JVM, whatever N (the scale group's SCALE_HEAP). */
+  static final String HEAP = "256m";
+  /** A result within this share of the smallest N's counts as flat. */
+  static final double FLAT = 0.10;
+  /** Kyoto TreeDB: one hash bucket per 8 records, as the scale group's load sets it (KYOTO_RECORDS_PER_BUCKET). */
+  static final int KYOTO_RECORDS_PER_BUCKET = 8;
+
+  private final Path workloads;
+  private final Path base;
+  private final int rounds;
+  private final int ops;
+  private final PrintStream out;
+  private final List<String> failures = new ArrayList<>();
+  private int stepNumber;
+
+  private FlatCost(Path workloads, Path base, int rounds, int ops, PrintStream out) {
+    this.workloads = workloads;
+    this.base = base;
+    this.rounds = rounds;
+    this.ops = ops;
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, System.out));
+  }
+
+  /** Runs the benchmark, printing to {@code out}; the exit status: 0, or 1 when a step failed. */
+  static int run(String[] args, PrintStream out) throws Exception {
+    List<String> engines = DEFAULT_ENGINES;
+    List<Integer> records = DEFAULT_RECORDS;
+    int rounds = DEFAULT_ROUNDS;
+    int ops = DEFAULT_OPS;
+    Path base = null;
+    Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
+    Path workloads = top.resolve("workloads");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--engines" -> engines = Arrays.asList(args[++i].split(","));
+        case "--records" -> records = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).sorted().toList();
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--ops" -> ops = Integer.parseInt(args[++i]);
+        case "--dir" -> base = Path.of(args[++i]);
+        case "--workloads" -> workloads = Path.of(args[++i]).toAbsolutePath();
+        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--engines e,...]"
+            + " [--records N,...] [--rounds R] [--ops N] [--dir D] [--workloads DIR]");
+      }
+    }
+    for (String e : engines) {
+      Engines.named(e.split(":")[0]); // an unknown engine stops here, before any step runs
+    }
+    if (records.isEmpty() || records.get(0) < 1 || rounds < 1 || ops < 1) {
+      throw new IllegalArgumentException("--records, --rounds and --ops must be at least 1");
+    }
+    boolean ownBase = base == null;
+    base = ownBase ? Files.createTempDirectory("flatcost") : Files.createDirectories(base);
+    FlatCost bench = new FlatCost(workloads, base, rounds, ops, out);
+    long start = System.nanoTime();
+    out.printf(Locale.ROOT, "flat-cost: the binding's cost per point read as the data grows. Per engine and N: N"
+        + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
+        + " (batches of %d), then %d round(s) of %,d uniform point reads (scale/read-uniform) through YCSB's"
+        + " client around LibraryDB (d0) and around the binding (d), alternating, each a fresh JVM at -Xmx%s;"
+        + " in-operation ns/op from NanoTimedDB; no memory budget (the data stays in the page cache)%n",
+        LOAD_BATCH, rounds, ops, HEAP);
+    Map<String, Map<Integer, Cost>> costs = new LinkedHashMap<>();
+    for (String spec : engines) {
+      for (int n : records) {
+        try {
+          costs.computeIfAbsent(spec, k -> new TreeMap<>()).put(n, bench.measure(spec, n));
+        } catch (Layers.StepFailed f) {
+          bench.failures.add(f.getMessage());
+          out.println("  " + spec + " N=" + n + ": FAILED: " + f.getMessage());
+        } finally {
+          Layers.deleteTree(base.resolve(dataDir(spec, n)));
+        }
+      }
+    }
+    out.println();
+    bench.printSummary(costs);
+    out.printf(Locale.ROOT, "wall time: %.0f s%n", (System.nanoTime() - start) / 1e9);
+    if (ownBase) {
+      Layers.deleteTree(base);
+    }
+    if (!bench.failures.isEmpty()) {
+      out.println("FAILED steps:");
+      bench.failures.forEach(f -> out.println("  " + f));
+      return 1;
+    }
+    return 0;
+  }
+
+  /** The medians of one engine and N over the rounds, in ns per read. */
+  record Cost(int n, double d0, double d, double binding) {
+  }
+
+  /** (d)-(d0) of one engine and N: the median over the rounds of each round's difference (rounds pair the two). */
+  static double bindingCost(double[] d0, double[] d) {
+    if (d0.length != d.length || d0.length == 0) {
+      throw new IllegalArgumentException("one (d0) and one (d) per round: " + d0.length + " and " + d.length);
+    }
+    double[] diff = new double[d.length];
+    for (int i = 0; i < d.length; i++) {
+      diff[i] = d[i] - d0[i];
+    }
+    return BindingOverhead.median(diff);
+  }
+
+  /** (d)-(d0) at the largest N over (d)-(d0) at the smallest; NaN when the smallest is not above 0. */
+  static double ratio(Cost small, Cost large) {
+    return small.binding() > 0 ? large.binding() / small.binding() : Double.NaN;
+  }
+
+  private static String dataDir(String spec, int n) {
+    return spec.replaceAll("[^A-Za-z0-9.=-]", "_") + "-" + n;
+  }
+
+  private Cost measure(String spec, int n) throws Exception {
+    String engine = spec.split(":")[0];
+    Path dir = base.resolve(dataDir(spec, n));
+    Layers.deleteTree(dir);
+    Files.createDirectories(dir);
+    String binding = Engines.named(engine).newClient().getClass().getName();
+    long t0 = System.nanoTime();
+    List<String> load = client(spec, n, dir, binding, "-load", "load");
+    load.addAll(List.of("-p", "batchsize=" + LOAD_BATCH));
+    if (engine.equals("kyoto")) {
+      load.addAll(List.of("-p", "kyoto.buckets=" + Math.max(1, n / KYOTO_RECORDS_PER_BUCKET)));
+    }
+    String where = spec + " N=" + n;
+    Map<String, String> loaded = Layers.ycsbFigures(step(where + " load", load));
+    Layers.checkYcsb(where + " load", loaded, "INSERT", n, true);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    out.printf(Locale.ROOT, "  %s N=%d: loaded in %.1f s (%,.0f records/s, JVM start and close included)%n",
+        spec, n, seconds, n / seconds);
+    double[] d0 = new double[rounds];
+    double[] d = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      // Odd rounds read (d0) first, even rounds (d) first: neither layer always meets the data first.
+      for (String layer : r % 2 == 0 ? List.of("d0", "d") : List.of("d", "d0")) {
+        boolean library = layer.equals("d0");
+        double ns = reads(spec, n, dir, library ? LibraryDB.class.getName() : binding, where + " round " + (r + 1)
+            + " (" + layer + ")");
+        (library ? d0 : d)[r] = ns;
+        out.printf(Locale.ROOT, "step engine=%s records=%d round=%d layer=%s db=%s ops=%d ns_per_op=%.1f%n",
+            spec, n, r + 1, layer, library ? LibraryDB.class.getName() : binding, ops, ns);
+      }
+    }
+    Cost cost = new Cost(n, median(d0), median(d), bindingCost(d0, d));
+    out.printf(Locale.ROOT, "flatcost engine=%s records=%d rounds=%d d0_ns=%.1f d_ns=%.1f binding_ns=%.1f%n",
+        spec, n, rounds, cost.d0(), cost.d(), cost.binding());
+    return cost;
+  }
+
+  /** One (d0) or (d) step: ns per read inside the DB, every read of a loaded key found. */
+  private double reads(String spec, int n, Path dir, String db, String where) throws Exception {
+    List<String> cmd = client(spec, n, dir, db, "-t", "read-uniform");
+    cmd.addAll(List.of("-p", "operationcount=" + ops));
+    Map<String, String> figures = Layers.ycsbFigures(step(where, cmd));
+    Layers.checkYcsb(where, figures, "READ", ops, true);
+    String timed = figures.get(NanoTimedDB.PREFIX + "READ], Operations");
+    String nanos = figures.get(NanoTimedDB.PREFIX + "READ], TotalTime(ns)");
+    if (timed == null || nanos == null || Long.parseLong(timed) != ops) {
+      throw new Layers.StepFailed(where + ": NanoTimedDB timed " + timed + " reads, expected " + ops);
+    }
+    return Double.parseDouble(nanos) / ops;
+  }
+
+  /** YCSB's client at -Xmx256m around NanoTimedDB around {@code db}, on scale/base and one scale workload file. */
+  private List<String> client(String spec, int n, Path dir, String db, String phase, String workload) {
+    List<String> cmd = Layers.java(HEAP);
+    cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(), "-p", NanoTimedDB.WRAPPED + "=" + db,
+        phase, "-P", workloads.resolve("scale/base").toString()));
+    Map<String, String> extras = LayerStep.extras(spec);
+    if ("system".equals(extras.get("leveldb.library"))) {
+      cmd.addAll(List.of("-P", workloads.resolve("scale/leveldb-system").toString()));
+    }
+    cmd.addAll(List.of("-P", workloads.resolve("scale/" + workload).toString()));
+    if (db.equals(LibraryDB.class.getName())) {
+      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0]));
+    }
+    // No HdrHistogram log files: YCSB would write them into the working directory.
+    cmd.addAll(List.of("-p", "recordcount=" + n, "-p", "path=" + dir, "-p", "hdrhistogram.fileoutput=false"));
+    extras.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
+    return cmd;
+  }
+
+  private String step(String where, List<String> cmd) throws Exception {
+    return Layers.runStep(where, cmd, base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", ++stepNumber)));
+  }
+
+  private static double median(double[] xs) {
+    return BindingOverhead.median(xs);
+  }
+
+  private void printSummary(Map<String, Map<Integer, Cost>> costs) {
+    out.printf(Locale.ROOT, "%-32s %10s %12s %12s %12s%n", "engine", "N", "(d0) ns/op", "(d) ns/op", "(d)-(d0)");
+    for (Map.Entry<String, Map<Integer, Cost>> e : costs.entrySet()) {
+      for (Cost c : e.getValue().values()) {
+        out.printf(Locale.ROOT, "%-32s %10d %12.1f %12.1f %12.1f%n", e.getKey(), c.n(), c.d0(), c.d(), c.binding());
+      }
+    }
+    out.println();
+    for (Map.Entry<String, Map<Integer, Cost>> e : costs.entrySet()) {
+      List<Cost> sizes = new ArrayList<>(e.getValue().values());
+      if (sizes.size() < 2) {
+        continue;
+      }
+      Cost small = sizes.get(0);
+      Cost large = sizes.get(sizes.size() - 1);
+      double ratio = ratio(small, large);
+      // One word per value: the line is parsed as name=value words (undefined: no ratio, see the note below).
+      String verdict = Double.isNaN(ratio) ? "undefined" : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
+      out.printf(Locale.ROOT, "flatcost engine=%s small=%d large=%d binding_ratio=%s within_10_percent=%s"
+          + " engine_ratio=%.2f%n", e.getKey(), small.n(), large.n(),
+          Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict, large.d0() / small.d0());
+    }
+    out.println("binding_ratio = (d)-(d0) at the largest N over (d)-(d0) at the smallest (each the median over the"
+        + " rounds of the round's difference): the binding's own cost per read; engine_ratio = (d0) at the largest"
+        + " N over (d0) at the smallest: the engine's (its library's) own cost per read, which may grow;"
+        + " binding_ratio=- and within_10_percent=undefined: (d)-(d0) at the smallest N was not above 0.");
+  }
+}
