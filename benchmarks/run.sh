@@ -10,6 +10,8 @@
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 # The binding's own code per call over an engine that does nothing:
 #   bash benchmarks/run.sh binding-cost [--ops 1000000] [--rounds 5]
+# YCSB's client per operation around a do-nothing DB, CoreWorkload against EmbeddedWorkload in one JVM:
+#   bash benchmarks/run.sh client-cost [--ops 1000000] [--rounds 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ] \
@@ -21,6 +23,7 @@ case "${1:-}" in
   side-by-side) main=site.ycsb.embedded.bench.BindingOverhead; shift ;;
   disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
   binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
+  client-cost) main=site.ycsb.embedded.bench.ClientCost; shift ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"
