@@ -1,5 +1,6 @@
 """What a step cost, as figures: CPU per 1,000 operations, peak memory, bytes written, write and
-space amplification, and throughput inside operations (pure: the measuring is in resources.py).
+space amplification (pure: the measuring is in resources.py; throughput inside operations is results.py's,
+from the timing layer's file).
 
 User data is what YCSB asked the engine to store, not what the engine stores for it: a key's bytes
 plus fieldcount x fieldlength value bytes for an insert (one field, or all with writeallfields=true,
@@ -87,18 +88,6 @@ def user_bytes_stored(
     return max(live, 0) * shape.insert_bytes
 
 
-def inside_ops_per_sec(latencies: list[tuple[int, float]], threads: int) -> float | None:
-    """Operations per second of the time spent inside operations: every operation's count x average
-    latency (microseconds), shared out over the client threads; YCSB's own throughput also counts
-    opening and closing the database and the client's own work between operations. Leave out
-    READ-MODIFY-WRITE: its READ and UPDATE are measured too (pure)."""
-    count = sum(c for c, _ in latencies)
-    busy_us = sum(c * avg for c, avg in latencies)
-    if count <= 0 or busy_us <= 0:
-        return None
-    return count / (busy_us / 1e6 / threads)
-
-
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     if numerator is None or not denominator:
         return None
@@ -150,7 +139,12 @@ def cost_columns(
 
 
 COST_COLUMNS = [
+    # db_bench's clock (results.inside_columns): operations, or a full pass's entries, per second of the time
+    # inside the binding's calls, after the open and before the close; the open and close apart.
     "inside_ops_per_sec",
+    "inside_entries_per_sec",
+    "open_seconds",
+    "close_seconds",
     "cpu_seconds",
     "cpu_seconds_per_1000_ops",
     "peak_rss_bytes",

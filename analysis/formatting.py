@@ -24,6 +24,16 @@ def format_figure(value: float | None, unit: str) -> str:
     return "—" if value is None else f"{format_number(value)} {unit}"
 
 
+def format_seconds(value: float | None) -> str:
+    """0.0123 -> '0.012', 2.345 -> '2.35': three decimals below a second, two above."""
+    return "—" if value is None else f"{value:.3f}" if value < 1 else f"{value:.2f}"
+
+
+def format_open_close(opened: float | None, closed: float | None) -> str:
+    """A step's open and close times, '0.012 / 0.345' (seconds)."""
+    return "—" if opened is None or closed is None else f"{format_seconds(opened)} / {format_seconds(closed)}"
+
+
 def format_ratio(ratio: float | None) -> str:
     """1.354 -> '1.35x'; 0.0031 -> '0.0031x'."""
     if ratio is None or math.isnan(ratio):

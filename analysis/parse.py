@@ -168,6 +168,54 @@ def parse_ycsb_output(stdout: str, json_export: str | None = None) -> YcsbOutput
     return measurements_to_output(measurements)
 
 
+# --- the timing layer's file (common/.../NanoTimedDB.java, `-p nanotimed.file=...`) ----------
+
+
+@dataclass(frozen=True)
+class OperationTimes:
+    """The operations of a step inside the binding, on db_bench's clock: after the open, before the close,
+    each call timed in nanoseconds and summed over the client threads."""
+
+    instances: int  # DB instances: YCSB makes one per client thread
+    open_ns: int  # the first thread's init() to the last one's return
+    close_ns: int  # the first thread's cleanup() to the last one's return
+    window_ns: int  # summed over the threads: after the open to before the close
+    operations: dict[str, tuple[int, int]]  # READ, INSERT, ... -> (count, summed ns)
+
+    @property
+    def count(self) -> int:
+        return sum(c for c, _ in self.operations.values())
+
+    @property
+    def busy_ns(self) -> int:
+        return sum(ns for _, ns in self.operations.values())
+
+    def per_sec(self, entries: int | None = None) -> float | None:
+        """`entries` (default: the operations) per second of the time inside operations, shared out over
+        the client threads as YCSB's throughput is."""
+        done = self.count if entries is None else entries
+        if done <= 0 or self.busy_ns <= 0:
+            return None
+        return done / (self.busy_ns / 1e9 / max(self.instances, 1))
+
+
+def parse_operation_times(text: str) -> OperationTimes | None:
+    """The timing layer's JSON file; None when there is none or it is cut short (a killed JVM)."""
+    if not text.strip():
+        return None
+    try:
+        data = json.loads(text)
+        return OperationTimes(
+            int(data["instances"]),
+            int(data["open_ns"]),
+            int(data["close_ns"]),
+            int(data["window_ns"]),
+            {op: (int(v["count"]), int(v["ns"])) for op, v in data["operations"].items()},
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 # --- `-s` status lines --------------------------------------------------------------------
 
 

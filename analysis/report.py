@@ -42,7 +42,7 @@ from .report_costs import (
 from .report_noise import noise_blocks
 from .report_scale import scale_blocks
 from .report_tables import REPORT_TABLES, ReportTable
-from .results import RunData, figures_frame, load_runs
+from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
 from .tables import BuiltTable, build_table, engine_label
 
@@ -202,7 +202,8 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
     return blocks
 
 
-def findings_blocks(results: list[FindingResult]) -> list[Block]:
+def findings_blocks(results: list[FindingResult], timed: bool = False) -> list[Block]:
+    """timed: the run has in-operation figures, which the findings are judged on (like_for_like)."""
     counts = {
         s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     }
@@ -214,6 +215,13 @@ def findings_blocks(results: list[FindingResult]) -> list[Block]:
             f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
             f"{counts[NOT_REPRODUCED]} not reproduced, {counts[TOO_CLOSE]} too close to call, "
             f"{counts[NOT_MEASURED]} not measured."
+            + (
+                f" Judged on db_bench's clock ('{OPERATIONS_CLOCK}': the operations' own nanoseconds, after the open "
+                f"and before the close) wherever the run timed a test's operations, else on {YCSB_CLOCK}'s "
+                "throughput."
+                if timed
+                else f" Judged on {YCSB_CLOCK}'s throughput (this run has no in-operation times)."
+            )
             + (
                 " The 2011 page's findings about LevelDB are judged on each LevelDB library of the run: "
                 + per_library
@@ -427,8 +435,12 @@ def how_blocks(run: RunData) -> list[Block]:
                 + ("(a peer's: `java -cp <its tree's classpath> site.ycsb.Client`) " if run.suite.get("peers") else "")
                 + "with `-s` status lines (one a second) and "
                 + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
-                + ". YCSB's run time includes opening and closing the database; the 'inside ops/sec' of each 'What it "
-                "cost' table leaves them out (operations / their count x average latency), as db_bench did.",
+                + ". YCSB's run time includes opening and closing the database and the client's work between "
+                "operations; beside each published figure, and in the 'inside ops/sec' of each 'What it cost' table, "
+                "this host's figure is also given on db_bench's clock ('in operations'): `bin/ycsb -p "
+                "nanotimed.file=...` puts the binding inside a timing layer (`NanoTimedDB`) that sums each "
+                "operation's nanoseconds after the open and before the close and times the open and close apart "
+                "(`<NN>-<step>.timing.json`).",
                 "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
                 "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
                 "latencies put a whole batch on its last entry).",
@@ -460,16 +472,22 @@ def incomplete_blocks(run: RunData) -> list[Block]:
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
-    findings = evaluate_findings(load_findings(), run.values(), run.machine, figure_map)
+    # Where a figure meets a published one (the findings, the heat map's published tests), it is taken on
+    # the clock the published program kept: db_bench's, after the open and before the close.
+    compared, on_ycsb = like_for_like(run.figures, {(s, v) for (s, v, _e) in published})
+    compared_map = {(f.engine, f.scenario, f.variant): f for f in compared}
+    compared_values = {k: f.value for k, f in compared_map.items() if f.value is not None}
+    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map)
     if not ran_any_finding(findings, {f.scenario for f in run.figures}):
         findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
+    timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
-    summary = summary_blocks(run, findings, crash, full_repeats)
+    summary = summary_blocks(run, findings, crash, full_repeats, compared)
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
-        *glance_blocks(run),
+        *glance_blocks(run, compared, on_ycsb),
         summary[0],
         Paragraph(run_summary(run)),
         *summary[1:],
@@ -498,7 +516,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if crash is not None:
         blocks += durability_blocks(crash)
     if findings:
-        blocks += findings_blocks(findings)
+        blocks += findings_blocks(findings, timed)
     blocks += failed_blocks(run)
     blocks += noise_blocks(run)
     blocks += hosts_blocks(run)

@@ -19,11 +19,11 @@ from .findings import (
     FindingResult,
     closer_library,
 )
-from .formatting import format_figure, format_number
+from .formatting import format_figure, format_number, format_open_close, format_seconds
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_tables import REPORT_TABLES
-from .results import Figure, RunData
+from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
 from .scenarios import SCENARIOS, SCENARIOS_BY_ID
 from .tables import DISPLAY_ORDER, engine_label
 
@@ -33,10 +33,12 @@ TIMELINE_SCENARIOS: tuple[str, ...] = ("tinykeys", "kv1000")
 COSTS_NOTE = (
     "Measured by the runner from outside the JVM, the same way for every engine (`os.wait4` on the JVM, "
     "`/proc/<pid>/io`, the data directory after the step); medians over repeats. "
-    "**Inside ops**: operations / (count x average latency), the time spent inside operations; YCSB's figure "
-    "also counts opening and closing the database. db_bench, which produced the 2011 page and the RocksDB vs "
-    "LevelDB figures, starts its clock after opening the database, so its figures correspond to 'inside ops' "
-    "more closely than to YCSB's. **CPU**: user + system seconds of the whole JVM per 1,000 operations "
+    "**Inside ops**: operations (a full pass: entries) per second of the time inside the binding's calls, each "
+    "timed in nanoseconds by the timing layer after the open and before the close, as db_bench, which produced "
+    "the 2011 page and the RocksDB vs LevelDB figures, keeps its clock; YCSB's figure also counts the open, the "
+    "close and the client's work between operations. **Open / close**: seconds from the first client thread's "
+    "open to the last one's, and the same for the close (LevelDB's and RocksDB's flush of the memtable, a "
+    "batch's last entries). **CPU**: user + system seconds of the whole JVM per 1,000 operations "
     "(entries, for a full scan): client threads, the engine's background flush and compaction threads, the JIT "
     "and the garbage collector. **Peak RSS**: the JVM's peak resident memory: its heap as far as touched, the "
     "engine's caches and memtables; not the page cache. **Written**: bytes the JVM sent towards the disk "
@@ -77,23 +79,20 @@ def _times(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}x" if value < 10 else f"{value:,.0f}x"
 
 
-def _seconds(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}" if value < 1 else f"{value:.2f}"
-
-
 def costs_table(run: RunData, scenarios: Iterable[str]) -> Table | None:
     """A row per figure of these scenarios: YCSB's figure, inside ops and the resource profile."""
     rows = []
     for f in _ordered_figures(run, scenarios):
         c = f.costs
-        inside = c.get("inside_ops_per_sec") if f.metric in ("ops", "batch") else None
+        inside = in_operations(f)
         rows.append(
             [
                 f.scenario + (f" {f.variant}" if f.variant else ""),
                 engine_label(f.engine),
                 format_figure(f.value, f.unit),
-                format_number(inside) if inside is not None else "—",
-                _seconds(c.get("cpu_seconds_per_1000_ops")),
+                format_number(inside.value) if inside is not None else "—",
+                format_open_close(c.get("open_seconds"), c.get("close_seconds")),
+                format_seconds(c.get("cpu_seconds_per_1000_ops")),
                 _mb(c.get("peak_rss_bytes")),
                 _mb(c.get("written_bytes")),
                 _times(c.get("write_amplification")),
@@ -108,6 +107,7 @@ def costs_table(run: RunData, scenarios: Iterable[str]) -> Table | None:
         "Engine",
         "YCSB",
         "inside ops/sec",
+        "open / close (s)",
         "CPU s / 1,000 ops",
         "peak RSS (MB)",
         "written (MB)",
@@ -277,23 +277,41 @@ def report_engines(run: RunData) -> list[str]:
     return [e for e in DISPLAY_ORDER if e in present] + sorted(present - set(DISPLAY_ORDER))
 
 
-def glance_blocks(run: RunData) -> list[Block]:
+YCSB_MARK = " †"  # a heat map row on YCSB's clock
+
+
+def glance_blocks(
+    run: RunData, compared: list[Figure] | None = None, on_ycsb: set[tuple[str, str]] | None = None
+) -> list[Block]:
     """The report's first view: a heat map of engines by tests, each cell the engine's figure relative to
-    the best engine of that test."""
+    the best engine of that test. compared, on_ycsb: the figures on the clock each test is compared on, and
+    the tests on YCSB's clock (results.like_for_like); default: every test on YCSB's."""
+    figures = run.figures if compared is None else compared
+    ycsb = {(f.scenario, f.variant) for f in figures} if on_ycsb is None else on_ycsb
     engines = report_engines(run)
+    timed = len(ycsb) < len({(f.scenario, f.variant) for f in figures})  # some test on db_bench's clock
     rows = []
     for _, scenario, variant in report_tests():
-        by_engine = scores([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
+        by_engine = scores([f for f in figures if (f.scenario, f.variant) == (scenario, variant)])
         if by_engine:
-            rows.append((f"{scenario}{' ' + variant if variant else ''}", [by_engine.get(e) for e in engines]))
+            mark = YCSB_MARK if timed and (scenario, variant) in ycsb else ""
+            rows.append((f"{scenario}{' ' + variant if variant else ''}{mark}", [by_engine.get(e) for e in engines]))
     if not rows:
         return []
+    clocks = (
+        f" Each test with a published figure is compared on db_bench's clock ('{OPERATIONS_CLOCK}': the "
+        "operations' own nanoseconds, after the open and before the close), where an engine without that figure "
+        f"(a peer) has none; the others (no published figure, an elapsed time) on {YCSB_CLOCK}'s throughput, "
+        f"marked{YCSB_MARK}."
+        if timed
+        else f" Every test on {YCSB_CLOCK}'s throughput (this run has no in-operation times)."
+    )
     return [
         Heading(2, "At a glance"),
         Paragraph(
             "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
             "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
-            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
+            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)." + clocks
         ),
         HeatMap("Test", [engine_label(e) for e in engines], rows),
     ]
@@ -312,9 +330,15 @@ def fastest_text(figures: list[Figure]) -> str | None:
 
 
 def summary_blocks(
-    run: RunData, findings: list[FindingResult], crash: CrashResults | None, full_repeats: bool
+    run: RunData,
+    findings: list[FindingResult],
+    crash: CrashResults | None,
+    full_repeats: bool,
+    compared: list[Figure] | None = None,
 ) -> list[Block]:
-    """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability."""
+    """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability.
+    compared: the figures on the clock each test is compared on (as the heat map's); default YCSB's."""
+    figures = run.figures if compared is None else compared
     by_status: dict[str, list[str]] = {}
     for r in findings:
         by_status.setdefault(r.status, []).append(r.label)
@@ -359,14 +383,17 @@ def summary_blocks(
         items.append("**Durability**: not checked in this run (`--crash-rounds N`).")
     fastest: dict[str, list[str]] = {}
     for section, scenario, variant in report_tests():
-        text = fastest_text([f for f in run.figures if (f.scenario, f.variant) == (scenario, variant)])
+        text = fastest_text([f for f in figures if (f.scenario, f.variant) == (scenario, variant)])
         if text:
             fastest.setdefault(section, []).append(f"{scenario}{' ' + variant if variant else ''}: {text}")
     rows = [[section, "; ".join(parts)] for section, parts in fastest.items()]
     blocks: list[Block] = [Heading(2, "Summary"), BulletList(items)]
     if rows:
         blocks += [
-            Paragraph("Fastest engine of each test (medians; elapsed-time tests: the shortest):"),
+            Paragraph(
+                "Fastest engine of each test (medians, on the clock the heat map compares that test on; "
+                "elapsed-time tests: the shortest):"
+            ),
             Table(["Section", "Fastest"], rows, align_right_from=2),
         ]
     return blocks

@@ -117,7 +117,7 @@ MAPPED_READ_AMPLIFICATION = 100
 def mapped_read_note(points: list[dict], read_ahead_kb: int | None) -> str:
     """Why LevelDB's point reads beyond the budget read so much more than the others' (pure): both of its
     libraries read table files through a memory map, and a fault reads the disk's read-ahead window."""
-    worst = {}
+    worst: dict[str, tuple[float, int]] = {}
     for p in points:
         amplification = p.get("read_amplification")
         if p["workload"] == "read-uniform" and p["engine"].startswith("leveldb") and amplification:

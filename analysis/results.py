@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .costs import COST_COLUMNS, cost_columns, inside_ops_per_sec
+from .costs import COST_COLUMNS, cost_columns
 from .keydraws import distinct_keys
 from .parse import (
     EngineStats,
+    OperationTimes,
     YcsbOutput,
     parse_engine_banner,
     parse_engine_stats,
+    parse_operation_times,
     parse_size,
     parse_status_lines,
     parse_ycsb_output,
@@ -160,6 +162,16 @@ def close_columns(engine: str, stderr: str) -> dict:
     }
 
 
+def inside_of(scenario: Scenario, overall: dict) -> float | None:
+    """The scenario's figure on db_bench's clock from its measured step's OVERALL row; None for an elapsed
+    time (the published FastDB figures are whole runs) or a step without the timing layer."""
+    if scenario.metric == "entries":
+        return overall.get("inside_entries_per_sec")
+    if scenario.metric in ("ops", "batch"):
+        return overall.get("inside_ops_per_sec")
+    return None
+
+
 def figure_of(scenario: Scenario, rows: list[dict]) -> float | None:
     """The scenario's figure from the tidy rows of its measured step."""
     by_op = {r["operation"]: r for r in rows}
@@ -238,6 +250,9 @@ class Figure:
     error: str | None = None
     close: CloseStats | None = None  # the engine's statistics at close (LevelDB, RocksDB)
     costs: dict[str, float | None] = field(default_factory=dict)  # COST_COLUMNS: medians over repeats
+    # The same figure on db_bench's clock, per repeat: after the open, before the close, each operation
+    # timed in nanoseconds by the timing layer (inside_of); empty without it (a peer, an elapsed time).
+    inside_values: list[float] = field(default_factory=list)
 
     @property
     def value_min(self) -> float | None:
@@ -339,23 +354,34 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
     rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
     scenario = SCENARIOS_BY_ID.get(cell["scenario"])
-    rows[0].update(step_costs(step, output, scenario is not None and scenario.keys_drawn))
+    times = parse_operation_times(_read_text(directory / step["timing"])) if step.get("timing") else None
+    rows[0].update(step_costs(step, output, scenario is not None and scenario.keys_drawn, times))
     return rows
 
 
-def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False) -> dict:
-    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json and its operations (pure).
-    keys_drawn: the cell's fill drew its keys with replacement, so it stored only the distinct ones."""
+def inside_columns(output: YcsbOutput, times: OperationTimes | None) -> dict:
+    """The step's figures on db_bench's clock, from the timing layer's file: YCSB's operations (a
+    READ-MODIFY-WRITE is one, its read and update both timed) and a full pass's entries per second of the
+    time inside operations, and the open and close that clock leaves out (pure)."""
+    if times is None:
+        return {}
+    done = output.operations_done
+    return {
+        "inside_ops_per_sec": times.per_sec(done if done else None),
+        "inside_entries_per_sec": times.per_sec(output.readseq.entries) if output.readseq else None,
+        "open_seconds": times.open_ns / 1e9,
+        "close_seconds": times.close_ns / 1e9,
+    }
+
+
+def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False, times: OperationTimes | None = None) -> dict:
+    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json, its operations and the timing
+    layer's file (pure). keys_drawn: the cell's fill drew its keys with replacement, so it stored only the
+    distinct ones."""
     resources = step.get("resources") or {}
     counts = {op: s.count for op, s in output.operations.items() if s.count is not None}
-    # The failed ones too: uniform reads after a drawn fill spend part of their time missing.
-    latencies = [
-        (s.count, s.avg_us)
-        for op, s in (output.operations | output.failed).items()
-        if not op.startswith("READ-MODIFY-WRITE") and s.count is not None and s.avg_us is not None
-    ]
     return {
-        "inside_ops_per_sec": inside_ops_per_sec(latencies, resources.get("threads", 1)),
+        **inside_columns(output, times),
         # A full-scan pass is one YCSB operation: CPU per 1,000 entries read compares with the point reads.
         **cost_columns(
             resources,
@@ -526,6 +552,9 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
                     values.append(value)
                 overall = [r for r in step_rows_ if r["operation"] == "OVERALL"]
                 overalls += overall[:1]
+                inside = inside_of(scenario, overall[0]) if overall and value is not None else None
+                if inside is not None:
+                    figure.inside_values.append(inside)
                 if overall and overall[0].get("slowest_interval_ops_per_sec") is not None:
                     slowest.append(overall[0]["slowest_interval_ops_per_sec"])
             if values:
@@ -545,9 +574,53 @@ def figures_of(cells: list[dict], rows: list[dict]) -> list[Figure]:
     return figures
 
 
+# The two clocks a figure is read on: db_bench's (after the open, before the close, the operations' own
+# nanoseconds) and YCSB's (its throughput: the open, the close and the client's work between operations too).
+OPERATIONS_CLOCK = "in operations"
+YCSB_CLOCK = "YCSB"
+
+
+def in_operations(figure: Figure) -> Figure | None:
+    """The figure on db_bench's clock: the median of its repeats' in-operation figures, with their spread;
+    None when it has none (pure)."""
+    if not figure.inside_values or figure.value is None:
+        return None
+    inside = statistics.median(figure.inside_values)
+    return replace(
+        figure,
+        value=inside,
+        values=list(figure.inside_values),
+        repeats=len(figure.inside_values),
+        mb_per_sec=figure.mb_per_sec * inside / figure.value if figure.mb_per_sec and figure.value else None,
+    )  # the slowest second stays: YCSB's status lines are the only clock of a stall
+
+
+def like_for_like(
+    figures: list[Figure], published: set[tuple[str, str]] | None = None
+) -> tuple[list[Figure], set[tuple[str, str]]]:
+    """The figures to compare engines by, and the tests (scenario, variant) left on YCSB's clock. A test
+    that has a published figure (every test, when `published` is None) and in-operation figures is taken
+    on db_bench's clock, and there a figure without one (a peer's, a cell of a run from before the timing
+    layer) has no value rather than YCSB's: the two clocks never meet in one comparison, nor in one
+    engine's ratio of two tests. The other tests stay on YCSB's clock (pure)."""
+    timed = {(f.scenario, f.variant) for f in figures if f.value is not None and f.inside_values}
+    tests = {(f.scenario, f.variant) for f in figures}
+    on_ycsb = {t for t in tests if t not in timed or (published is not None and t not in published)}
+    chosen = [
+        f
+        if (f.scenario, f.variant) in on_ycsb or f.value is None
+        else in_operations(f) or replace(f, value=None, values=[], status="no in-operation figure")
+        for f in figures
+    ]
+    return chosen, on_ycsb
+
+
 def figure_record(figure: Figure) -> dict:
     """One figures.csv row: the statistics at close flattened into columns of their own."""
     record = asdict(figure)
+    inside = in_operations(figure)
+    record["value_in_operations"] = inside.value if inside else None  # db_bench's clock, beside YCSB's value
+    record["inside_values"] = " ".join(f"{x:.6g}" for x in figure.inside_values)
     close = record.pop("close") or {}
     record["values"] = " ".join(f"{x:.6g}" for x in figure.values)
     record["value_min"], record["value_max"], record["spread"] = figure.value_min, figure.value_max, figure.spread

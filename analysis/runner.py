@@ -48,6 +48,9 @@ from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
 JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
+# Given on bin/ycsb's command line, its launcher puts the binding inside the timing layer (NanoTimedDB),
+# which writes the step's in-operation nanoseconds, open and close to this file.
+TIMING_PROPERTY = "nanotimed.file"
 
 
 def read_properties(text: str) -> dict[str, str]:
@@ -220,9 +223,12 @@ def ycsb_command(
     data_dir: Path,
     export_file: Path | None,
     hdr_prefix: Path | None = None,
+    timing_file: Path | None = None,
 ) -> list[str]:
     """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
-    hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them."""
+    hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them;
+    timing_file: where our launcher's timing layer writes the operations' nanoseconds apart from the open and
+    close (common/.../NanoTimedDB.java; a peer's JVM has no such layer)."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
     command = launcher.prefix(resolved.step.phase)
@@ -238,6 +244,7 @@ def ycsb_command(
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
+        **({TIMING_PROPERTY: str(timing_file)} if timing_file and isinstance(launcher, OurLauncher) else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
@@ -266,6 +273,7 @@ class StepRecord:
     seconds: float | None = None
     problems: list[str] = field(default_factory=list)
     resources: dict | None = None  # what the step cost: CPU, memory, bytes written, size on disk (costs.py)
+    timing: str | None = None  # <NN>-<step>.timing.json: the timing layer's file (parse.parse_operation_times)
 
 
 @dataclass
@@ -384,7 +392,8 @@ def run_step(
     binding: str | None = None,
 ) -> StepRecord:
     stem = resolved.file_stem
-    stdout, stderr, export = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json"))
+    stdout, stderr, export, timing = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json", "timing.json"))
+    timing.unlink(missing_ok=True)  # a file from an earlier attempt is not this step's
     files = [options.workloads / f for f in resolved.step.workloads_for(engine)]
     command = ycsb_command(
         options.launcher_for(engine, binding),
@@ -394,6 +403,7 @@ def run_step(
         data_dir,
         export if options.exporter == "json" else None,
         repeat_dir / f"{stem}." if resolved.step.seconds is not None else None,
+        timing,
     )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(
@@ -411,6 +421,7 @@ def run_step(
         stdout_name,
         stderr_name,
         json_name,
+        timing=str(timing.relative_to(options.out)),
     )
     group = None
     if options.memory is not None and options.controller is not None:

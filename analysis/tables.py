@@ -6,12 +6,16 @@ Layout "tests": a row per test and engine, this host's figure beside what the en
 background work at close (write stalls, files per level, L1 against its target), then the published
 figure and its notes: the shape of the RocksDB vs LevelDB comparison.
 Every figure carries its "x baseline" ratio where the table defines a baseline.
+Beside a published figure, this host's is given on two clocks: "in operations", db_bench's (the binding's
+calls timed in nanoseconds after the open and before the close), which the ratio and the chart use, and
+YCSB's throughput, which also counts the open, the close and the client's work between operations; the
+open and close times are stated under the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .charts import Panel, Series
 from .formatting import (
@@ -21,12 +25,13 @@ from .formatting import (
     format_level_shape,
     format_mb,
     format_number,
+    format_open_close,
     format_ratio,
 )
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .report_tables import Column, ReportTable
-from .results import CloseStats, Figure
+from .results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
 
 DISPLAY_ORDER = (
@@ -125,6 +130,55 @@ def published_text(published: Mapping[Key, Published], engine: str, column: Colu
     return text + (f" ({format_ratio(ratio)} baseline)" if ratio is not None else "")
 
 
+def ycsb_text(figures: FigureMap, engine: str, column: Column) -> str:
+    """YCSB's own figure, short: it stands beside the in-operation one, which carries the ratio and spread."""
+    figure = figures.get((engine, column.scenario, column.variant))
+    if figure is None or figure.value is None or not measured_here(engine):
+        return "—"
+    return format_figure(figure.value, figure.unit)
+
+
+def on_operations_clock(figures: FigureMap) -> FigureMap:
+    """The figures on db_bench's clock; one that worked but has none (a peer's) shows as '—'."""
+    return {
+        key: in_operations(f) or (replace(f, value=None, values=[], mb_per_sec=None, status="—") if f.value else f)
+        for key, f in figures.items()
+    }
+
+
+def clocked(definition: ReportTable, figures: FigureMap, label: str | None) -> bool:
+    """Whether the table gives this host's figures on both clocks: it has published figures and the run
+    timed some of its operations."""
+    return label is not None and any(
+        f.inside_values for (_, s, v), f in figures.items() if (s, v) in _column_keys(definition)
+    )
+
+
+def _column_keys(definition: ReportTable) -> set[tuple[str, str]]:
+    return {(c.scenario, c.variant) for c in definition.columns}
+
+
+def clock_note(definition: ReportTable, figures: FigureMap, engines: list[str]) -> str:
+    """What the two clocks count, and each engine's open and close (medians, seconds) per column."""
+    parts = []
+    for engine in engines:
+        times = []
+        for column in definition.columns:
+            f = figures.get((engine, column.scenario, column.variant))
+            if f is None or f.value is None or f.costs.get("open_seconds") is None:
+                continue
+            pair = format_open_close(f.costs.get("open_seconds"), f.costs.get("close_seconds"))
+            times.append(f"{column.label.lower()} {pair}" if len(definition.columns) > 1 else pair)
+        if times:
+            parts.append(f"{engine_label(engine)} {', '.join(times)}")
+    return (
+        f"**{OPERATIONS_CLOCK}**: db_bench's clock, the binding's calls timed in nanoseconds after the open and "
+        f"before the close (the ratios and the chart use it); **{YCSB_CLOCK}**: YCSB's throughput, which also "
+        "counts the open, the close (LevelDB's and RocksDB's flush) and the client's work between operations."
+        + (" Open / close (s, medians): " + "; ".join(parts) + "." if parts else "")
+    )
+
+
 def _ordered(engines: set[str]) -> list[str]:
     return sorted(engines, key=lambda e: (DISPLAY_ORDER.index(e) if e in DISPLAY_ORDER else len(DISPLAY_ORDER), e))
 
@@ -173,6 +227,7 @@ def engine_panels(
     published: Mapping[Key, Published],
     engines: list[str],
     label: str | None,
+    today: str = TODAY,
 ) -> list[Panel]:
     """Sequential / random side by side, engines down each (the 2011 page's charts); a table of
     many columns (the YCSB mixes) becomes one panel of columns with a bar per engine."""
@@ -185,7 +240,7 @@ def engine_panels(
         return [Panel(definition.title, [c.label for c in definition.columns], series)]
     panels = []
     for column in definition.columns:
-        series = [Series(TODAY, [_value(figures, e, column) for e in engines])]
+        series = [Series(today, [_value(figures, e, column) for e in engines])]
         if label:
             series.append(Series(label, [_published_value(published, e, column) for e in engines], published=True))
         panels.append(Panel(column.label, [engine_label(e) for e in engines], series))
@@ -196,22 +251,30 @@ def build_engine_table(definition: ReportTable, figures: FigureMap, published: M
     label = published_label(definition, published)
     run = table_engines(definition, figures)
     engines = _ordered(set(run) | set(published_engines(definition, published)))
+    two = clocked(definition, figures, label)
+    shown = on_operations_clock(figures) if two else figures
+    today = f"{TODAY}, {OPERATIONS_CLOCK}" if two else TODAY
     headers = ["Engine"]
     for column in definition.columns:
-        headers.append(f"{column.label}: {TODAY}")
+        headers.append(f"{column.label}: {today}")
+        if two:
+            headers.append(f"{column.label}: {YCSB_CLOCK}")
         if label:
             headers.append(f"{column.label}: {label}")
     rows = []
     for engine in engines:
         row = [engine_label(engine)]
         for column in definition.columns:
-            row.append(today_text(figures, engine, column) if measured_here(engine) else "n/a")
+            row.append(today_text(shown, engine, column) if measured_here(engine) else "n/a")
+            if two:
+                row.append(ycsb_text(figures, engine, column))
             if label:
                 row.append(published_text(published, engine, column))
         rows.append(row)
-    panels = engine_panels(definition, figures, published, engines, label)
+    panels = engine_panels(definition, shown, published, engines, label, today)
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
-    return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
+    notes = engine_notes(definition, run) + ([clock_note(definition, figures, run)] if two else [])
+    return BuiltTable(definition, Table(headers, rows), panels, unit, notes)
 
 
 def build_variant_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
@@ -219,17 +282,20 @@ def build_variant_table(definition: ReportTable, figures: FigureMap, published: 
     run = table_engines(definition, figures)
     shown = _ordered(set(run))
     from_source = published_engines(definition, published)
-    headers = (
-        ["Test"] + [f"{engine_label(e)}: {TODAY}" for e in shown] + [f"{engine_label(e)}: {label}" for e in from_source]
-    )
+    two = clocked(definition, figures, label)
+    timed = on_operations_clock(figures) if two else figures
+    today = f"{TODAY}, {OPERATIONS_CLOCK}" if two else TODAY
+    headers = ["Test"]
+    for e in shown:
+        headers += [f"{engine_label(e)}: {today}"] + ([f"{engine_label(e)}: {YCSB_CLOCK}"] if two else [])
+    headers += [f"{engine_label(e)}: {label}" for e in from_source]
     rows = []
     for column in definition.columns:
-        rows.append(
-            [column.label]
-            + [today_text(figures, e, column) for e in shown]
-            + [published_text(published, e, column) for e in from_source]
-        )
-    series = [Series(f"{engine_label(e)}, {TODAY}", [_value(figures, e, c) for c in definition.columns]) for e in shown]
+        row = [column.label]
+        for e in shown:
+            row += [today_text(timed, e, column)] + ([ycsb_text(figures, e, column)] if two else [])
+        rows.append(row + [published_text(published, e, column) for e in from_source])
+    series = [Series(f"{engine_label(e)}, {today}", [_value(timed, e, c) for c in definition.columns]) for e in shown]
     series += [
         Series(
             f"{engine_label(e)}, {label}",
@@ -240,7 +306,8 @@ def build_variant_table(definition: ReportTable, figures: FigureMap, published: 
     ]
     panels = [Panel(definition.title, [c.label for c in definition.columns], series)]
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
-    return BuiltTable(definition, Table(headers, rows), panels, unit, engine_notes(definition, run))
+    notes = engine_notes(definition, run) + ([clock_note(definition, figures, run)] if two else [])
+    return BuiltTable(definition, Table(headers, rows), panels, unit, notes)
 
 
 TESTS_LAYOUT_NOTE = (
@@ -292,7 +359,10 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
     label = published_label(definition, published)
     run = table_engines(definition, figures)
     engines = _ordered(set(run) | set(published_engines(definition, published)))
-    headers = ["Test", "Engine", TODAY, "write stalls", "level shape at close", "background writes"]
+    two = clocked(definition, figures, label)
+    shown = on_operations_clock(figures) if two else figures
+    today = [f"{TODAY}, {OPERATIONS_CLOCK}", YCSB_CLOCK] if two else [TODAY]
+    headers = ["Test", "Engine", *today, "write stalls", "level shape at close", "background writes"]
     if label:
         headers += [label, "published notes"]
     rows = []
@@ -303,7 +373,8 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
             row = [
                 column.label,
                 engine_label(engine),
-                today_text(figures, engine, column) if measured_here(engine) else "n/a",
+                today_text(shown, engine, column) if measured_here(engine) else "n/a",
+                *([ycsb_text(figures, engine, column)] if two else []),
                 stalls_text(close),
                 level_shape_text(close),
                 background_writes_text(close),
@@ -312,15 +383,16 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
                 entry = published.get((column.scenario, column.variant, engine))
                 row += [published_text(published, engine, column), entry.note if entry and entry.note else "—"]
             rows.append(row)
-    text_columns = frozenset({4, 7} if label else {4})  # the level shape and the published notes
-    panels = engine_panels(definition, figures, published, engines, label)
+    shape = headers.index("level shape at close")
+    text_columns = frozenset({shape, shape + 3} if label else {shape})  # the level shape and the published notes
+    panels = engine_panels(definition, shown, published, engines, label, today[0])
     unit = SCENARIOS_BY_ID[definition.columns[0].scenario].unit
     return BuiltTable(
         definition,
         Table(headers, rows, align_right_from=2, text_columns=text_columns),
         panels,
         unit,
-        engine_notes(definition, run) + [TESTS_LAYOUT_NOTE],
+        engine_notes(definition, run) + [TESTS_LAYOUT_NOTE] + ([clock_note(definition, figures, run)] if two else []),
     )
 
 

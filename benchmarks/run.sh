@@ -13,6 +13,8 @@
 # The binding's cost per point read, (d)-(d0), at the scale group's smallest and largest data sizes:
 #   bash benchmarks/run.sh flat-cost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3]
 #                                    [--ops 300000] [--dir D]
+# YCSB's client per operation around a do-nothing DB, CoreWorkload against EmbeddedWorkload in one JVM:
+#   bash benchmarks/run.sh client-cost [--ops 1000000] [--rounds 3]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/native/floor" ] \
@@ -25,6 +27,7 @@ case "${1:-}" in
   disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
   binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
   flat-cost) main=site.ycsb.embedded.bench.FlatCost; shift ;;
+  client-cost) main=site.ycsb.embedded.bench.ClientCost; shift ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"

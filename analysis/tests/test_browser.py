@@ -17,8 +17,10 @@ import pytest
 from analysis.render import Block, Heading, Paragraph, Table, to_html
 from analysis.report import TITLE, build_report
 from analysis.report_costs import section_scenarios
-from analysis.results import TIDY_COLUMNS, Figure, RunData
+from analysis.results import TIDY_COLUMNS, RunData
 from analysis.scenarios import SCENARIOS_BY_ID
+
+from .test_report import figure
 
 WINDOW = (1280, 900)
 PHONE = 390
@@ -124,10 +126,13 @@ def full_run(directory: Path) -> RunData:
                 "write_amplification": 1.5 + j,
                 "db_bytes": 12.3e6,
                 "space_amplification": 0.9 + j / 3,
+                "open_seconds": 0.012 * (j + 1),
+                "close_seconds": 0.345 * (j + 1),
             }
-            figures.append(
-                Figure(engine, scenario, variant, s.section, s.metric, s.unit, value, 1, [value], costs=costs)
-            )
+            inside = [value * 1.3] if s.metric != "elapsed_ms" else []  # the timing layer's figure, both clocks
+            f = figure(engine, scenario, value, variant)
+            f.costs, f.inside_values = costs, inside
+            figures.append(f)
     cells: list[dict] = [
         {"engine": e, "scenario": sc, "status": "ok", "error": None, "repeats": []}
         for e, sc in dict.fromkeys((f.engine, f.scenario) for f in figures)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.costs import inside_ops_per_sec, step_shape, user_bytes_stored, user_bytes_written
+from analysis.costs import step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.keydraws import distinct_keys
 from analysis.reference import load_findings
@@ -131,9 +131,15 @@ def test_a_fake_step_s_costs_reach_tidy_rows_and_figures(fake_repo, tmp_path):  
     assert overall["space_amplification"] == pytest.approx(WRITTEN / 116_000)
     assert overall["cpu_seconds_per_1000_ops"] >= 0.2  # 0.2 s of CPU at least, over 1,000 operations
     assert overall["peak_rss_bytes"] > 1_000_000
-    assert overall["inside_ops_per_sec"] == pytest.approx(200_000)  # 1,000 inserts of 5 us each
+    # The timing layer's file, not YCSB's whole-microsecond latencies (5 us): 1,000 inserts of 4,000 ns each.
+    step = json.loads((options.out / "leveldb" / "seqwrite" / "cell.json").read_text())["repeats"][0][0]
+    assert step["timing"].startswith("leveldb/seqwrite/r1/01-") and step["timing"].endswith(".timing.json")
+    assert "nanotimed.file=" + str(options.out / step["timing"]) in step["command"]
+    assert overall["inside_ops_per_sec"] == pytest.approx(250_000)
+    assert (overall["open_seconds"], overall["close_seconds"]) == (0.002, 0.03)
     figure = run.figure("leveldb", "seqwrite")
     assert figure is not None and figure.costs["space_amplification"] == pytest.approx(WRITTEN / 116_000)
+    assert figure.inside_values == [pytest.approx(250_000)] and figure.value == pytest.approx(10_000)
 
 
 def test_a_drawn_fill_stores_only_the_distinct_keys_it_drew(fake_repo, tmp_path):  # noqa: F811
@@ -159,7 +165,7 @@ def test_step_shape_from_the_workload_files():
     assert step_shape({"threadcount": "4"}).threads == 4
 
 
-def test_user_bytes_and_throughput_inside_operations():
+def test_user_bytes_written_and_stored():
     shape = step_shape({"keyformat": "binary", "fieldcount": "1", "fieldlength": "1000", "writeallfields": "true"})
     counts = {"INSERT": 10, "UPDATE": 5, "READ": 100, "DELETE": 2}
     assert user_bytes_written(counts, shape) == 10 * 1008 + 5 * 1008 + 2 * 8
@@ -168,10 +174,6 @@ def test_user_bytes_and_throughput_inside_operations():
     # A load that drew its keys with replacement stores only the distinct ones it drew.
     assert user_bytes_stored("load", 1000, {"INSERT": 1000}, shape, loaded=632) == 632 * 1008
     assert user_bytes_stored("run", 1000, counts, shape, loaded=632) == (632 + 10 - 2) * 1008
-    # 1,000 ops of 10 us and 1,000 of 30 us: 40 ms inside operations, 2 threads share it.
-    assert inside_ops_per_sec([(1000, 10.0), (1000, 30.0)], 1) == pytest.approx(50_000)
-    assert inside_ops_per_sec([(1000, 10.0), (1000, 30.0)], 2) == pytest.approx(100_000)
-    assert inside_ops_per_sec([], 1) is None
 
 
 FINDINGS = {f.id: f for f in load_findings()}
@@ -222,7 +224,7 @@ def test_the_report_starts_with_a_summary_and_shows_the_costs(fake_repo, tmp_pat
     assert "not checked in this run" in markdown
     # the cost table: seqwrite on LevelDB, WRITTEN bytes on disk = 0.4 MB, 3.53x the 116,000 bytes of user data
     row = next(line for line in markdown.splitlines() if line.startswith("| seqwrite | LevelDB 1.13 (leveldbjni) |"))
-    assert "| 200,000 |" in row and "| 0.4 | 3.53x |" in row
+    assert "| 250,000 | 0.002 / 0.030 |" in row and "| 0.4 | 3.53x |" in row  # in ops: the timing file's
     # Small multiples: a chart per write scenario, one legend above them.
     assert [p.name for p in sorted((options.out / "charts").glob("amplification*"))] == [
         "amplification-1.svg",

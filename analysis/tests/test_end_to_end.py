@@ -69,6 +69,12 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
             assert (out / step["stdout"]).is_file()
             assert "opened" in (out / step["stderr"]).read_text()
             assert '"metric" : "OVERALL"' in (out / step["json"]).read_text()
+            # The timing layer around the binding: every call of the step, the open and the close apart.
+            timing = json.loads((out / step["timing"]).read_text())
+            op = "INSERT" if step["phase"] == "load" else "READ"
+            assert timing["operations"][op]["count"] == 2000, timing
+            assert timing["instances"] == 1 and timing["open_ns"] > 0 and timing["close_ns"] > 0
+            assert 0 < timing["operations"][op]["ns"] <= timing["window_ns"]
 
     machine = json.loads((out / "machine.json").read_text())
     assert machine["cores"] and machine["filesystem"] and machine["jdk"].startswith(("openjdk", "java"))
@@ -82,6 +88,9 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     assert "| LevelDB 1.13 (leveldbjni) | " in text and "ops/sec" in text
     assert "| LevelDB 1.23 (system library) | " in text
     assert "Sequential: 2011, X5650, ext3" in text
+    # Beside the published figure, this host's on db_bench's clock, then YCSB's, and the open and close.
+    assert "Sequential: today, this host, in operations" in text and "Sequential: YCSB" in text
+    assert "Open / close (s, medians): LevelDB 1.13 (leveldbjni) sequential " in text
     assert (out / "charts" / "1-writes.svg").is_file() and (out / "report.html").is_file()
 
     tidy = (out / "tidy.csv").read_text().splitlines()

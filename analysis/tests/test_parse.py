@@ -6,18 +6,20 @@ import pytest
 
 from analysis.parse import (
     Expectation,
+    OperationTimes,
     find_error_lines,
     parse_engine_banner,
     parse_json_export,
     parse_measurement_lines,
+    parse_operation_times,
     parse_status_lines,
     parse_ycsb_output,
     slowest_interval,
     step_problems,
 )
-from analysis.results import output_rows, step_costs
+from analysis.results import inside_columns, output_rows, step_costs
 
-from .conftest import captured_engines
+from .conftest import Captured, captured_engines
 
 OK_ONLY = frozenset({"OK", "BATCHED_OK"})
 
@@ -215,6 +217,44 @@ def test_missed_reads_count_in_the_time_inside_operations(captured):
     output = parse_ycsb_output(captured.stdout("run-notfound"))
     read, missed = output.operations["READ"], output.failed["READ-FAILED"]
     assert missed.count == read.not_found and read.count == read.ok and missed.avg_us is not None
-    busy_us = read.count * read.avg_us + missed.count * missed.avg_us
-    costs = step_costs({"resources": {}, "phase": "run", "recordcount": 2000}, output)
-    assert costs["inside_ops_per_sec"] == pytest.approx(2000 / (busy_us / 1e6))
+    # The timing layer times every call, found or not: 2,000 reads in 50 ms.
+    times = OperationTimes(1, 3_000_000, 4_000_000, 60_000_000, {"READ": (2000, 50_000_000)})
+    costs = step_costs({"resources": {}, "phase": "run", "recordcount": 2000}, output, times=times)
+    assert costs["inside_ops_per_sec"] == pytest.approx(2000 / 0.05)
+    assert (costs["open_seconds"], costs["close_seconds"]) == (0.003, 0.004)
+    assert "inside_ops_per_sec" not in step_costs({"resources": {}, "phase": "run", "recordcount": 2000}, output)
+
+
+TIMING_FILE = (  # as common/.../NanoTimedDB.java writes it, for two client threads of workload F
+    '{"instances": 2, "open_ns": 5000000, "close_ns": 7000000, "window_ns": 90000000, "operations": '
+    '{"READ": {"count": 1000, "ns": 20000000}, "UPDATE": {"count": 1000, "ns": 30000000}}}\n'
+)
+
+
+def test_operation_times_are_shared_out_over_the_threads_and_count_ycsb_s_operations():
+    times = parse_operation_times(TIMING_FILE)
+    assert times is not None
+    assert (times.instances, times.open_ns, times.close_ns, times.window_ns) == (2, 5_000_000, 7_000_000, 90_000_000)
+    assert times.count == 2000 and times.busy_ns == 50_000_000
+    # 2,000 calls in 50 ms spent by two threads: 25 ms each.
+    assert times.per_sec() == pytest.approx(80_000)
+    # 1,000 read-modify-writes, each a read and an update: 1,000 YCSB operations.
+    assert times.per_sec(1000) == pytest.approx(40_000)
+    assert parse_operation_times(TIMING_FILE[:60]) is None  # cut short by a killed JVM
+    assert parse_operation_times("") is None
+
+
+def test_a_real_timing_file_puts_the_pass_on_db_bench_s_clock():
+    leveldb = Captured("leveldb")  # fixtures/capture.sh: bin/ycsb with -p nanotimed.file
+    times = parse_operation_times((leveldb.directory / "run-readseq-timed.timing.json").read_text())
+    output = parse_ycsb_output(leveldb.stdout("run-readseq-timed"))
+    assert times is not None and output.readseq is not None and output.runtime_ms is not None
+    assert set(times.operations) == {"SCAN"} and times.instances == 1
+    passes, ns = times.operations["SCAN"]
+    assert passes == output.readseq.passes == output.operations["SCAN"].count
+    assert 0 < ns <= times.window_ns and times.open_ns > 0 and times.close_ns > 0
+    # Inside YCSB's run time, which also holds the open and the close.
+    assert ns / 1e6 <= output.runtime_ms + 1
+    columns = inside_columns(output, times)
+    assert columns["inside_entries_per_sec"] == pytest.approx(output.readseq.entries / (ns / 1e9))
+    assert columns["open_seconds"] == times.open_ns / 1e9

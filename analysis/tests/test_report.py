@@ -423,3 +423,85 @@ def test_tables_of_drawn_fills_say_so_with_the_share_of_reads_found(tmp_path):
     markdown = to_markdown(build_report(run, tmp_path))
     reads = markdown.index("### Baseline: Reads")
     assert markdown.index(f"{said}; 63.1 % of reads found.", reads) < markdown.index("\n|", reads)
+
+
+def timed(f: Figure, inside: float, opened: float = 0.012, closed: float = 0.345) -> Figure:
+    """The figure with its in-operation one, as the timing layer's file gives it, and its open and close."""
+    f.inside_values = [inside]
+    f.costs = {"inside_ops_per_sec": inside, "open_seconds": opened, "close_seconds": closed}
+    return f
+
+
+def clocked_figures() -> list[Figure]:
+    return [
+        timed(figure("leveldb", "seqwrite", 500_000.0), 800_000.0),
+        timed(figure("leveldb", "randwrite", 200_000.0), 400_000.0, 0.011, 0.456),
+        timed(figure("kyoto", "seqwrite", 300_000.0), 900_000.0),
+        timed(figure("sqlite", "seqwrite", 40_000.0), 60_000.0),
+        figure("kyoto", "randwrite", 100_000.0),  # a cell without the timing layer (a peer's, an older run's)
+        timed(figure("leveldb", "workloada", 50_000.0), 70_000.0),  # nothing published to compare with
+        timed(figure("kyoto", "workloada", 40_000.0), 90_000.0),
+    ]
+
+
+def test_beside_each_published_figure_the_in_operation_one_then_ycsb_s_and_the_open_and_close():
+    built = build_table(TABLES["1-writes"], by_key(clocked_figures()), load_published())
+    assert built.table.headers == [
+        "Engine",
+        "Sequential: today, this host, in operations",
+        "Sequential: YCSB",
+        "Sequential: 2011, X5650, ext3",
+        "Random: today, this host, in operations",
+        "Random: YCSB",
+        "Random: 2011, X5650, ext3",
+    ]
+    rows = rows_of(built.table)
+    assert rows["LevelDB 1.13 (leveldbjni)"] == [
+        "800,000 ops/sec",
+        "500,000 ops/sec",
+        "779,000 ops/sec",
+        "400,000 ops/sec",
+        "200,000 ops/sec",
+        "164,000 ops/sec",
+    ]
+    assert rows["Kyoto TreeDB"][3:5] == ["—", "100,000 ops/sec"]  # no in-operation figure: not YCSB's instead
+    # The chart draws the in-operation figures, on the clock the published ones were measured with.
+    assert built.panels[0].series[0].name == "today, this host, in operations"
+    assert built.panels[0].series[0].values == [800_000.0, 900_000.0, 60_000.0]
+    [note] = [n for n in built.notes if "Open / close" in n]
+    assert "LevelDB 1.13 (leveldbjni) sequential 0.012 / 0.345, random 0.011 / 0.456; Kyoto TreeDB sequential " in note
+    assert rows["SQLite3"][0:2] == ["60,000 ops/sec", "40,000 ops/sec"]
+    assert "in operations" in note and "YCSB" in note
+    # Without in-operation figures (a run from before the timing layer) the table is as it was.
+    plain = build_table(TABLES["1-writes"], by_key(BASELINE_AND_BATCH), load_published())
+    assert "Sequential: YCSB" not in plain.table.headers and not any("Open / close" in n for n in plain.notes)
+
+
+def test_the_heat_map_and_findings_compare_on_the_published_clock_where_every_engine_has_it(tmp_path):
+    from analysis.render import HeatMap
+    from analysis.results import like_for_like
+
+    figures = clocked_figures()
+    published = {(s, v) for (s, v, _e) in load_published()}
+    compared, on_ycsb = like_for_like(figures, published)
+    values = {(f.engine, f.scenario): f.value for f in compared}
+    # seqwrite: both engines timed, so both in operations (Kyoto ahead, where YCSB's clock had LevelDB).
+    assert (values[("leveldb", "seqwrite")], values[("kyoto", "seqwrite")]) == (800_000.0, 900_000.0)
+    # randwrite: Kyoto has no in-operation figure, so none there rather than YCSB's: the clocks never mix.
+    assert (values[("leveldb", "randwrite")], values[("kyoto", "randwrite")]) == (400_000.0, None)
+    # workloada: nothing published, so YCSB's own throughput.
+    assert values[("kyoto", "workloada")] == 40_000.0
+    assert on_ycsb == {("workloada", "")}
+
+    run = constructed_run(tmp_path)
+    run.figures = figures
+    blocks = build_report(run, tmp_path)
+    rows = dict(next(b for b in blocks if isinstance(b, HeatMap)).rows)
+    assert rows["seqwrite"] == [pytest.approx(800 / 900), 1.0, pytest.approx(60 / 900)]
+    assert rows["randwrite"] == [1.0, None, None] and rows["workloada †"] == [1.0, 0.8, None]
+    markdown = to_markdown(blocks)
+    assert "compared on db_bench's clock" in markdown
+    # F1 (LevelDB writes sequentially fastest) is judged on the in-operation figures: Kyoto is ahead there.
+    f1 = next(line for line in markdown.splitlines() if line.startswith("| F1 "))
+    assert "not reproduced" in f1 and "900,000" in f1, f1
+    assert "Judged on db_bench's clock" in markdown

@@ -17,6 +17,12 @@ final class YcsbClientProcess {
    * returns {exit status, stdout and stderr together}.
    */
   static String[] run(Path cwd, String binding, String phase, Map<String, String> properties) throws Exception {
+    return run(cwd, "site.ycsb.Client", binding, phase, properties);
+  }
+
+  /** The same under another main class (the launcher's {@link CheckedClient}). */
+  static String[] run(Path cwd, String main, String binding, String phase, Map<String, String> properties)
+      throws Exception {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--enable-native-access=ALL-UNNAMED",
@@ -25,7 +31,7 @@ final class YcsbClientProcess {
     if (libPath != null) {
       cmd.add("-Djava.library.path=" + libPath);
     }
-    cmd.addAll(List.of("site.ycsb.Client", "-db", binding, phase,
+    cmd.addAll(List.of(main, "-db", binding, phase,
         "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "fieldcount=1", "-p", "fieldlength=20"));
     properties.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
     Process proc = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(true).start();

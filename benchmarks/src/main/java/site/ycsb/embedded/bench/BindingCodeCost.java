@@ -106,17 +106,24 @@ public final class BindingCodeCost {
     }
   }
 
-  public static void main(String[] args) throws Exception {
-    int ops = 1_000_000;
-    int rounds = 5;
+  /** {ops, rounds} from {@code [--ops N] [--rounds R]}, the defaults where not given. */
+  static int[] opsAndRounds(String[] args, int ops, int rounds) {
+    int[] chosen = {ops, rounds};
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--ops" -> ops = Integer.parseInt(args[++i]);
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--ops" -> chosen[0] = Integer.parseInt(args[++i]);
+        case "--rounds" -> chosen[1] = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
             + "; usage: [--ops N] [--rounds R]");
       }
     }
+    return chosen;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int[] chosen = opsAndRounds(args, 1_000_000, 5);
+    int ops = chosen[0];
+    int rounds = chosen[1];
     Path dir = Files.createTempDirectory("binding-code-cost");
     try {
       String[] keys = new String[ops];

@@ -13,6 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import site.ycsb.embedded.NanoTimedDB;
+import site.ycsb.embedded.NothingDB;
+
 /**
  * The layered benchmark: for each engine and 2011 shape, microseconds per operation at five
  * layers, each step in its own process on a fresh database, rounds alternating the layers:
