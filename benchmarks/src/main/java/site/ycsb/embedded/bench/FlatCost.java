@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import site.ycsb.embedded.NanoTimedDB;
 
 /**
  * The binding's own cost per operation as the data grows (issue 21, item 6): per engine and data size N,
