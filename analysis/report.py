@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .charts import bar_chart
-from .crash import FILE_CHECKS, CrashResults, failures, load_crash_results
+from .crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from .findings import (
     NOT_MEASURED,
     NOT_REPRODUCED,
@@ -239,8 +239,7 @@ def durability_blocks(crash: CrashResults) -> list[Block]:
     low, high = crash.kill_window_s
     engines = {r.engine for r in crash.rounds}
     checked = "".join(
-        f"{engine_label(e)}'s files also go through `{' '.join(FILE_CHECKS[e][1][:2])}` (on a copy, "
-        f"before the reopen). "
+        f"{engine_label(e)}'s files also go through {file_check_name(e)} (on a copy, before the reopen). "
         for e in sorted(engines & FILE_CHECKS.keys())
     )
     rows = [

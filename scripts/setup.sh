@@ -19,6 +19,7 @@ need_pkg libleveldb-dev       # LevelDB 1.23 and leveldb/c.h: leveldb.library=sy
 need_pkg librocksdb-dev       # the layered benchmark's engine floor (benchmarks/src/main/c/floor.c)
 need_pkg libsqlite3-dev       # the same
 need_pkg liblmdb-dev          # the same (lmdb-binding itself uses the liblmdb inside the lmdbjava jar)
+need_pkg lmdb-utils           # mdb_stat and mdb_dump: the crash check's LMDB file checker
 need_pkg chromium            # headless browser: the test that the HTML report fits a 1280-pixel window
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)

@@ -4,6 +4,7 @@ section, driven end to end through a fake launcher whose "engines" keep, lose or
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -337,3 +338,35 @@ def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
     row = f"| LevelDB 1.13 (leveldbjni) | sync=true | 1 | {acknowledged} | 0 | 0 | 0 | — | **kept everything** |"
     assert row in report
     assert not (out / "data").exists()
+
+
+def test_the_checkers_are_named_as_the_report_names_them():
+    assert crash.file_check_name("kyoto") == "`kctreemgr check`"
+    assert crash.file_check_name("lmdb") == "`mdb_stat -efn` and `mdb_dump -n`"
+
+
+def test_lmdbs_checker_passes_a_sound_environment_and_fails_a_damaged_one(tmp_path):
+    """mdb_load (lmdb-utils, as mdb_stat and mdb_dump) writes a real environment; its tree pages zeroed, the
+    check fails naming the tool; the copy it checks is removed."""
+    if shutil.which("mdb_load") is None:
+        pytest.fail("lmdb-utils is not installed: scripts/setup.sh installs it (apt-get install lmdb-utils)")
+    data = tmp_path / "db"
+    data.mkdir()
+    records = "".join(f" {f'key{i:05d}'.encode().hex()}\n {('value' * 20).encode().hex()}\n" for i in range(500))
+    dump = f"VERSION=3\nformat=bytevalue\ntype=btree\nHEADER=END\n{records}DATA=END\n"
+    subprocess.run(["mdb_load", str(data)], input=dump, text=True, check=True, capture_output=True, timeout=30)
+    sound = Round("lmdb", True, 1, 0.5)
+    crash.check_files("lmdb", data, sound)
+    assert (sound.file_check, sound.file_check_failed) == ("ok", False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"], "the copy is removed"
+
+    page = 4096
+    size = (data / "data.mdb").stat().st_size
+    with (data / "data.mdb").open("r+b") as f:  # every page after the two meta pages: the tree
+        f.seek(2 * page)
+        f.write(bytes(size - 2 * page))
+    damaged = Round("lmdb", True, 1, 0.5)
+    crash.check_files("lmdb", data, damaged)
+    assert damaged.file_check_failed, damaged.file_check
+    # mdb_stat cannot open the database; mdb_dump reads the zeroed root as an empty tree and exits 0
+    assert damaged.file_check.startswith("mdb_stat -efn data.mdb: exit 1: "), damaged.file_check

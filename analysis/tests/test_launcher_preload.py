@@ -1,6 +1,6 @@
-"""bin/ycsb preloads libycsb_mmap_space.so for the leveldb engine only (leveldbjni writes through mmap: without
-it a disk another process fills is a SIGBUS), and leaves it out when YCSB_NO_MMAP_SPACE=1. A stand-in JVM
-prints the LD_PRELOAD it was started with."""
+"""bin/ycsb preloads libycsb_mmap_space.so for the leveldb and kyoto engines only (leveldbjni and Kyoto's TreeDB
+write through mmap: without it a disk another process fills is a SIGBUS), each binding's own copy, and leaves it
+out when YCSB_NO_MMAP_SPACE=1. A stand-in JVM prints the LD_PRELOAD it was started with."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ import pytest
 
 from .conftest import REPO
 
-SHIM = REPO / "leveldb-binding" / "target" / "native" / "libycsb_mmap_space.so"
+PRELOADED = {"leveldb", "kyoto"}
+
+
+def shim(engine: str) -> Path:
+    return REPO / f"{engine}-binding" / "target" / "native" / "libycsb_mmap_space.so"
 
 
 def preload_seen(tmp_path: Path, engine: str, **env: str) -> str:
@@ -31,12 +35,14 @@ def preload_seen(tmp_path: Path, engine: str, **env: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("engine", ["leveldb", "rocksdb"])
-def test_the_launcher_preloads_the_shim_for_leveldb_only(tmp_path, engine):
-    assert SHIM.is_file(), f"{SHIM} is built by `mvn -pl leveldb-binding -am install -DskipTests`"
+@pytest.mark.parametrize("engine", ["leveldb", "kyoto", "rocksdb", "lmdb"])
+def test_the_launcher_preloads_the_shim_for_leveldb_and_kyoto_only(tmp_path, engine):
+    expected = str(shim(engine)) if engine in PRELOADED else ""
+    if expected:
+        assert shim(engine).is_file(), f"{shim(engine)} is built by `mvn -pl {engine}-binding -am install -DskipTests`"
     seen = preload_seen(tmp_path, engine)
-    assert seen == (str(SHIM) if engine == "leveldb" else "")
+    assert seen == expected
     assert preload_seen(tmp_path, engine, YCSB_NO_MMAP_SPACE="1") == ""
     assert preload_seen(tmp_path, engine, LD_PRELOAD="/x/other.so") == (
-        f"{SHIM} /x/other.so" if engine == "leveldb" else "/x/other.so"
+        f"{expected} /x/other.so" if expected else "/x/other.so"
     )

@@ -102,6 +102,9 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     installed = install_into(ycsb, distribution)
     assert installed.returncode == 0, installed.stderr
     assert f"{ycsb}/bin/ycsb.sh load sqlite -P" in installed.stdout, "the launcher that works is named"
+    for engine in ("leveldb", "kyoto"):  # the preload upstream's launcher does not set, and where it is
+        assert (ycsb / f"{engine}-binding" / "lib" / "libycsb_mmap_space.so").is_file(), engine
+    assert f"LD_PRELOAD={ycsb}/<engine>-binding/lib/libycsb_mmap_space.so" in installed.stdout
     lines = (ycsb / "bin" / "bindings.properties").read_text().splitlines()
     assert "rocksdb:site.ycsb.db.rocksdb.RocksDBClient" in lines, "upstream's rocksdb is left alone"
     assert "sqlite-columns:site.ycsb.embedded.sqlite.SqliteColumnsClient" in lines

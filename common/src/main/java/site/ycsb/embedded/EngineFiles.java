@@ -81,8 +81,8 @@ public final class EngineFiles {
   private static final int KYOTO_SIZE_OFFSET = 40;
 
   /** An LMDB environment's files in its directory: the B+tree (two meta pages first) and the reader table. */
-  static final String LMDB_DATA_FILE = "data.mdb";
-  static final String LMDB_LOCK_FILE = "lock.mdb";
+  public static final String LMDB_DATA_FILE = "data.mdb";
+  public static final String LMDB_LOCK_FILE = "lock.mdb";
   /** MDB_MAGIC, little-endian after the 16-byte page header of a 64-bit build (both meta pages). */
   static final int LMDB_MAGIC = 0xBEEFC0DE;
   /** In a meta page (lmdb/mdb.c MDB_meta after PAGEHDRSZ): magic, version, page size, last page, txn id. */

@@ -297,7 +297,10 @@ public final class EngineProperties {
       v = def;
       origin = "default";
     }
-    effective.add(key + " = " + v + " (" + origin + ")");
+    String line = key + " = " + v + " (" + origin + ")";
+    if (!effective.contains(line)) { // a value two parts of a binding read is printed once
+      effective.add(line);
+    }
     read.add(key);
     Found f = new Found(key, upstreamValue != null && origin.startsWith("from " + upstream) ? upstream : name, v,
         origin);

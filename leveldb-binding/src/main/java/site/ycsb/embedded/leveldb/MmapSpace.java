@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * Whether this JVM runs with {@value #LIBRARY} preloaded (src/main/c/mmap_space.c): then a file that
+ * Whether this JVM runs with {@value #LIBRARY} preloaded (common/src/main/c/mmap_space.c): then a file that
  * leveldbjni's LevelDB 1.13 grows for its memory maps holds real blocks, and a filesystem that another
  * process fills is an IO error ("No space left on device") instead of a SIGBUS that kills the JVM.
  * {@code bin/ycsb} preloads it for the leveldb engine; a JVM started otherwise needs

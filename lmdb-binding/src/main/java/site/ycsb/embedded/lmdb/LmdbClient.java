@@ -2,9 +2,11 @@ package site.ycsb.embedded.lmdb;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
 
 import org.lmdbjava.Txn;
 
+import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 
@@ -36,6 +38,12 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   @Override
   protected double diskSpaceWriteFactor() {
     return 2;
+  }
+
+  /** The open writes lock.mdb's zeros before LMDB maps it (LmdbHandle.reserveLockFile): put back after a refusal. */
+  @Override
+  protected Set<String> filesAFailedOpenRewrites() {
+    return Set.of(EngineFiles.LMDB_LOCK_FILE);
   }
 
   /** lmdbjava unpacks and loads liblmdb on first use (0.4 s here): before YCSB's clock starts. */

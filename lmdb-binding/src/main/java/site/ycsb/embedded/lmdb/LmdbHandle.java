@@ -2,7 +2,10 @@ package site.ycsb.embedded.lmdb;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -21,6 +24,7 @@ import org.lmdbjava.Meta;
 import org.lmdbjava.Stat;
 import org.lmdbjava.Txn;
 
+import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.KeyValueDB;
 
 /**
@@ -36,6 +40,16 @@ import site.ycsb.embedded.KeyValueDB;
  * freed while LMDB reads it.
  */
 public final class LmdbHandle {
+
+  /**
+   * LMDB's lock file (lmdb-doc's "Reader Lock Table", MDB_txninfo): a header of two cache lines (the
+   * reader table's magic, format, mutex, last transaction and count; the writer's mutex), then one
+   * cache line (MDB_reader, padded to CACHELINE = 64) per reader slot. LMDB grows a shorter file to
+   * that with ftruncate and writes it through a shared map; a longer one is kept as it is, and its
+   * length then sets the number of reader slots.
+   */
+  static final int LOCK_CACHE_LINE = 64;
+  static final int LOCK_HEADER_LINES = 2;
 
   private final LmdbOptions options;
   private final Path dir;
@@ -56,6 +70,7 @@ public final class LmdbHandle {
 
   /** Opens (creating it when missing) the environment in {@code dir}, which must exist. */
   public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
+    reserveLockFile(dir, options.maxReaders());
     Env<byte[]> env;
     try {
       env = Env.create(HeldBytesProxy.INSTANCE).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
@@ -76,6 +91,50 @@ public final class LmdbHandle {
       env.close();
       throw new IOException("cannot open the database in the LMDB environment " + dir.toAbsolutePath() + ": "
           + e.getMessage(), e);
+    }
+  }
+
+  /** The bytes of LMDB's lock file for {@code maxReaders} reader slots (8192 for LMDB's default 126). */
+  static long lockFileBytes(int maxReaders) {
+    return (long) (LOCK_HEADER_LINES + maxReaders) * LOCK_CACHE_LINE;
+  }
+
+  /**
+   * Gives lock.mdb real blocks before LMDB maps it: zeros written with write(2) over the whole length
+   * LMDB will map (an older, longer file is cut to it). LMDB grows the file with ftruncate, which takes
+   * no blocks, then stores its header through a shared map; on a full disk that first store is a SIGBUS
+   * that kills the JVM (seen on a full tmpfs with diskspacemargin=0). Here a full disk is ENOSPC from the
+   * write, and the open is refused. Zeros are what LMDB itself starts from: the process that opens the
+   * environment alone rebuilds the table. Refused as well when another process has the environment open
+   * (it holds LMDB's lock on the file's first byte): its table must not be overwritten. This process has
+   * no environment open on {@code dir} (one per directory per JVM, SharedHandles), so the lock is not its own.
+   */
+  static void reserveLockFile(Path dir, int maxReaders) throws IOException {
+    Path file = dir.resolve(EngineFiles.LMDB_LOCK_FILE);
+    long bytes = lockFileBytes(maxReaders);
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE)) {
+      // LMDB's own lock (fcntl on byte 0); closing this channel releases it before LMDB opens the file
+      if (ch.tryLock(0, 1, false) == null) {
+        throw new IOException("another process has the LMDB environment in " + dir.toAbsolutePath() + " open (it"
+            + " holds LMDB's lock on " + file.getFileName() + "); nothing was changed");
+      }
+      try {
+        if (ch.size() > bytes) {
+          ch.truncate(bytes);
+        }
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(bytes, 1 << 16));
+        long at = 0;
+        while (at < bytes) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - at));
+          at += ch.write(zeros, at);
+        }
+      } catch (IOException e) {
+        throw new IOException("cannot give LMDB's lock file " + file.toAbsolutePath() + " its " + bytes
+            + " bytes (" + LmdbOptions.MAX_READERS + " = " + maxReaders + " reader slots): " + e.getMessage()
+            + ". LMDB writes that file through a memory map, where a full disk is a SIGBUS that kills the JVM,"
+            + " so the open is refused", e);
+      }
     }
   }
 

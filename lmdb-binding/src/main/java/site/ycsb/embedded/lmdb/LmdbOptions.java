@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.lmdbjava.EnvFlags;
 
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.KeyValueDB;
 
 /**
  * The LMDB binding's properties: names, defaults and ranges, read and checked once into what
@@ -40,7 +41,8 @@ public final class LmdbOptions {
   static final long MAP_SIZE_MIN = 1L << 20;
   /**
    * MDB_WRITEMAP: write through a writable map instead of pwrite. A full disk is then a SIGBUS that kills
-   * the JVM; the binding's free-space guard refuses writes before that, as for the other mmap engines.
+   * the JVM; the binding's free-space guard refuses writes before that, as for the other mmap engines, so
+   * the write map is refused with the guard off (diskspacemargin=0).
    */
   public static final String WRITE_MAP = "lmdb.writemap";
   public static final boolean WRITE_MAP_DEFAULT = false;
@@ -93,6 +95,11 @@ public final class LmdbOptions {
     props.require(threads <= maxReaders, MAX_READERS, "at least", "threadcount",
         "each client thread holds a reader slot");
     if (writeMap) {
+      // the binding's free-space guard is all that stands between a write through the map and a SIGBUS
+      long margin = props.size(KeyValueDB.DISK_SPACE_MARGIN, LmdbClient.DISK_SPACE_MARGIN);
+      props.require(margin > 0, WRITE_MAP, "false with", KeyValueDB.DISK_SPACE_MARGIN, "a write through the map"
+          + " onto a full disk is a SIGBUS that kills the JVM, and the free-space guard that diskspacemargin=0 turns"
+          + " off is what refuses the write before that");
       notes.add("WARNING: lmdb.writemap=true writes through a writable map: if the disk fills despite the"
           + " free-space guard (another process filling it), the write is a SIGBUS that kills the JVM, not an"
           + " ERROR; the data file is also extended to the whole map size at once");

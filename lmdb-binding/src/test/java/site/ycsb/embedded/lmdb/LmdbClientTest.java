@@ -89,6 +89,8 @@ class LmdbClientTest extends KeyValueDbContract {
     assertTrue(printed.contains("read back: lmdb.mapsize = 33554432 (Env.info), lmdb.maxreaders = 40"), printed);
     assertTrue(printed.contains("MDB_NORDAHEAD|MDB_NOSYNC|MDB_NOTLS"), printed);
     assertTrue(Files.isRegularFile(tmp.resolve("db").resolve("data.mdb")));
+    // the lock file the binding wrote before LMDB mapped it: LMDB kept it (neither grown nor its slots recounted)
+    assertEquals(2 * 64 + 40 * 64, Files.size(tmp.resolve("db").resolve("lock.mdb")));
     assertEquals(List.of(EngineFiles.Engine.LMDB), List.copyOf(EngineFiles.identify(tmp.resolve("db")).keySet()));
   }
 
@@ -270,6 +272,62 @@ class LmdbClientTest extends KeyValueDbContract {
     close(db);
     assertEquals(0, SharedHandles.openCount());
     h.release(extra); // already ended by the close: releasing again does nothing
+    DB again = open();
+    assertEquals(Map.of("f", "v"), read(again, "k", null));
+  }
+
+  /** With a write map a full disk is a SIGBUS: the guard diskspacemargin=0 turns off is all that prevents it. */
+  @Test
+  void aWriteMapWithTheFreeSpaceGuardOffIsRefusedByName() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("lmdb.writemap", "true");
+    p.setProperty("lmdb.mapsize", "16m");
+    p.setProperty("diskspacemargin", "0");
+    assertRefusedUntouched(tmp.resolve("db"), p, "property lmdb.writemap = 'true' is not allowed: expected false with"
+        + " diskspacemargin (0)", "SIGBUS");
+    assertFalse(Files.exists(tmp.resolve("db")));
+    p.setProperty("diskspacemargin", "1m"); // any margin: the guard is on
+    DB db = open(p);
+    assertTrue(handle(db).options().writeMap());
+    close(db);
+  }
+
+  /** LMDB keeps a lock file longer than it needs and counts its reader slots from its length. */
+  @Test
+  void aLockFileLeftWithMoreReaderSlotsIsCutToTheSlotsAskedFor() throws Exception {
+    Properties many = properties(tmp.resolve("db"));
+    many.setProperty("lmdb.maxreaders", "500");
+    insertAndClose(many, "k", record("f", "v"));
+    assertEquals(LmdbHandle.lockFileBytes(500), Files.size(tmp.resolve("db").resolve("lock.mdb")));
+    Properties few = properties(tmp.resolve("db"));
+    few.setProperty("lmdb.maxreaders", "40");
+    DB db = open(few);
+    assertEquals(40, handle(db).info().maxReaders);
+    assertEquals(Map.of("f", "v"), read(db, "k", null));
+    close(db);
+    assertEquals(LmdbHandle.lockFileBytes(40), Files.size(tmp.resolve("db").resolve("lock.mdb")));
+  }
+
+  /**
+   * A process outside the project (no directory lock) that has the environment open holds LMDB's lock on
+   * lock.mdb's first byte: the binding does not overwrite its reader table, it refuses, changing nothing.
+   * The other process is a python3 holding that lock as LMDB does (fcntl, shared, byte 0).
+   */
+  @Test
+  void anEnvironmentAnotherProcessHoldsIsRefusedUntouched() throws Exception {
+    Path dir = tmp.resolve("db");
+    insertAndClose(properties(dir), "k", record("f", "v"));
+    Process holder = new ProcessBuilder("python3", "-c", "import fcntl, sys, time\n"
+        + "f = open(sys.argv[1], 'r+b')\nfcntl.lockf(f, fcntl.LOCK_SH, 1, 0)\nprint('held', flush=True)\n"
+        + "time.sleep(120)", dir.resolve("lock.mdb").toString()).redirectErrorStream(true).start();
+    try {
+      String said = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(),
+          java.nio.charset.StandardCharsets.UTF_8)).readLine();
+      assertEquals("held", said, "python3 holds the lock");
+      assertRefusedUntouched(properties(dir), "another process has the LMDB environment in", "lock.mdb");
+    } finally {
+      holder.destroyForcibly().waitFor();
+    }
     DB again = open();
     assertEquals(Map.of("f", "v"), read(again, "k", null));
   }

@@ -1,0 +1,94 @@
+package site.ycsb.embedded.kyoto;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import site.ycsb.embedded.ChildJvm;
+import site.ycsb.embedded.SmallFilesystem;
+import site.ycsb.embedded.crash.CrashVerifier;
+
+/**
+ * Kyoto's TreeDB writes the first kyoto.mapsize bytes of its file through a memory map: it grows the file
+ * with ftruncate and copies into the map, so a disk another process fills is a SIGBUS at the first store
+ * into a page the filesystem has no block for (issue 24, item 2). With libycsb_mmap_space.so preloaded, as
+ * bin/ycsb does for kyoto, ftruncate reserves the blocks first and a full disk is an ERROR. The writer runs
+ * in a JVM of its own on a small tmpfs (mounting needs root; without it the test is skipped loudly, and
+ * fails when CI is set), with the free-space guard off: the preload alone stands between Kyoto and the
+ * SIGBUS. Every acknowledged record is read back once the disk has room again.
+ */
+class KyotoFullDiskTest {
+
+  /** The preloaded library, built into this binding's native directory (common/src/main/c/mmap_space.c). */
+  static final String LIBRARY = "libycsb_mmap_space.so";
+
+  @TempDir
+  Path tmp;
+
+  /**
+   * kyoto.autotran=false (the 2011 reproduction's mode): pages go from Kyoto's cache straight into the map.
+   * Without the preload this was a SIGBUS (exit 134); with it the insert is an ERROR ("ftruncate failed").
+   * That mode promises nothing for the file after a failed write (the close cannot write the cache back),
+   * so only the ERROR is checked here.
+   */
+  @Test
+  void withoutAutoTransactionsADiskAnotherProcessFillsIsAnErrorWithThePreloadedLibrary() throws Exception {
+    try (SmallFilesystem fs = SmallFilesystem.mount(tmp.resolve("m"), 32)) {
+      String[] written = writeWhileAnotherProcessFills(fs, tmp.resolve("m").resolve("db"), "kyoto.autotran=false");
+      assertTrue(written[2].contains("ftruncate failed"), written[2]);
+    }
+  }
+
+  /**
+   * The default (auto-transactions): the insert that finds no room is an ERROR, and every acknowledged
+   * record is there once the disk has room again.
+   */
+  @Test
+  void aDiskAnotherProcessFillsIsAnErrorAndLosesNoAcknowledgedRecord() throws Exception {
+    Path dir = tmp.resolve("m").resolve("db");
+    try (SmallFilesystem fs = SmallFilesystem.mount(tmp.resolve("m"), 32)) {
+      String[] written = writeWhileAnotherProcessFills(fs, dir, "kyoto.autotran=true");
+      fs.resize(128); // room for the guard's margin at the reopen
+      long keys = written[1].lines().count();
+      Path acked = Files.writeString(tmp.resolve("acked.txt"), written[1]);
+      String[] verified = ChildJvm.run(tmp, "verify", Map.of(), CrashVerifier.class, "-db",
+          KyotoClient.class.getName(), "-p", "path=" + dir, "-valuesize", "1000", "-acked", acked.toString());
+      assertTrue(verified[1].contains("acknowledged=" + keys + "\npresent=" + keys + "\nlost=0\nwrong=0\nerrors=0\n"
+          + "open=ok\n"), verified[1] + verified[2]);
+    }
+  }
+
+  /**
+   * A CrashWriter JVM with the library preloaded and the guard off inserts 1000-byte records into {@code dir};
+   * once it has acknowledged 200, this process fills the disk (then frees it). Returns {exit, stdout, stderr}
+   * after checking the writer ended in an ERROR, not a crash, and acknowledged records before it.
+   */
+  private String[] writeWhileAnotherProcessFills(SmallFilesystem fs, Path dir, String autotran) throws Exception {
+    Path preload = Path.of(System.getProperty("java.library.path")).resolve(LIBRARY);
+    assertTrue(Files.isRegularFile(preload), preload + " is built by mvn process-classes");
+    ChildJvm writer = ChildJvm.start(tmp, "writer", Map.of("LD_PRELOAD", preload.toString()),
+        site.ycsb.embedded.crash.CrashWriter.class, "-db", KyotoClient.class.getName(), "-p", "path=" + dir,
+        "-p", "diskspacemargin=0", "-p", autotran, "-valuesize", "1000");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (writer.stdout().lines().count() < 200 && writer.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(writer.isAlive(), "the writer still writes when the disk is filled:\n" + writer.stderr());
+    Path filler = fs.fill("filler"); // the other process
+    int exit = writer.waitFor();
+    String printed = writer.stderr();
+    assertEquals(1, exit, "an insert returned ERROR (" + ChildJvm.CRASHED + " was the SIGBUS):\n" + printed);
+    assertTrue(printed.contains("returned Status [name=ERROR"), printed);
+    long keys = writer.stdout().lines().count();
+    assertTrue(keys >= 200, "records acknowledged before the disk filled: " + keys);
+    Files.delete(filler);
+    return new String[] {Integer.toString(exit), writer.stdout(), printed};
+  }
+}

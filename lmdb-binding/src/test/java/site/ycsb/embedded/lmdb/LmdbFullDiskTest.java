@@ -1,0 +1,86 @@
+package site.ycsb.embedded.lmdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import site.ycsb.embedded.ChildJvm;
+import site.ycsb.embedded.EngineFiles;
+import site.ycsb.embedded.SmallFilesystem;
+import site.ycsb.embedded.crash.CrashVerifier;
+import site.ycsb.embedded.crash.CrashWriter;
+
+/**
+ * An open on a full disk with the free-space guard off (diskspacemargin=0): LMDB grows lock.mdb with
+ * ftruncate and stores its header through a shared map, and on a full tmpfs that store was a SIGBUS that
+ * killed the JVM (issue 24), with the write map on or off. Each writer runs in a JVM of its own
+ * ({@link CrashWriter}: exit 3 is a refused open, 1 an insert that returned ERROR, 134 the crash) on a
+ * small tmpfs (mounting needs root; without it the test is skipped loudly, and fails when CI is set).
+ */
+class LmdbFullDiskTest {
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void anOpenOnAFullDiskIsRefusedAndAReopenOnAFullDiskKeepsEveryAcknowledgedRecord() throws Exception {
+    Path mount = tmp.resolve("m");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 2)) {
+      Path dir = mount.resolve("db");
+      Path filler = fs.fill("filler");
+
+      String[] refused = write(dir, "full", 10, "diskspacemargin=0");
+      assertEquals("3", refused[0], "the open is refused (" + ChildJvm.CRASHED + " was the SIGBUS):\n" + refused[2]);
+      assertTrue(refused[2].contains("cannot give LMDB's lock file " + dir.resolve("lock.mdb"))
+          && refused[2].contains("No space left on device") && refused[2].contains("the open is refused"),
+          refused[2]);
+      assertEquals("", refused[1], "nothing acknowledged");
+      assertFalse(Files.exists(dir.resolve(EngineFiles.LMDB_LOCK_FILE)) || Files.exists(dir.resolve(
+          EngineFiles.LMDB_DATA_FILE)), "a refused open leaves no LMDB file behind");
+
+      // the write map with the guard off: refused by name before LMDB sees the directory
+      String[] mapped = write(dir, "writemap", 10, "diskspacemargin=0", "lmdb.writemap=true");
+      assertEquals("3", mapped[0], "refused (" + ChildJvm.CRASHED + " was the SIGBUS):\n" + mapped[2]);
+      assertTrue(mapped[2].contains("property lmdb.writemap = 'true' is not allowed: expected false with"
+          + " diskspacemargin (0); a write through the map onto a full disk is a SIGBUS"), mapped[2]);
+
+      Files.delete(filler);
+      String[] written = write(dir, "room", 200, "diskspacemargin=0");
+      assertEquals("0", written[0], written[2]);
+      assertEquals(200, written[1].lines().count(), written[2]);
+      Path acked = Files.writeString(tmp.resolve("acked.txt"), written[1]);
+      assertEquals(LmdbHandle.lockFileBytes(LmdbOptions.MAX_READERS_DEFAULT),
+          Files.size(dir.resolve(EngineFiles.LMDB_LOCK_FILE)), "LMDB kept the lock file the binding wrote");
+
+      // the disk full again: the reopen finds lock.mdb's blocks there; each write is an ERROR (pwrite's ENOSPC)
+      fs.fill("filler");
+      String[] full = write(dir, "again", 1_000_000, "diskspacemargin=0");
+      assertEquals("1", full[0], "an insert returned ERROR (" + ChildJvm.CRASHED + " is a crash):\n" + full[2]);
+      assertTrue(full[2].contains("returned Status [name=ERROR"), full[2]);
+
+      String[] verified = ChildJvm.run(tmp, "verify", Map.of(), CrashVerifier.class, "-db",
+          LmdbClient.class.getName(), "-p", "path=" + dir, "-p", "diskspacemargin=0", "-acked", acked.toString());
+      assertTrue(verified[1].contains("acknowledged=200\npresent=200\nlost=0\nwrong=0\nerrors=0\nopen=ok\n"),
+          verified[1] + verified[2]);
+    }
+  }
+
+  /** A {@link CrashWriter} JVM inserting {@code records} records into {@code dir}: {exit, stdout, stderr}. */
+  private String[] write(Path dir, String name, int records, String... properties) throws Exception {
+    List<String> args = new ArrayList<>(List.of("-db", LmdbClient.class.getName(), "-p", "path=" + dir,
+        "-records", Integer.toString(records)));
+    for (String p : properties) {
+      args.addAll(List.of("-p", p));
+    }
+    return ChildJvm.run(tmp, name, Map.of(), CrashWriter.class, args.toArray(new String[0]));
+  }
+}
