@@ -5,7 +5,8 @@
  * Rules kept on every path, because a mistake here crashes the JVM or leaks per operation:
  * - Java arrays are only copied (Get/SetByteArrayRegion, NewByteArray): nothing is pinned, so
  *   nothing has to be released, whatever path a function leaves by. A scan writes into a direct
- *   ByteBuffer the Java caller owns (its address, not a pin).
+ *   ByteBuffer the Java caller owns (its address, not a pin); a put of a small record reads it from
+ *   the calling thread's direct put buffer, at the address Java passes (putAt).
  * - Keys and values are copied into a stack buffer, or a malloc'd one when they are large; the
  *   malloc'd buffer is freed on every path.
  * - Every region leveldb_get / leveldb_property_value returns, and every error string, goes back
@@ -223,6 +224,31 @@ JNIEXPORT void JNICALL J(put)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, 
   char* err = NULL;
   leveldb_put(d->db, d->write, p, (size_t)ksiz, p + ksiz, (size_t)vsiz, &err);
   buffer_release(&b);
+  thrown(env, err);
+}
+
+/* The address of a direct buffer (a thread's put buffer, SystemLevelDb.PutBuffer), asked once per buffer so that
+ * a put need not ask again. */
+JNIEXPORT jlong JNICALL J(address)(JNIEnv* env, jclass cls, jobject buffer) {
+  (void)cls;
+  void* p = buffer == NULL ? NULL : (*env)->GetDirectBufferAddress(env, buffer);
+  if (p == NULL) {
+    throw_java(env, "java/lang/IllegalArgumentException", JNI_LIBRARY ": not a direct buffer");
+    return 0;
+  }
+  return (jlong)(intptr_t)p;
+}
+
+/* A put whose key and value the Java caller wrote one after the other at address (its thread's direct put
+ * buffer, kept reachable across the call): no call back into the JVM and no copy here, the one copy being
+ * LevelDB's own into its write batch. put above takes two arrays and asks the JVM four times (two lengths,
+ * two copies), each a thread-state transition. */
+JNIEXPORT void JNICALL J(putAt)(JNIEnv* env, jclass cls, jlong h, jlong address, jint ksiz, jint vsiz) {
+  (void)cls;
+  database* d = DBH(h);
+  const char* p = (const char*)(intptr_t)address;
+  char* err = NULL;
+  leveldb_put(d->db, d->write, p, (size_t)ksiz, p + ksiz, (size_t)vsiz, &err);
   thrown(env, err);
 }
 
