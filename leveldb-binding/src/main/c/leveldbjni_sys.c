@@ -5,7 +5,8 @@
  * Rules kept on every path, because a mistake here crashes the JVM or leaks per operation:
  * - Java arrays are only copied (Get/SetByteArrayRegion, NewByteArray): nothing is pinned, so
  *   nothing has to be released, whatever path a function leaves by. A scan writes into a direct
- *   ByteBuffer the Java caller owns (its address, not a pin).
+ *   ByteBuffer the Java caller owns (its address, not a pin); a put of a small record reads it from
+ *   the calling thread's direct put buffer, at the address Java passes (putAt).
  * - Keys and values are copied into a stack buffer, or a malloc'd one when they are large; the
  *   malloc'd buffer is freed on every path.
  * - Every region leveldb_get / leveldb_property_value returns, and every error string, goes back
@@ -17,6 +18,7 @@
  */
 #include <jni.h>
 #include <leveldb/c.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,13 +50,28 @@ typedef struct {
 #define DBH(h) ((database*)(intptr_t)(h))
 #define ITER(h) ((leveldb_iterator_t*)(intptr_t)(h))
 
+/* Each thread's write batch for putAt, reused: leveldb_put builds and frees a batch per call, whose string
+ * grows three times on the way to a 16-byte key and a 100-byte value (three mallocs and three frees per put).
+ * Made at a thread's first putAt, destroyed when the thread ends (the key's destructor). */
+static pthread_key_t put_batch_key;
+
+static void put_batch_destroy(void* batch) {
+  leveldb_writebatch_destroy(batch);
+}
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
+  if (pthread_key_create(&put_batch_key, put_batch_destroy) != 0) {
+    return JNI_ERR;
+  }
   return library_load(vm, "site/ycsb/embedded/leveldb/LevelDbNative$Failure", "([B)V");
 }
 
+/* The JVM unloads this library only with the class loader that loaded it: the batches of threads still
+ * alive then are left to the process (their destructor would be code no longer mapped). */
 JNIEXPORT void JNICALL JNI_OnUnload(JavaVM* vm, void* reserved) {
   (void)reserved;
+  pthread_key_delete(put_batch_key);
   library_unload(vm);
 }
 
@@ -223,6 +240,43 @@ JNIEXPORT void JNICALL J(put)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, 
   char* err = NULL;
   leveldb_put(d->db, d->write, p, (size_t)ksiz, p + ksiz, (size_t)vsiz, &err);
   buffer_release(&b);
+  thrown(env, err);
+}
+
+/* The address of a direct buffer (a thread's put buffer, SystemLevelDb.PutBuffer), asked once per buffer so that
+ * a put need not ask again. */
+JNIEXPORT jlong JNICALL J(address)(JNIEnv* env, jclass cls, jobject buffer) {
+  (void)cls;
+  void* p = buffer == NULL ? NULL : (*env)->GetDirectBufferAddress(env, buffer);
+  if (p == NULL) {
+    throw_java(env, "java/lang/IllegalArgumentException", JNI_LIBRARY ": not a direct buffer");
+    return 0;
+  }
+  return (jlong)(intptr_t)p;
+}
+
+/* A put whose key and value the Java caller wrote one after the other at address (its thread's direct put
+ * buffer, kept reachable across the call): no call back into the JVM and no copy here, the one copy being
+ * LevelDB's own into its write batch. put above takes two arrays and asks the JVM four times (two lengths,
+ * two copies), each a thread-state transition. */
+JNIEXPORT void JNICALL J(putAt)(JNIEnv* env, jclass cls, jlong h, jlong address, jint ksiz, jint vsiz) {
+  (void)cls;
+  database* d = DBH(h);
+  const char* p = (const char*)(intptr_t)address;
+  leveldb_writebatch_t* batch = pthread_getspecific(put_batch_key);
+  if (batch == NULL) {
+    batch = leveldb_writebatch_create();
+    if (pthread_setspecific(put_batch_key, batch) != 0) {
+      leveldb_writebatch_destroy(batch);
+      throw_java(env, "java/lang/OutOfMemoryError", JNI_LIBRARY ": no memory for the thread's put batch");
+      return;
+    }
+  } else {
+    leveldb_writebatch_clear(batch); /* keeps its string's capacity */
+  }
+  leveldb_writebatch_put(batch, p, (size_t)ksiz, p + ksiz, (size_t)vsiz);
+  char* err = NULL;
+  leveldb_write(d->db, d->write, batch, &err); /* what leveldb_put does, with a batch of its own */
   thrown(env, err);
 }
 

@@ -100,6 +100,16 @@ final class LevelDbNative {
 
   static native void put(long db, byte[] key, byte[] value) throws Failure;
 
+  /** The address of the direct buffer {@code buffer}, for {@link #putAt}; the caller keeps the buffer reachable. */
+  static native long address(ByteBuffer buffer);
+
+  /**
+   * Puts the key of {@code keyLength} bytes at {@code address} with the value of {@code valueLength} bytes
+   * right after it: the record the calling thread wrote into its direct put buffer, which it keeps
+   * reachable until this returns. No call back into the JVM, where {@link #put} makes four.
+   */
+  static native void putAt(long db, long address, int keyLength, int valueLength) throws Failure;
+
   static native void delete(long db, byte[] key) throws Failure;
 
   /** Puts the first {@code count} pairs in one leveldb_writebatch_t, applied atomically. */

@@ -1,6 +1,8 @@
 package site.ycsb.embedded.leveldb;
 
 import java.io.IOException;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -66,9 +68,37 @@ final class SystemLevelDb extends LevelDbHandle {
     return LevelDbNative.get(db, key);
   }
 
+  /**
+   * A put of a key and value up to this many bytes in all goes through the thread's {@link PutBuffer}
+   * ({@link LevelDbNative#putAt}); a larger one through {@link LevelDbNative#put}.
+   */
+  static final int PUT_BUFFER_BYTES = 8 << 10;
+
+  /**
+   * A thread's direct buffer for puts and its address. The native put copying two Java arrays asks the JVM
+   * four times (two lengths, two copies), each a thread-state transition; this way Java copies the key and
+   * value into the buffer and the native put reads them at the address, with no call back.
+   */
+  private static final class PutBuffer {
+    final ByteBuffer buffer = ByteBuffer.allocateDirect(PUT_BUFFER_BYTES);
+    final long address = LevelDbNative.address(buffer);
+  }
+
+  private static final ThreadLocal<PutBuffer> PUT_BUFFER = ThreadLocal.withInitial(PutBuffer::new);
+
   @Override
   public void put(byte[] key, byte[] value) throws IOException {
-    LevelDbNative.put(db, key, value);
+    if ((long) key.length + value.length > PUT_BUFFER_BYTES) {
+      LevelDbNative.put(db, key, value);
+      return;
+    }
+    PutBuffer b = PUT_BUFFER.get();
+    b.buffer.put(0, key).put(key.length, value);
+    try {
+      LevelDbNative.putAt(db, b.address, key.length, value.length);
+    } finally {
+      Reference.reachabilityFence(b); // the buffer's memory is read until putAt returns
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package site.ycsb.embedded.leveldb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -322,6 +323,62 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     assertEquals(Status.OK, db.scan("usertable", "", 10_000, null, counted));
     assertEquals(stored.size(), counted.rows());
     assertEquals(stored.stream().mapToLong(v -> v.length).sum(), counted.bytes());
+  }
+
+  /**
+   * Puts through the thread's direct put buffer (key and value up to {@link SystemLevelDb#PUT_BUFFER_BYTES})
+   * and through the two-array put above it, from four threads at once, each key written twice (the second
+   * value of another size), every value read back byte for byte; a put after a delete does not bring the
+   * deleted key back (a put carries nothing of the thread's earlier puts).
+   */
+  @Test
+  void putsOnBothSidesOfThePutBufferStoreEveryByteFromManyThreads() throws Exception {
+    DB db = open(tuned("destroy", "true"));
+    LevelDbHandle h = ((LevelDbClient) db).handle();
+    int limit = SystemLevelDb.PUT_BUFFER_BYTES;
+    // with a 16-byte key: empty, small, the buffer's last bytes, one byte over, far over
+    int[] sizes = {0, 1, 100, limit - 17, limit - 16, limit - 15, limit, 3 * limit};
+    int threads = 4;
+    int keysPerThread = 200;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<Map<String, byte[]>>> written = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        written.add(pool.submit(() -> {
+          Random random = new Random(thread);
+          Map<String, byte[]> last = new HashMap<>();
+          for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < keysPerThread; i++) {
+              String key = String.format("put%02d-%010d", thread, i);
+              byte[] v = new byte[sizes[(i + pass) % sizes.length]];
+              random.nextBytes(v);
+              h.put(key.getBytes(StandardCharsets.UTF_8), v);
+              last.put(key, v);
+            }
+          }
+          return last;
+        }));
+      }
+      int checked = 0;
+      for (java.util.concurrent.Future<Map<String, byte[]>> f : written) {
+        for (Map.Entry<String, byte[]> e : f.get().entrySet()) {
+          assertArrayEquals(e.getValue(), h.get(e.getKey().getBytes(StandardCharsets.UTF_8)), e.getKey());
+          checked++;
+        }
+      }
+      assertEquals(threads * keysPerThread, checked);
+    } finally {
+      pool.shutdown();
+    }
+    // Nothing of a thread's earlier put is written again by its next one: a deleted key stays deleted.
+    byte[] deleted = "put-then-deleted".getBytes(StandardCharsets.UTF_8);
+    h.put(deleted, new byte[] {1});
+    h.delete(deleted);
+    h.put("put-after-delete".getBytes(StandardCharsets.UTF_8), new byte[] {2});
+    assertNull(h.get(deleted));
+    assertArrayEquals(new byte[] {2}, h.get("put-after-delete".getBytes(StandardCharsets.UTF_8)));
+    close(db);
   }
 
   @Test
