@@ -17,6 +17,9 @@ from pathlib import Path
 from .scenarios import peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
+# Our timing layer (common/.../NanoTimedDB.java): with our common jar on a peer's classpath it wraps the
+# peer's DB as bin/ycsb's launcher wraps ours, so a peer's figure is on the same in-operation clock.
+NANOTIMED_DB = "site.ycsb.embedded.NanoTimedDB"
 # Upstream's JDBC binding expects its table and creates none; the same jar's JdbcDBCreateTable makes it.
 JDBC_CLIENT = "site.ycsb.db.JdbcDBClient"
 JDBC_CREATE_TABLE = "site.ycsb.db.JdbcDBCreateTable"
@@ -198,7 +201,11 @@ def java_main(peer: Peer, main_class: str) -> list[str]:
 def java_command(peer: Peer, phase: str) -> list[str]:
     """The JVM of a peer's step, as upstream's bin/ycsb.sh starts it."""
     mode = ["-load"] if phase == "load" else ["-t"]
-    return [*java_main(peer, YCSB_CLIENT), "-db", peer.binding_class, *mode]
+    if peer.common_jar is not None:
+        db = ["-db", NANOTIMED_DB, "-p", f"nanotimed.db={peer.binding_class}"]
+    else:
+        db = ["-db", peer.binding_class]
+    return [*java_main(peer, YCSB_CLIENT), *db, *mode]
 
 
 def prepare_command(peer: Peer, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:

@@ -123,6 +123,10 @@ class Launcher(Protocol):
         """-p properties given after the suite's own (they win)."""
         ...
 
+    def timed(self) -> bool:
+        """Whether the step's DB runs inside our timing layer (nanotimed.file is then given)."""
+        ...
+
     def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
         """The command that readies a repeat's fresh data directory before its first step, or None."""
         ...
@@ -140,6 +144,9 @@ class OurLauncher:
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
         return {}
 
+    def timed(self) -> bool:
+        return True
+
     def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
         return None
 
@@ -153,6 +160,9 @@ class PeerLauncher:
 
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
         return peer_properties(self.peer, data_dir)
+
+    def timed(self) -> bool:
+        return self.peer.common_jar is not None  # java_command wraps its DB in our timing layer
 
     def prepare(self, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:
         return prepare_command(self.peer, data_dir, workload_props)
@@ -228,7 +238,7 @@ def ycsb_command(
     """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
     hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them;
     timing_file: where our launcher's timing layer writes the operations' nanoseconds apart from the open and
-    close (common/.../NanoTimedDB.java; a peer's JVM has no such layer)."""
+    close (common/.../NanoTimedDB.java; a peer's JVM has it only with our common jar on its classpath)."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
     command = launcher.prefix(resolved.step.phase)
@@ -244,7 +254,7 @@ def ycsb_command(
         **resolved.props,
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
-        **({TIMING_PROPERTY: str(timing_file)} if timing_file and isinstance(launcher, OurLauncher) else {}),
+        **({TIMING_PROPERTY: str(timing_file)} if timing_file and launcher.timed() else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
