@@ -182,7 +182,7 @@ LMDB_NO_CACHE_NOTE = "LMDB has no cache of its own (it reads through the OS page
 SQLITE_BIG_CACHE_NOTE = (
     "with 1 KB pages (the 2011 setting), a commit after a page split walks SQLite's whole page cache, so with "
     "128 MB a large random fill slows (SQLite 3.54.1: 7x at 1,000,000 inserts, none at 400,000; 3.40.1's C "
-    "loop sooner); db_bench_sqlite3 never applies --page_size=1024 and runs 4 KB pages, where it hardly shows"
+    "loop sooner); db_bench_sqlite3 never applies --page_size=1024 and runs 4 KB pages, where it costs far less"
 )
 
 
