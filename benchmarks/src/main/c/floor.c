@@ -15,11 +15,19 @@
  * Read shapes fill first (random order, untimed), close, reopen, then time: like a YCSB load
  * then run. Only the loop is timed, not open or close.
  *
+ * SQLite's table and page size come from the environment, so one binary measures both table shapes
+ * and the page size db_bench_sqlite3 really runs (it sets page_size only when --page_size differs
+ * from 1024, so on SQLite 3.12 and later it keeps the 4096-byte default):
+ *   FLOOR_SQLITE_TABLE=without-rowid (default: the binding's default, db_bench_sqlite3's) or rowid
+ *   FLOOR_SQLITE_PAGE_SIZE=1024 (default: the workload files'), any power of two from 512 to 65536
+ * The library line names both, and the SQLite the process really runs (sqlite3_libversion).
+ *
  * Built a second time with -DFLOOR_ROCKSDBJNI as floor-rocksdbjni, RocksDB only, linked against the
  * native library inside the rocksdbjni jar (which exports RocksDB's C API): the same C loop over
  * the very RocksDB build the Java library runs (a release build of its version), where Debian's
  * librocksdb is another version built with assertions on. (leveldbjni and sqlite-jdbc keep their
- * engines' C symbols hidden, so only RocksDB has such a floor.)
+ * engines' C symbols hidden: `nm -D` on sqlite-jdbc 3.54.1.0's libsqlitejdbc.so lists no sqlite3_*
+ * function, only its JNI entry points; so only RocksDB has such a floor.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -318,7 +326,26 @@ static void rdb_version(const char *dir, char *out, size_t cap) {
 
 #ifndef FLOOR_ROCKSDBJNI
 /* SQLite: the binding's kv table and statements with the workload's pragmas (1 KB pages, 4 MB or
- * 128 MB of cache, EXCLUSIVE, WAL, synchronous OFF); autocommit: one transaction per put. */
+ * 128 MB of cache, EXCLUSIVE, WAL, synchronous OFF); autocommit: one transaction per put. The table
+ * shape and page size: FLOOR_SQLITE_TABLE and FLOOR_SQLITE_PAGE_SIZE (top of the file). */
+static int sdb_rowid_table;
+static long sdb_page_size = 1024;
+static long sdb_cache_kib;
+static void sdb_settings(void) {
+  const char *table = getenv("FLOOR_SQLITE_TABLE");
+  const char *page = getenv("FLOOR_SQLITE_PAGE_SIZE");
+  if (table && strcmp(table, "rowid") != 0 && strcmp(table, "without-rowid") != 0) {
+    die("FLOOR_SQLITE_TABLE must be without-rowid or rowid, got", table);
+  }
+  sdb_rowid_table = table && strcmp(table, "rowid") == 0;
+  if (page) {
+    char *end;
+    sdb_page_size = strtol(page, &end, 10);
+    if (*end || sdb_page_size < 512 || sdb_page_size > 65536 || (sdb_page_size & (sdb_page_size - 1))) {
+      die("FLOOR_SQLITE_PAGE_SIZE must be a power of two from 512 to 65536, got", page);
+    }
+  }
+}
 typedef struct {
   sqlite3 *db;
   sqlite3_stmt *put, *get, *scan, *begin, *commit;
@@ -339,16 +366,23 @@ static void sdb_step_done(sdb *h, sqlite3_stmt *s) {
 static void *sdb_open(const char *dir, int big) {
   sdb *h = calloc(1, sizeof *h);
   char path[4096], pragma[128];
+  sdb_settings();
   snprintf(path, sizeof path, "%s/ycsb.db", dir);
   if (sqlite3_open(path, &h->db) != SQLITE_OK) die("sqlite3_open", sqlite3_errmsg(h->db));
-  sdb_exec(h, "PRAGMA page_size=1024");
-  snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%ld", big ? 128 * 1024L : 4 * 1024L);
+  snprintf(pragma, sizeof pragma, "PRAGMA page_size=%ld", sdb_page_size);
+  sdb_exec(h, pragma);
+  sdb_cache_kib = big ? 128 * 1024L : 4 * 1024L;
+  snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%ld", sdb_cache_kib);
   sdb_exec(h, pragma);
   sdb_exec(h, "PRAGMA locking_mode=EXCLUSIVE");
   sdb_exec(h, "PRAGMA journal_mode=WAL");
   sdb_exec(h, "PRAGMA synchronous=OFF");
-  /* The binding's kv table: a rowid table whose key has its own index (db_bench_sqlite3's shape). */
-  sdb_exec(h, "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)");
+  /* The binding's kv table: WITHOUT ROWID (one B-tree, its default and db_bench_sqlite3's), or a
+   * rowid table whose key has its own index (sqlite.withoutrowid=false). */
+  sdb_exec(h, sdb_rowid_table
+                  ? "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
+                  : "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
+                    " WITHOUT ROWID");
   h->put = sdb_prepare(h, "INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
   h->get = sdb_prepare(h, "SELECT value FROM usertable WHERE key = ?");
   h->scan = sdb_prepare(h, "SELECT value FROM usertable WHERE key >= ? ORDER BY key LIMIT ?");
@@ -411,7 +445,8 @@ static void sdb_close(void *p) {
 }
 static void sdb_version(const char *dir, char *out, size_t cap) {
   (void) dir;
-  snprintf(out, cap, "SQLite %s (system libsqlite3)", sqlite3_libversion());
+  snprintf(out, cap, "SQLite %s (system libsqlite3; %s table, %ld-byte pages, cache of the last open %ld KiB)",
+           sqlite3_libversion(), sdb_rowid_table ? "rowid" : "WITHOUT ROWID", sdb_page_size, sdb_cache_kib);
 }
 
 /* Kyoto TreeDB: the 2011 tuning string the binding builds from the workload (options small,

@@ -14,8 +14,8 @@ import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
  * sqlite-jdbc called directly, for both benchmarks (the side-by-side one and layer (b)): the
- * binding's key-value table (a rowid table whose key has its own index, db_bench_sqlite3's shape)
- * and the binding's statements, on one connection opened with the binding's pragmas. It owns its
+ * binding's key-value table (its CREATE TABLE, so the same shape: WITHOUT ROWID by default, as
+ * db_bench_sqlite3's) and the binding's statements, on one connection opened with the binding's pragmas. It owns its
  * statements and connection and closes each once.
  */
 final class SqliteDirect implements LayerDirect {
@@ -38,16 +38,17 @@ final class SqliteDirect implements LayerDirect {
 
   /**
    * Opens (creating it) the options' file with the pragmas the binding sets from them, in the binding's
-   * order (locking mode before the first access, page size while the file is empty), and makes the table.
+   * order (locking mode before the first access, page size while the file is empty), and makes the
+   * binding's table.
    */
   static SqliteDirect open(SqliteOptions o) throws SQLException {
     return open(o.file(), List.of("locking_mode=" + o.lockingMode(), "page_size=" + o.pageSize(),
         "journal_mode=" + o.journalMode(), "synchronous=" + o.synchronous(), "cache_size=-" + o.cacheKib(),
-        "mmap_size=" + o.mmapSize(), "wal_autocheckpoint=" + o.walAutocheckpoint()));
+        "mmap_size=" + o.mmapSize(), "wal_autocheckpoint=" + o.walAutocheckpoint()), o.createTableIfMissing());
   }
 
-  /** Opens (creating it) {@code file}, runs each of {@code pragmas} ("name=value"), makes the table. */
-  private static SqliteDirect open(Path file, List<String> pragmas) throws SQLException {
+  /** Opens (creating it) {@code file}, runs each of {@code pragmas} ("name=value"), then {@code createTable}. */
+  private static SqliteDirect open(Path file, List<String> pragmas, String createTable) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
     Connection c = config.createConnection("jdbc:sqlite:" + file);
@@ -56,7 +57,7 @@ final class SqliteDirect implements LayerDirect {
         for (String pragma : pragmas) {
           s.execute("PRAGMA " + pragma);
         }
-        s.execute("CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)");
+        s.execute(createTable);
       }
       return new SqliteDirect(c);
     } catch (SQLException e) {

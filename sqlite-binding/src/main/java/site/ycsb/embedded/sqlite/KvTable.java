@@ -8,9 +8,10 @@ import site.ycsb.embedded.KeyValueDB.ValueSink;
 
 /**
  * The kv layout: {@code "key" BLOB PRIMARY KEY, "value" BLOB}, the value being the shared record
- * codec's bytes, like the 2011 benchmark's key/value table: a rowid table whose key has its own
- * index by default, {@code WITHOUT ROWID} when asked (or when an existing file has it). Its
- * statements are the engine primitives KeyValueDB builds YCSB's operations on.
+ * codec's bytes, like db_bench_sqlite3's key/value table: {@code WITHOUT ROWID} (one B-tree keyed
+ * by {@code key}) by default, a rowid table whose key has its own index when asked (or when an
+ * existing file has it). Its statements are the engine primitives KeyValueDB builds YCSB's
+ * operations on.
  */
 final class KvTable extends Schema {
 

@@ -36,6 +36,11 @@ abstract class Schema {
     return new ColumnsTable(table, keyType, withoutRowid, keys, fields, counterField);
   }
 
+  /** The same CREATE TABLE, run only where the table is missing. */
+  String createIfMissing() {
+    return create.replaceFirst("^CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ");
+  }
+
   /** SQL's quoted identifier: any table or field name is safe. */
   static String quote(String identifier) {
     return '"' + identifier.replace("\"", "\"\"") + '"';

@@ -254,14 +254,15 @@ final class SqliteHandle {
     String sql = "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?";
     String existing = s.queryString(sql, wanted.table);
     if (existing == null) {
-      s.execute(wanted.create.replaceFirst("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS "));
+      s.execute(wanted.createIfMissing());
       existing = s.queryString(sql, wanted.table);
     }
     Schema found = wanted;
     if (!options.rowidLayoutSet() && wanted instanceof KvTable kv && !sameTable(wanted, existing)
         && sameTable(kv.otherLayout(), existing)) {
-      // A kv table made under the older WITHOUT ROWID default (or the other way round): the same
-      // statements work on both, so a database loaded before stays readable.
+      // A kv table made under an earlier default (a rowid table until the default went back to
+      // WITHOUT ROWID, or WITHOUT ROWID before that): the same statements work on both, so a
+      // database loaded before stays readable.
       found = kv.otherLayout();
       System.err.printf("[sqlite] NOTE: %s holds the kv table %s; using it as it is (sqlite.withoutrowid=%b"
           + " was not set; new tables are %s)%n", options.file().toAbsolutePath(),

@@ -664,22 +664,27 @@ class SqliteClientTest extends KeyValueDbContract {
   }
 
   @Test
-  void theKvTableCanBeTheRowidShapeOf2011() throws Exception {
+  void theKvTableCanBeARowidTableWithAKeyIndex() throws Exception {
     DB db = open(props("sqlite.withoutrowid", "false"));
-    assertEquals("CREATE TABLE \"usertable\" (\"key\" BLOB PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)",
-        session(db).queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
-    db.insert("usertable", "k", record("f", "v"));
-    assertEquals(Map.of("f", "v"), read(db, "k", null));
-  }
-
-  @Test
-  void theKvTableIsARowidTableWithAKeyIndexByDefault() throws Exception {
-    DB db = open();
     Session s = session(db);
     assertEquals("CREATE TABLE \"usertable\" (\"key\" BLOB PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)",
         s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
     assertEquals("sqlite_autoindex_usertable_1",
         s.queryString("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'usertable'"));
+    db.insert("usertable", "k", record("f", "v"));
+    assertEquals(Map.of("f", "v"), read(db, "k", null));
+  }
+
+  /** Issue 23 item 3: db_bench_sqlite3's table, one B-tree keyed by the key, with no rowid and no index. */
+  @Test
+  void theKvTableIsWithoutRowidByDefault() throws Exception {
+    assertTrue(SqliteOptions.KV_WITHOUT_ROWID_DEFAULT);
+    DB db = open();
+    Session s = session(db);
+    assertEquals("CREATE TABLE \"usertable\" (\"key\" BLOB PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)"
+        + " WITHOUT ROWID", s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'"));
+    assertTrue(s.schema().withoutRowid);
+    assertEquals("0", s.queryString("SELECT count(*) FROM sqlite_master WHERE type = 'index'"), "no separate index");
     db.insert("usertable", "k1", record("f", "one"));
     db.insert("usertable", "k1", record("f", "again"));
     db.insert("usertable", "k2", record("f", "two"));
@@ -688,26 +693,45 @@ class SqliteClientTest extends KeyValueDbContract {
     assertEquals("2", s.queryString("SELECT count(*) FROM usertable"), "one row per key");
   }
 
+  /**
+   * A kv table of either shape, made while that shape was asked for (or was the default), is used as it
+   * is by a run that does not set sqlite.withoutrowid, with a NOTE when it is not this default's shape;
+   * asked for by name, the other shape is refused.
+   */
   @Test
-  void aKvTableOfTheOlderWithoutRowidDefaultIsUsedAsItIs() throws Exception {
-    DB old = open(props("sqlite.withoutrowid", "true"));
-    old.insert("usertable", "k", record("f", "before"));
-    close(old);
+  void aKvTableOfEitherShapeIsUsedAsItIsWhenTheShapeIsNotSet() throws Exception {
+    for (boolean made : new boolean[] {false, true}) {
+      Properties asMade = props("sqlite.withoutrowid", Boolean.toString(made));
+      Path dir = tmp.resolve("made-" + made);
+      asMade.setProperty("path", dir.toString());
+      DB old = open(asMade);
+      old.insert("usertable", "k", record("f", "before"));
+      close(old);
 
-    DB db = open(); // sqlite.withoutrowid not set: the table found is used
-    Session s = session(db);
-    assertTrue(s.schema().withoutRowid, "the layout found in the file");
-    assertEquals(Map.of("f", "before"), read(db, "k", null), "the older database stays readable");
-    db.insert("usertable", "k2", record("f", "after"));
-    assertEquals(Map.of("f", "after"), read(db, "k2", null));
-    assertTrue(s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'").endsWith("WITHOUT ROWID"),
-        "the table is left as it was");
-    close(db);
+      Properties unset = props();
+      unset.setProperty("path", dir.toString());
+      DB[] opened = new DB[1];
+      String printed = capturingStderr(() -> opened[0] = open(unset));
+      DB db = opened[0];
+      Session s = session(db);
+      assertEquals(made, s.schema().withoutRowid, "the shape found in the file");
+      boolean other = made != SqliteOptions.KV_WITHOUT_ROWID_DEFAULT;
+      assertEquals(other, printed.contains("[sqlite] NOTE:") && printed.contains("using it as it is"),
+          "a NOTE exactly when the file's shape is not the default's: " + printed);
+      assertEquals(Map.of("f", "before"), read(db, "k", null), "the earlier database stays readable");
+      db.insert("usertable", "k2", record("f", "after"));
+      assertEquals(Map.of("f", "after"), read(db, "k2", null));
+      assertEquals(made, s.queryString("SELECT sql FROM sqlite_master WHERE name = 'usertable'")
+          .endsWith("WITHOUT ROWID"), "the table is left as it was");
+      close(db);
 
-    // Asked for by name, the other layout is still refused.
-    DBException e = assertThrows(DBException.class, () -> open(props("sqlite.withoutrowid", "false")));
-    assertTrue(e.getMessage().contains("was created as") && e.getMessage().contains("WITHOUT ROWID"), e.getMessage());
-    assertEquals(0, SharedHandles.openCount());
+      Properties asked = props("sqlite.withoutrowid", Boolean.toString(!made));
+      asked.setProperty("path", dir.toString());
+      DBException e = assertThrows(DBException.class, () -> open(asked), "asked for by name, the other shape");
+      assertTrue(e.getMessage().contains("was created as") && e.getMessage().contains("sqlite.withoutrowid"),
+          e.getMessage());
+      assertEquals(0, SharedHandles.openCount());
+    }
   }
 
   @Test
