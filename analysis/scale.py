@@ -122,6 +122,10 @@ def stalls(seconds: list[Second]) -> list[Second]:
     until a second first reaches the median, slow seconds are the cache filling, not stalls); the first
     and last, partial, seconds are left out (pure)."""
     full = seconds[1:-1]
+    # Seconds without an operation at the end are the client done and the engine closing (Kyoto's close
+    # after a 60 s mix takes seconds), not a stall of the workload.
+    while full and full[-1].operations == 0:
+        full.pop()
     if not full:
         return []
     rates = sorted(s.ops_per_sec for s in full)
