@@ -28,6 +28,7 @@ NOT_MEASURED = ("CLEANUP",)  # the client's close: not one of the workload's ope
 NOISY_CORES = 0.3
 # A second slower than this share of the run's median throughput is a stall.
 STALL_SHARE = 0.5
+WIND_DOWN_SHARE = 0.01
 
 
 @dataclass(frozen=True)
@@ -122,14 +123,16 @@ def stalls(seconds: list[Second]) -> list[Second]:
     until a second first reaches the median, slow seconds are the cache filling, not stalls); the first
     and last, partial, seconds are left out (pure)."""
     full = seconds[1:-1]
-    # Seconds without an operation at the end are the client done and the engine closing (Kyoto's close
-    # after a 60 s mix takes seconds), not a stall of the workload.
-    while full and full[-1].operations == 0:
-        full.pop()
     if not full:
         return []
     rates = sorted(s.ops_per_sec for s in full)
     median = rates[len(rates) // 2]
+    # The last seconds under WIND_DOWN_SHARE of the median are the client stopping at its time (one
+    # operation may straddle it) and the engine closing (Kyoto's close after a 60 s mix takes seconds).
+    while full and full[-1].ops_per_sec < WIND_DOWN_SHARE * median:
+        full.pop()
+    if not full:
+        return []
     warm = next(i for i, s in enumerate(full) if s.ops_per_sec >= median)
     return [s for s in full[warm:] if s.ops_per_sec < STALL_SHARE * median]
 

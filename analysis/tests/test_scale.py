@@ -307,10 +307,10 @@ def test_every_engine_row_has_a_colour_of_its_own():
 def test_the_close_after_the_last_operation_is_not_a_stall():
     from analysis.scale import Second, stalls
 
-    # Kyoto's sustained run: 60 busy seconds, then two seconds of closing with no operation, then the end.
-    rates = [100] * 60 + [0, 0, 3]
+    # Kyoto's sustained run: 60 busy seconds, one operation straddling the end, two seconds of closing.
+    rates = [1000] * 60 + [1, 0, 0]
     seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
     assert stalls(seconds) == []
-    rates[30] = 10
+    rates[30] = 100
     seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
     assert [s.at for s in stalls(seconds)] == [31.0]
