@@ -10,9 +10,11 @@
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 # The binding's own code per call over an engine that does nothing:
 #   bash benchmarks/run.sh binding-cost [--ops 1000000] [--rounds 5]
-# The binding's cost per point read, (d)-(d0), at the scale group's smallest and largest data sizes:
+# The binding's own time per point read (whole minus engine call) at the scale group's smallest and largest data sizes:
 #   bash benchmarks/run.sh flat-cost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3]
 #                                    [--ops 300000] [--dir D]
+# The binding's own time per read over a stand-in engine that does nothing, touches memory, or makes a pread:
+#   bash benchmarks/run.sh engine-work [--ops 300000] [--rounds 5]
 # YCSB's client per operation around a do-nothing DB, CoreWorkload against EmbeddedWorkload in one JVM:
 #   bash benchmarks/run.sh client-cost [--ops 1000000] [--rounds 3]
 set -euo pipefail
@@ -28,6 +30,7 @@ case "${1:-}" in
   binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
   flat-cost) main=site.ycsb.embedded.bench.FlatCost; shift ;;
   client-cost) main=site.ycsb.embedded.bench.ClientCost; shift ;;
+  engine-work) main=site.ycsb.embedded.bench.EngineWorkCost; shift ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"

@@ -43,7 +43,7 @@ public final class BindingCodeCost {
   }
 
   /** A binding whose engine does nothing: put and remove keep only a byte count, get hands back one record. */
-  static final class NullEngineDB extends KeyValueDB<long[]> {
+  static class NullEngineDB extends KeyValueDB<long[]> {
     private final byte[] stored;
 
     NullEngineDB(byte[] stored) {
@@ -196,6 +196,11 @@ public final class BindingCodeCost {
 
   /** Nanoseconds of the reads' calls, each into a fresh result map made before the clock. */
   static double timeReads(DB db, String[] keys) {
+    return timeReads(db, keys, 100);
+  }
+
+  /** As {@link #timeReads(DB, String[])}, each read handing back {@code length} stored bytes. */
+  static double timeReads(DB db, String[] keys, int length) {
     List<Map<String, ByteIterator>> maps = new ArrayList<>(LayerStep.CHUNK);
     long nanos = 0;
     long found = 0;
@@ -214,7 +219,7 @@ public final class BindingCodeCost {
         found += m.get(FIELD).bytesLeft();
       }
     }
-    check(found == 100L * keys.length, "every read hands back the stored 100 bytes");
+    check(found == (long) length * keys.length, "every read hands back the stored bytes");
     return nanos;
   }
 

@@ -16,16 +16,15 @@ import site.ycsb.embedded.NanoTimedDB;
  * The binding's own cost per operation as the data grows (issue 21, item 6): per engine and data size N,
  * N records of the scale group's shape ({@code scale/base}: 16-byte decimal keys, one 1 KB value, the
  * engines' tuning for a 1 GB budget) loaded ONCE in random order through the binding in batches of
- * {@value #LOAD_BATCH}, then point reads ({@code scale/read-uniform}) on that same data through YCSB's
- * client around {@link LibraryDB} (layer (d0): only the library's own get) and around the binding
- * (layer (d)), each step a fresh JVM at -Xmx256m, in-operation time from {@link NanoTimedDB}; rounds
- * alternate the two layers (and which of them goes first). (d)-(d0), the median over the rounds of each
- * round's difference, is what the binding adds to a read; its ratio between the largest and the smallest
- * N says whether that cost stays flat while the engine's own cost grows. No memory budget: the data stays
- * in the page cache, since the point is the binding's cost, not the disk's.
+ * {@value #LOAD_BATCH}, then rounds of point reads ({@code scale/read-uniform}) on that same data through YCSB's
+ * client around the binding with its engine calls timed ({@link EngineCalls}), each round a fresh JVM at -Xmx256m.
+ * Per read: the whole read inside the client ({@link NanoTimedDB}), the engine call inside it, and their
+ * difference, the binding's own work, taken in one JVM on the same reads. Its ratio between the largest and the
+ * smallest N says whether the binding's cost stays flat while the engine's own cost grows. No memory budget: the
+ * data stays in the page cache, since the point is the binding's cost, not the disk's.
  *
- * <p>Overwrites are not measured: {@link LibraryDB} makes no updates, and its raw puts would leave
- * values the binding's record codec cannot read back, so (d0) and (d) could not share the data.
+ * <p>This replaced (d)-(d0), the difference of a JVM around the binding and one around {@link LibraryDB}: from
+ * one pair of JVMs to the next that moved by ±0.9 us per read, against a binding cost of tens of nanoseconds.
  *
  * <p>Usage: FlatCost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3] [--ops 300000]
  * [--dir D] [--workloads DIR]. An engine may carry binding properties ({@code leveldb:leveldb.library=system}
@@ -103,8 +102,9 @@ public final class FlatCost {
     out.printf(Locale.ROOT, "flat-cost: the binding's cost per point read as the data grows. Per engine and N: N"
         + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
         + " (batches of %d), then %d round(s) of %,d uniform point reads (scale/read-uniform) through YCSB's"
-        + " client around LibraryDB (d0) and around the binding (d), alternating, each a fresh JVM at -Xmx%s;"
-        + " in-operation ns/op from NanoTimedDB; no memory budget (the data stays in the page cache)%n",
+        + " client around the binding with its engine calls timed, each round a fresh JVM at -Xmx%s; per read the"
+        + " whole read (NanoTimedDB), the engine call inside it, and the binding's own work, their difference;"
+        + " no memory budget (the data stays in the page cache)%n",
         LOAD_BATCH, rounds, ops, HEAP);
     Map<String, Map<Integer, Cost>> costs = new LinkedHashMap<>();
     for (String spec : engines) {
@@ -133,25 +133,36 @@ public final class FlatCost {
     return 0;
   }
 
-  /** The medians of one engine and N over the rounds, in ns per read. */
-  record Cost(int n, double d0, double d, double binding) {
+  /**
+   * The medians of one engine and N over the rounds, in ns per read: the whole read inside YCSB's client
+   * ({@code NanoTimedDB}), the engine call inside it ({@link EngineCalls}), the rest (the binding's own work and
+   * the inner clock), one {@code System.nanoTime()}, and the binding's own work without the inner clock.
+   */
+  record Cost(int n, double whole, double engine, double own, double clock) {
+    /** The binding's own work per read: whole minus engine call, minus the one clock read the inner timing adds. */
+    double ownNet() {
+      return own - clock;
+    }
   }
 
-  /** (d)-(d0) of one engine and N: the median over the rounds of each round's difference (rounds pair the two). */
-  static double bindingCost(double[] d0, double[] d) {
-    if (d0.length != d.length || d0.length == 0) {
-      throw new IllegalArgumentException("one (d0) and one (d) per round: " + d0.length + " and " + d.length);
-    }
-    double[] diff = new double[d.length];
-    for (int i = 0; i < d.length; i++) {
-      diff[i] = d[i] - d0[i];
-    }
-    return BindingOverhead.median(diff);
-  }
-
-  /** (d)-(d0) at the largest N over (d)-(d0) at the smallest; NaN when the smallest is not above 0. */
+  /** The binding's own work at the largest N over that at the smallest; NaN when the smallest is not above 0. */
   static double ratio(Cost small, Cost large) {
-    return small.binding() > 0 ? large.binding() / small.binding() : Double.NaN;
+    return small.ownNet() > 0 ? large.ownNet() / small.ownNet() : Double.NaN;
+  }
+
+  /** One round's figures, per read. */
+  record Round(double whole, double engine, double clock) {
+    double own() {
+      return whole - engine;
+    }
+  }
+
+  /** The medians over the rounds; the binding's own work is the median of each round's whole minus engine. */
+  static Cost summarise(int n, List<Round> rounds) {
+    return new Cost(n, median(rounds.stream().mapToDouble(Round::whole).toArray()),
+        median(rounds.stream().mapToDouble(Round::engine).toArray()),
+        median(rounds.stream().mapToDouble(Round::own).toArray()),
+        median(rounds.stream().mapToDouble(Round::clock).toArray()));
   }
 
   private static String dataDir(String spec, int n) {
@@ -176,37 +187,45 @@ public final class FlatCost {
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "  %s N=%d: loaded in %.1f s (%,.0f records/s, JVM start and close included)%n",
         spec, n, seconds, n / seconds);
-    double[] d0 = new double[rounds];
-    double[] d = new double[rounds];
+    String timed = EngineCalls.timedClassOf(binding);
+    List<Round> done = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      // Odd rounds read (d0) first, even rounds (d) first: neither layer always meets the data first.
-      for (String layer : r % 2 == 0 ? List.of("d0", "d") : List.of("d", "d0")) {
-        boolean library = layer.equals("d0");
-        double ns = reads(spec, n, dir, library ? LibraryDB.class.getName() : binding, where + " round " + (r + 1)
-            + " (" + layer + ")");
-        (library ? d0 : d)[r] = ns;
-        out.printf(Locale.ROOT, "step engine=%s records=%d round=%d layer=%s db=%s ops=%d ns_per_op=%.1f%n",
-            spec, n, r + 1, layer, library ? LibraryDB.class.getName() : binding, ops, ns);
-      }
+      Round round = reads(spec, n, dir, timed, where + " round " + (r + 1));
+      done.add(round);
+      out.printf(Locale.ROOT, "step engine=%s records=%d round=%d db=%s ops=%d whole_ns=%.1f engine_ns=%.1f"
+          + " own_ns=%.1f clock_ns=%.2f%n", spec, n, r + 1, timed, ops, round.whole(), round.engine(), round.own(),
+          round.clock());
     }
-    Cost cost = new Cost(n, median(d0), median(d), bindingCost(d0, d));
-    out.printf(Locale.ROOT, "flatcost engine=%s records=%d rounds=%d d0_ns=%.1f d_ns=%.1f binding_ns=%.1f%n",
-        spec, n, rounds, cost.d0(), cost.d(), cost.binding());
+    Cost cost = summarise(n, done);
+    out.printf(Locale.ROOT, "flatcost engine=%s records=%d rounds=%d whole_ns=%.1f engine_ns=%.1f own_ns=%.1f"
+        + " clock_ns=%.2f own_net_ns=%.1f%n", spec, n, rounds, cost.whole(), cost.engine(), cost.own(), cost.clock(),
+        cost.ownNet());
     return cost;
   }
 
-  /** One (d0) or (d) step: ns per read inside the DB, every read of a loaded key found. */
-  private double reads(String spec, int n, Path dir, String db, String where) throws Exception {
+  /** One step: the binding with its engine calls timed, in YCSB's client; every read of a loaded key found. */
+  private Round reads(String spec, int n, Path dir, String db, String where) throws Exception {
     List<String> cmd = client(spec, n, dir, db, "-t", "read-uniform");
     cmd.addAll(List.of("-p", "operationcount=" + ops));
     Map<String, String> figures = Layers.ycsbFigures(step(where, cmd));
     Layers.checkYcsb(where, figures, "READ", ops, true);
-    String timed = figures.get(NanoTimedDB.PREFIX + "READ], Operations");
-    String nanos = figures.get(NanoTimedDB.PREFIX + "READ], TotalTime(ns)");
-    if (timed == null || nanos == null || Long.parseLong(timed) != ops) {
-      throw new Layers.StepFailed(where + ": NanoTimedDB timed " + timed + " reads, expected " + ops);
+    long whole = count(figures, NanoTimedDB.PREFIX + "READ]", where);
+    long engine = count(figures, EngineCalls.PREFIX + "GET]", where);
+    String clock = figures.get(EngineCalls.PREFIX + "CLOCK], ns per nanoTime");
+    if (clock == null) {
+      throw new Layers.StepFailed(where + ": the engine-timed binding printed no clock line");
     }
-    return Double.parseDouble(nanos) / ops;
+    return new Round(whole / (double) ops, engine / (double) ops, Double.parseDouble(clock));
+  }
+
+  /** The summed nanoseconds of {@code section}'s lines, which must count exactly the step's reads. */
+  private long count(Map<String, String> figures, String section, String where) {
+    String timed = figures.get(section + ", Operations");
+    String nanos = figures.get(section + ", TotalTime(ns)");
+    if (timed == null || nanos == null || Long.parseLong(timed) != ops) {
+      throw new Layers.StepFailed(where + ": " + section + " timed " + timed + " reads, expected " + ops);
+    }
+    return Long.parseLong(nanos);
   }
 
   /** YCSB's client at -Xmx256m around NanoTimedDB around {@code db}, on scale/base and one scale workload file. */
@@ -219,9 +238,6 @@ public final class FlatCost {
       cmd.addAll(List.of("-P", workloads.resolve("scale/leveldb-system").toString()));
     }
     cmd.addAll(List.of("-P", workloads.resolve("scale/" + workload).toString()));
-    if (db.equals(LibraryDB.class.getName())) {
-      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0]));
-    }
     // No HdrHistogram log files: YCSB would write them into the working directory.
     cmd.addAll(List.of("-p", "recordcount=" + n, "-p", "path=" + dir, "-p", "hdrhistogram.fileoutput=false"));
     extras.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
@@ -237,10 +253,12 @@ public final class FlatCost {
   }
 
   private void printSummary(Map<String, Map<Integer, Cost>> costs) {
-    out.printf(Locale.ROOT, "%-32s %10s %12s %12s %12s%n", "engine", "N", "(d0) ns/op", "(d) ns/op", "(d)-(d0)");
+    out.printf(Locale.ROOT, "%-32s %10s %12s %12s %12s %12s%n", "engine", "N", "whole ns/op", "engine ns/op",
+        "own ns/op", "own - clock");
     for (Map.Entry<String, Map<Integer, Cost>> e : costs.entrySet()) {
       for (Cost c : e.getValue().values()) {
-        out.printf(Locale.ROOT, "%-32s %10d %12.1f %12.1f %12.1f%n", e.getKey(), c.n(), c.d0(), c.d(), c.binding());
+        out.printf(Locale.ROOT, "%-32s %10d %12.1f %12.1f %12.1f %12.1f%n", e.getKey(), c.n(), c.whole(), c.engine(),
+            c.own(), c.ownNet());
       }
     }
     out.println();
@@ -256,11 +274,12 @@ public final class FlatCost {
       String verdict = Double.isNaN(ratio) ? "undefined" : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
       out.printf(Locale.ROOT, "flatcost engine=%s small=%d large=%d binding_ratio=%s within_10_percent=%s"
           + " engine_ratio=%.2f%n", e.getKey(), small.n(), large.n(),
-          Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict, large.d0() / small.d0());
+          Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict,
+          large.engine() / small.engine());
     }
-    out.println("binding_ratio = (d)-(d0) at the largest N over (d)-(d0) at the smallest (each the median over the"
-        + " rounds of the round's difference): the binding's own cost per read; engine_ratio = (d0) at the largest"
-        + " N over (d0) at the smallest: the engine's (its library's) own cost per read, which may grow;"
-        + " binding_ratio=- and within_10_percent=undefined: (d)-(d0) at the smallest N was not above 0.");
+    out.println("binding_ratio = the binding's own work per read (the whole read in YCSB's client minus its engine"
+        + " call, timed in the same JVM on the same reads, minus one clock read) at the largest N over the smallest;"
+        + " engine_ratio = the engine call's time per read at the largest N over the smallest, which may grow;"
+        + " binding_ratio=- and within_10_percent=undefined: the own work at the smallest N was not above 0.");
   }
 }

@@ -17,30 +17,31 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import site.ycsb.embedded.lmdb.LmdbClient;
-
 /**
- * The flat-cost benchmark at tiny counts: every line it promises, (d0) run around LibraryDB and (d) around
- * the binding on the same loaded data, and (d)-(d0) computed from those two and nothing else. No timing is
- * asserted (the machine is shared); only the shape of the output and the arithmetic.
+ * The flat-cost benchmark at tiny counts: every line it promises, each round run around the engine-timed binding on
+ * the same loaded data, and the binding's own work computed from the whole read and the engine call and nothing
+ * else. No timing is asserted (the machine is shared); only the shape of the output and the arithmetic.
  */
 class FlatCostTest {
 
   private static final Path WORKLOADS = Path.of("../workloads");
 
   @Test
-  void bindingCostIsTheMedianOfEachRoundsDMinusD0() {
-    // Round differences 0.5, 0.2, 0.9: the median is 0.5; the difference of the medians would be 0.9.
-    assertEquals(500.0, FlatCost.bindingCost(new double[] {3000, 5000, 4000}, new double[] {3500, 5200, 4900}), 1e-9);
-    assertEquals(-50.0, FlatCost.bindingCost(new double[] {1000}, new double[] {950}), 1e-9);
-    assertThrows(IllegalArgumentException.class, () -> FlatCost.bindingCost(new double[] {1, 2}, new double[] {1}));
-    FlatCost.Cost small = new FlatCost.Cost(100, 3000, 3400, 400);
-    assertEquals(1.1, FlatCost.ratio(small, new FlatCost.Cost(1000, 6000, 6440, 440)), 1e-9);
-    assertTrue(Double.isNaN(FlatCost.ratio(new FlatCost.Cost(100, 3000, 2990, -10), small)));
+  void ownWorkIsTheMedianOfEachRoundsWholeMinusEngine() {
+    // Round differences 500, 200, 900: the median is 500; the difference of the medians would be 700.
+    FlatCost.Cost c = FlatCost.summarise(100, List.of(new FlatCost.Round(3500, 3000, 20),
+        new FlatCost.Round(5200, 5000, 22), new FlatCost.Round(4900, 4000, 21)));
+    assertEquals(500.0, c.own(), 1e-9);
+    assertEquals(4900.0, c.whole(), 1e-9);
+    assertEquals(4000.0, c.engine(), 1e-9);
+    assertEquals(479.0, c.ownNet(), 1e-9);
+    FlatCost.Cost small = new FlatCost.Cost(100, 3400, 3000, 420, 20);
+    assertEquals(1.1, FlatCost.ratio(small, new FlatCost.Cost(1000, 6440, 6000, 460, 20)), 1e-9);
+    assertTrue(Double.isNaN(FlatCost.ratio(new FlatCost.Cost(100, 3000, 2990, 10, 20), small)));
   }
 
   @Test
-  void tinyRunPrintsEachLayerAndTheDifferenceOfThoseLayers(@TempDir Path dir) throws Exception {
+  void tinyRunPrintsEachRoundAndTheBindingsOwnWorkFromIt(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int status;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -62,43 +63,46 @@ class FlatCostTest {
         verdict = words(line);
       }
     }
-    // Per N (in ascending order), per round, one (d0) step around LibraryDB and one (d) around the binding.
-    assertEquals(8, steps.size(), text);
+    // Per N (in ascending order), one step per round, each around the engine-timed LMDB binding.
+    assertEquals(4, steps.size(), text);
     for (int i = 0; i < steps.size(); i++) {
       Map<String, String> s = steps.get(i);
-      assertEquals(i < 4 ? "300" : "600", s.get("records"), text);
+      assertEquals(i < 2 ? "300" : "600", s.get("records"), text);
       assertEquals("500", s.get("ops"));
-      assertEquals(s.get("layer").equals("d0") ? LibraryDB.class.getName() : LmdbClient.class.getName(), s.get("db"));
-      assertTrue(Double.parseDouble(s.get("ns_per_op")) > 0, s.toString());
+      assertEquals(TimedBindings.Lmdb.class.getName(), s.get("db"));
+      double whole = Double.parseDouble(s.get("whole_ns"));
+      double engine = Double.parseDouble(s.get("engine_ns"));
+      assertTrue(engine > 0 && whole > engine, s.toString());
+      assertEquals(whole - engine, Double.parseDouble(s.get("own_ns")), 0.15, s.toString());
+      assertTrue(Double.parseDouble(s.get("clock_ns")) > 0, s.toString());
     }
-    // Round 1 reads (d0) first, round 2 (d) first.
-    assertEquals(List.of("d0", "d", "d", "d0"), steps.subList(0, 4).stream().map(s -> s.get("layer")).toList());
     assertTrue(text.contains("lmdb N=300: loaded in "), text);
     for (int n : new int[] {300, 600}) {
       Map<String, String> r = results.get(n);
       assertTrue(r != null, "no result line for N=" + n + ": " + text);
-      double[] d0 = layer(steps, n, "d0");
-      double[] d = layer(steps, n, "d");
-      // Two rounds: the median of the two round differences is their mean, printed to 0.1 ns.
-      double expected = ((d[0] - d0[0]) + (d[1] - d0[1])) / 2;
-      assertEquals(expected, Double.parseDouble(r.get("binding_ns")), 0.2, r.toString());
-      assertEquals((d0[0] + d0[1]) / 2, Double.parseDouble(r.get("d0_ns")), 0.2, r.toString());
-      assertEquals((d[0] + d[1]) / 2, Double.parseDouble(r.get("d_ns")), 0.2, r.toString());
+      double[] own = figure(steps, n, "own_ns");
+      double[] engine = figure(steps, n, "engine_ns");
+      double[] clock = figure(steps, n, "clock_ns");
+      // Two rounds: each median is the two rounds' mean, printed to 0.1 ns.
+      assertEquals((own[0] + own[1]) / 2, Double.parseDouble(r.get("own_ns")), 0.2, r.toString());
+      assertEquals((engine[0] + engine[1]) / 2, Double.parseDouble(r.get("engine_ns")), 0.2, r.toString());
+      assertEquals((own[0] + own[1]) / 2 - (clock[0] + clock[1]) / 2, Double.parseDouble(r.get("own_net_ns")), 0.2,
+          r.toString());
     }
     assertTrue(verdict != null, text);
     assertEquals("300", verdict.get("small"));
     assertEquals("600", verdict.get("large"));
-    double small = Double.parseDouble(results.get(300).get("binding_ns"));
-    double large = Double.parseDouble(results.get(600).get("binding_ns"));
+    double small = Double.parseDouble(results.get(300).get("own_net_ns"));
+    double large = Double.parseDouble(results.get(600).get("own_net_ns"));
     String ratio = verdict.get("binding_ratio");
     if (ratio.equals("-")) {
-      assertTrue(small <= 0.05, "no ratio although (d)-(d0) at the smallest N is " + small);
+      assertTrue(small <= 0.05, "no ratio although the own work at the smallest N is " + small);
       assertEquals("undefined", verdict.get("within_10_percent"));
     } else if (small >= 1) { // printed to 0.1 ns: the ratio of the printed figures is close to the printed ratio
       assertEquals(large / small, Double.parseDouble(ratio), 0.01 + 0.1 * Math.abs(large / small), verdict.toString());
       assertTrue(List.of("yes", "no").contains(verdict.get("within_10_percent")), verdict.toString());
     }
-    assertTrue(text.contains("(d)-(d0)") && text.contains("wall time: "), text);
+    assertTrue(text.contains("binding_ratio = the binding's own work") && text.contains("wall time: "), text);
     try (var left = Files.list(dir)) {
       assertTrue(left.noneMatch(Files::isDirectory), "each N's data is deleted after its rounds");
     }
@@ -110,9 +114,9 @@ class FlatCostTest {
         "--dir", dir.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
   }
 
-  private static double[] layer(List<Map<String, String>> steps, int n, String layer) {
-    return steps.stream().filter(s -> s.get("records").equals(Integer.toString(n)) && s.get("layer").equals(layer))
-        .mapToDouble(s -> Double.parseDouble(s.get("ns_per_op"))).toArray();
+  private static double[] figure(List<Map<String, String>> steps, int n, String name) {
+    return steps.stream().filter(s -> s.get("records").equals(Integer.toString(n)))
+        .mapToDouble(s -> Double.parseDouble(s.get(name))).toArray();
   }
 
   private static Map<String, String> words(String line) {
