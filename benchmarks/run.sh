@@ -3,7 +3,7 @@
 # library (a), the Java library (b), the binding (c), the binding through YCSB (d), YCSB with a
 # do-nothing DB (e); a table per engine with what each layer adds. See benchmarks/README.md.
 #   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...]
-#                          [--records 200000] [--rounds 3] [--smoke] [--dir D]
+#                          [--records 200000] [--rounds 3] [--smoke] [--own] [--dir D]
 # The side-by-side binding overhead (one JVM, direct and binding rounds alternating):
 #   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3]
 # The free-space check's cost, on and off side by side:

@@ -53,6 +53,11 @@ enum LayerShape {
     return runFile != null;
   }
 
+  /** Whether each timed operation is one engine get or put, as the engine-timed bindings time (no batch, no pass). */
+  boolean timesEngineCalls() {
+    return batch == 1 && this != READSEQ;
+  }
+
   /** Entries a run of {@code records} uses: 100 KB fills write records/200 values (10 to 1,000, the 2011 count). */
   int count(int records) {
     return valueLength > 100 ? Math.max(10, Math.min(1000, records / 200)) : records;

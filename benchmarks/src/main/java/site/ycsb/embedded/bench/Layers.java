@@ -37,7 +37,7 @@ import site.ycsb.embedded.NothingDB;
  * (a)/(d0), the ratio the library's own calls reach through the same client.
  *
  * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...] [--records N]
- * [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for a variant row:
+ * [--rounds R] [--smoke] [--own] [--dir D]. An engine may carry binding properties for a variant row:
  * {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
  */
 public final class Layers {
@@ -64,6 +64,12 @@ public final class Layers {
   private final Map<String, Map<LayerShape, Map<String, List<Double>>>> figures = new LinkedHashMap<>();
   /** engine spec -> the floor's, the Java library's and (a')'s engine versions. */
   private final Map<String, String[]> versions = new HashMap<>();
+  /**
+   * {@code --own}: each round also runs (d) around the binding's engine-timed subclass ({@link EngineCalls}),
+   * which splits its in-operation time into the engine call and the binding's own work, in one JVM on the same
+   * operations. Shapes whose operation is a single get or put only (not batches, not the full pass).
+   */
+  private boolean own;
 
   private Layers(Path top, Path base, int records) {
     this.top = top;
@@ -76,6 +82,7 @@ public final class Layers {
     List<LayerShape> shapes = Arrays.asList(LayerShape.values());
     int records = 200_000;
     int rounds = 3;
+    boolean own = false;
     Path base = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -93,8 +100,9 @@ public final class Layers {
           rounds = 1;
         }
         case "--dir" -> base = Path.of(args[++i]);
+        case "--own" -> own = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--engines e,...] [--shapes s,...] [--records N] [--rounds R] [--smoke] [--dir D]");
+            + "; usage: [--engines e,...] [--shapes s,...] [--records N] [--rounds R] [--smoke] [--own] [--dir D]");
       }
     }
     for (String e : engines) {
@@ -104,6 +112,7 @@ public final class Layers {
     boolean ownBase = base == null;
     base = ownBase ? Files.createTempDirectory("layers") : Files.createDirectories(base);
     Layers run = new Layers(top, base, records);
+    run.own = own;
     System.out.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
         + " %d values), the workload files' tuning, %d round(s), layers a-e alternating, each step in its own"
         + " process on a fresh database%n", records, LayerShape.FILL100K.count(records), rounds);
@@ -115,6 +124,9 @@ public final class Layers {
       }
     }
     run.printTables(rounds);
+    if (own) {
+      run.printOwn();
+    }
     if (ownBase) {
       deleteTree(base);
     }
@@ -165,6 +177,15 @@ public final class Layers {
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
       add(cells, "dyc", d[2]);
+      if (own && shape.timesEngineCalls()) {
+        double[] timed = ycsb(where + " (d, engine timed)", spec, shape, count,
+            EngineCalls.timedClassOf(Engines.named(engine).newClient().getClass().getName()));
+        add(cells, "dtimed", timed[0]);
+        add(cells, "dengine", timed[3]);
+        add(cells, "down", timed[0] - timed[3]);
+        System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: (d) engine timed %.3f = engine call %.3f + the binding's"
+            + " own %.3f us/op%n", spec, shape.id, r, timed[0], timed[3], timed[0] - timed[3]);
+      }
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
@@ -178,6 +199,25 @@ public final class Layers {
     }
   }
 
+  /** The --own rounds: per engine and shape, medians of (d) engine timed, its engine call, and the binding's own. */
+  private void printOwn() {
+    System.out.println();
+    System.out.println("The binding's own work inside YCSB's client (--own: (d) around the engine-timed binding, in one"
+        + " JVM on the same operations; the own work is each round's whole minus its engine call, and includes one"
+        + " clock read, about 17 ns here), us/op, medians over the rounds:");
+    System.out.printf(Locale.ROOT, "%-40s %-16s %10s %10s %10s%n", "engine", "shape", "whole", "engine", "own");
+    figures.forEach((spec, shapes) -> shapes.forEach((shape, m) -> {
+      if (m.containsKey("down")) {
+        System.out.printf(Locale.ROOT, "%-40s %-16s %10.3f %10.3f %10.3f%n", spec, shape.id, med(m.get("dtimed")),
+            med(m.get("dengine")), med(m.get("down")));
+      }
+    }));
+  }
+
+  private static double med(List<Double> xs) {
+    return BindingOverhead.median(xs.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
   private String[] versionsOf(String spec) {
     return versions.computeIfAbsent(spec, k -> new String[3]);
   }
@@ -185,9 +225,10 @@ public final class Layers {
   /**
    * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
    * Read shapes load first (untimed; not for the do-nothing DB, which keeps nothing) and time the run.
-   * Returns {in-operation us/op, wall us/op, YCSB's in-operation us/op}: the measured operation's
-   * nanoseconds inside the DB as {@link NanoTimedDB} wraps it, RunTime, and YCSB's AverageLatency x
-   * Operations of that operation (whole microseconds per operation), each divided by the entries.
+   * Returns {in-operation us/op, wall us/op, YCSB's in-operation us/op, engine call us/op}: the measured
+   * operation's nanoseconds inside the DB as {@link NanoTimedDB} wraps it, RunTime, YCSB's AverageLatency x
+   * Operations of that operation (whole microseconds per operation), and the engine calls' nanoseconds
+   * ({@link EngineCalls}; NaN unless {@code dbClass} is an engine-timed binding), each divided by the entries.
    */
   private double[] ycsb(String where, String spec, LayerShape shape, int count, String dbClass) throws Exception {
     boolean nothing = dbClass.equals(NothingDB.class.getName());
@@ -224,7 +265,9 @@ public final class Layers {
     }
     double inop = Double.parseDouble(nanos) / 1000 / entries;
     double wall = Double.parseDouble(out.get("[OVERALL], RunTime(ms)")) * 1000 / entries;
-    return new double[] {inop, wall, ycsbInop};
+    String call = EngineCalls.PREFIX + (op.equals("READ") ? "GET" : "PUT") + "], TotalTime(ns)";
+    double engine = out.containsKey(call) ? Double.parseDouble(out.get(call)) / 1000 / entries : Double.NaN;
+    return new double[] {inop, wall, ycsbInop, engine};
   }
 
   /** YCSB's operations of one measurement name ("[READ]", "[READ-FAILED]"), 0 when it printed none. */
