@@ -30,14 +30,24 @@ public final class KyotoHandle {
   private final Path file;
   /** What the start-up header says beyond the tuning: the options' notes and an existing file's differences. */
   private final List<String> notes;
-  /** The KCDB pointer; 0 once closed. */
+  /** The handle's pointer (kyotojni.c's handle around the KCDB); 0 once closed. */
   private volatile long db;
+  /**
+   * Whether each write runs in a transaction of its own: a TreeDB with auto-transactions. Kyoto's own
+   * auto-transaction saves the leaf a write changed, but a write that splits a leaf commits the file's
+   * transaction even when one of the split's pages could not be written (a full disk), and the records
+   * moved to the unwritten page, acknowledged long before, are lost; an explicit transaction rolls the
+   * whole write back instead (kyoto-binding/README.md, "A disk another process fills"). A HashDB's
+   * auto-transaction covers each write whole.
+   */
+  private final boolean ownTransactions;
 
   private KyotoHandle(KyotoOptions options, long db) {
     this.options = options;
     this.file = options.file();
     this.notes = new ArrayList<>(options.notes());
     this.db = db;
+    this.ownTransactions = options.isTree() && (options.mode() & KyotoNative.OAUTOTRAN) != 0;
   }
 
   /**
@@ -103,12 +113,12 @@ public final class KyotoHandle {
   }
 
   public void put(byte[] key, byte[] value) throws KyotoException {
-    KyotoNative.set(ptr(), key, value);
+    KyotoNative.set(ptr(), key, value, ownTransactions, options.sync());
   }
 
   /** Removes {@code key}; false when it was absent. */
   public boolean remove(byte[] key) throws KyotoException {
-    return KyotoNative.remove(ptr(), key);
+    return KyotoNative.remove(ptr(), key, ownTransactions, options.sync());
   }
 
   /**
@@ -235,7 +245,7 @@ public final class KyotoHandle {
       long db = KyotoNative.open(("*#bnum=64#opts=c#zcomp=" + zcomp).getBytes(StandardCharsets.US_ASCII),
           KyotoNative.OWRITER | KyotoNative.OCREATE);
       try {
-        KyotoNative.set(db, key, value);
+        KyotoNative.set(db, key, value, false, false);
         if (!Arrays.equals(value, KyotoNative.get(db, key))) {
           throw new KyotoException(KyotoNative.EMISC, "the record read back differs from the one written");
         }

@@ -613,8 +613,8 @@ class KyotoClientTest extends KeyValueDbContract {
       for (int i = 0; i < 3; i++) {
         assertArrayEquals(values[i], KyotoNative.get(db, keys[i]));
       }
-      assertTrue(KyotoNative.remove(db, keys[2]));
-      assertTrue(!KyotoNative.remove(db, keys[2]));
+      assertTrue(KyotoNative.remove(db, keys[2], false, false));
+      assertTrue(!KyotoNative.remove(db, keys[2], false, false));
       assertEquals(null, KyotoNative.get(db, keys[2]));
       keys[1] = null;
       assertThrows(NullPointerException.class, () -> KyotoNative.setInTransaction(db, keys, values, 3, false));
