@@ -18,6 +18,7 @@
  *   failed) leaves the library half inside it: the handle then refuses every call but status and
  *   close, whose rollback takes the file back to the last committed transaction.
  */
+#include <fcntl.h>
 #include <jni.h>
 #include <kclangc.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "site_ycsb_embedded_kyoto_KyotoNative.h"
 
@@ -153,14 +155,51 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* e
   return (jlong)(intptr_t)hd;
 }
 
+/* The file header's flags byte (a TreeDB's file is a HashDB's), and its "fatal error" bit (kchashdb.h). */
+#define HEADER_FLAGS_OFFSET 24
+#define HEADER_FLAG_FATAL 2
+
+/* Sets the fatal-error flag in a closed file's header, so that its next open runs Kyoto's repair (the
+ * file rebuilt, and a TreeDB's tree rebuilt from its leaf pages); 1 when set. */
+static int flag_for_repair(const char* path) {
+  int fd = open(path, O_RDWR);
+  if (fd < 0) {
+    return 0;
+  }
+  unsigned char flags;
+  int ok = pread(fd, &flags, 1, HEADER_FLAGS_OFFSET) == 1;
+  if (ok) {
+    flags |= HEADER_FLAG_FATAL;
+    ok = pwrite(fd, &flags, 1, HEADER_FLAGS_OFFSET) == 1 && fsync(fd) == 0;
+  }
+  return close(fd) == 0 && ok;
+}
+
+/*
+ * After a transaction that could not be ended, TreeDB's close still writes its meta record and the file
+ * layer then rolls back what its log holds; a commit that failed at the meta record has committed the
+ * pages already. Either way the tree the close leaves may not match the pages (seen: "search failed" for
+ * acknowledged records once the disk had room again at the close), so the file is flagged for Kyoto's
+ * repair, which rebuilds the tree from the leaf pages at the next open.
+ */
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* env, jclass cls, jlong h) {
   (void)cls;
   handle* hd = HANDLE(h);
   KCDB* db = hd->db;
+  char* path = hd->failed ? kcdbpath(db) : NULL;
   if (!kcdbclose(db)) {
     throw_db_error(env, db);
   }
   kcdbdel(db);
+  if (path != NULL) {
+    if (!flag_for_repair(path) && !(*env)->ExceptionCheck(env)) {
+      char message[600];
+      snprintf(message, sizeof(message), "%s: after a transaction that could not be ended, the file could not"
+          " be flagged for repair at its next open: run kctreemgr repair on it before using it", path);
+      throw_kyoto(env, KCESYSTEM, message);
+    }
+    kcfree(path);
+  }
   pthread_mutex_destroy(&hd->transactions);
   free(hd);
 }

@@ -29,8 +29,8 @@ class KyotoFullDiskTest {
   /** The preloaded library, built into this binding's native directory (common/src/main/c/mmap_space.c). */
   static final String LIBRARY = "libycsb_mmap_space.so";
 
-  /** Fresh databases whose disk is filled: the old binding lost records in about 1 fill in 4. */
-  static final int ROUNDS = 3;
+  /** Fresh databases whose disk is filled: the old binding lost records in 5 of 14 fills. */
+  static final int ROUNDS = 6;
 
   @TempDir
   Path tmp;
@@ -55,10 +55,10 @@ class KyotoFullDiskTest {
    * auto-transaction commits a leaf split even when one of its pages could not be written, losing the
    * records moved to that page (acknowledged long before): 4 of 636 in a CI run, 22 of 100 rounds of a C
    * loop over the library. The binding therefore runs each TreeDB write in a transaction of its own, which
-   * the failed write rolls back (kyoto-binding/README.md, "A disk another process fills"). The loss came in
-   * about 1 fill in 4, so the disk is filled in {@link #ROUNDS} fresh databases. The free-space guard (on by
-   * default) keeps our own writes from filling the disk; this is another process filling it with the guard
-   * off.
+   * the failed write rolls back (kyoto-binding/README.md, "A disk another process fills"). On the old
+   * binding 5 of 14 fills lost records (8 runs of this test with 3 fills each: 5 failed), so the disk is
+   * filled in {@link #ROUNDS} fresh databases. The free-space guard (on by default) keeps our own writes
+   * from filling the disk; this is another process filling it with the guard off.
    */
   @Test
   void aDiskAnotherProcessFillsIsAnErrorAndLosesNoAcknowledgedRecord() throws Exception {
@@ -80,6 +80,45 @@ class KyotoFullDiskTest {
             out + verified[2]);
         assertTrue(out.contains("\nlost=0\n"), "round " + round + ": acknowledged records missing at the reopen:\n"
             + out + "writer:\n" + written[2]);
+      }
+    }
+  }
+
+  /**
+   * After a write whose transaction could not be ended, Kyoto stays half inside it and waits for ever in the
+   * next transaction's begin once the disk has room again (seen in a C++ loop over the library: killed by
+   * its alarm after 5 s). The binding's handle refuses calls instead: a {@link FullDiskWriter} JVM gets its
+   * ERROR, frees the room, and its next insert must be answered, with the refusal; every record read back
+   * after the close and reopen is the one written. What is NOT promised yet: with room again before the
+   * close, TreeDB's close writes its dirty inner pages and meta record into the half-open transaction, and
+   * the file layer's rollback then misses part of it, so acknowledged records can be missing (3 of 17 fills
+   * here, 13 of 20 in the C++ loop even with the file flagged for repair): counted and printed, as
+   * kyoto-binding/README.md says.
+   */
+  @Test
+  void aWriteAfterTheDiskHasRoomAgainIsAnsweredNotAwaitedForEver() throws Exception {
+    Path preload = Path.of(System.getProperty("java.library.path")).resolve(LIBRARY);
+    for (int round = 1; round <= ROUNDS; round++) {
+      Path mount = tmp.resolve("again" + round);
+      try (SmallFilesystem fs = SmallFilesystem.mount(mount, 32)) {
+        Path filler = mount.resolve("filler");
+        ChildJvm writer = ChildJvm.start(tmp, "again-writer" + round, Map.of("LD_PRELOAD", preload.toString()),
+            FullDiskWriter.class, mount.resolve("db").toString(), filler.toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (writer.stdout().lines().count() < 200 && writer.isAlive() && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertTrue(writer.isAlive(), "the writer still writes when the disk is filled:\n" + writer.stderr());
+        fs.fill(filler.getFileName().toString());
+        int exit = writer.waitFor();
+        String printed = writer.stderr();
+        System.out.println("[kyoto full disk, room again] round " + round + ": " + printed.lines()
+            .filter(l -> l.startsWith("second=") || l.startsWith("lost=") || l.contains("could not be ended"))
+            .reduce((a, b) -> a + " | " + b).orElse(""));
+        assertEquals(0, exit, "exit 5: the insert after the room came back was never answered:\n" + printed);
+        assertTrue(printed.contains("\nsecond=OK\n") || printed.contains("could not be ended"), printed);
+        assertTrue(printed.contains("\nwrong=0\n") && printed.contains("\nlost="), "round " + round + ":\n" + printed);
+        assertTrue(writer.stdout().lines().count() >= 200, printed);
       }
     }
   }
