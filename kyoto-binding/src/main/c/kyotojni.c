@@ -18,8 +18,10 @@
  *   failed) leaves the library half inside it: the handle then refuses every call but status and
  *   close, whose rollback takes the file back to the last committed transaction.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <jni.h>
+#include <limits.h>
 #include <kclangc.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -176,17 +178,60 @@ static int flag_for_repair(const char* path) {
 }
 
 /*
- * After a transaction that could not be ended, TreeDB's close still writes its meta record and the file
- * layer then rolls back what its log holds; a commit that failed at the meta record has committed the
- * pages already. Either way the tree the close leaves may not match the pages (seen: "search failed" for
- * acknowledged records once the disk had room again at the close), so the file is flagged for Kyoto's
- * repair, which rebuilds the tree from the leaf pages at the next open.
+ * Makes the descriptor through which the library writes path's undo log (path.wal) read-only, by putting
+ * a read-only descriptor of the same file in its place (dup2); 1 when done. The close's rollback still
+ * reads the log, but the writes TreeDB's close makes before it (its inner pages and meta record, each
+ * logged first) then fail, instead of landing after the message the failure cut, where the rollback's
+ * reader stops: with room again before the close, those writes stayed and acknowledged records were lost.
+ */
+static int freeze_undo_log(const char* path) {
+  char wal[PATH_MAX];
+  char real[PATH_MAX];
+  if ((size_t)snprintf(wal, sizeof(wal), "%s.wal", path) >= sizeof(wal) || realpath(wal, real) == NULL) {
+    return 0;
+  }
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == NULL) {
+    return 0;
+  }
+  int target = -1;
+  for (struct dirent* e; (e = readdir(fds)) != NULL;) {
+    char link[300];
+    char dest[PATH_MAX];
+    snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+    ssize_t n = readlink(link, dest, sizeof(dest) - 1);
+    if (n > 0) {
+      dest[n] = 0;
+      if (strcmp(dest, real) == 0) {
+        target = atoi(e->d_name);
+      }
+    }
+  }
+  closedir(fds);
+  int ro = target >= 0 ? open(real, O_RDONLY) : -1;
+  if (ro < 0) {
+    return 0;
+  }
+  int done = dup2(ro, target) == target;
+  close(ro);
+  return done;
+}
+
+/*
+ * After a transaction that could not be ended, the close must roll the file back to the last commit:
+ * the undo log is frozen first (freeze_undo_log). A commit that failed at the meta record has committed
+ * the pages already, with the old meta record. Either way the tree the close leaves may not match the
+ * pages, so the file is also flagged for Kyoto's repair, which rebuilds the tree from the leaf pages at
+ * the next open.
  */
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* env, jclass cls, jlong h) {
   (void)cls;
   handle* hd = HANDLE(h);
   KCDB* db = hd->db;
   char* path = hd->failed ? kcdbpath(db) : NULL;
+  if (path != NULL) {
+    freeze_undo_log(path); /* when it cannot, the repair flag below still rebuilds the tree */
+  }
   if (!kcdbclose(db)) {
     throw_db_error(env, db);
   }
