@@ -67,6 +67,8 @@ class KyotoFullDiskTest {
       Path dir = mount.resolve("db");
       try (SmallFilesystem fs = SmallFilesystem.mount(mount, 32)) {
         String[] written = writeWhileAnotherProcessFills(fs, dir, "kyoto.autotran=true");
+        // kyoto.writetransactions=auto (the default): a 32 MB filesystem is below its 1 GiB line from the open.
+        assertTrue(written[2].contains("now: each write in a transaction of its own"), written[2]);
         fs.resize(128); // room for the guard's margin at the reopen
         long keys = written[1].lines().count();
         Path acked = Files.writeString(tmp.resolve("acked" + round + ".txt"), written[1]);
@@ -115,6 +117,7 @@ class KyotoFullDiskTest {
             .filter(l -> l.startsWith("second=") || l.startsWith("lost=") || l.contains("could not be ended"))
             .reduce((a, b) -> a + " | " + b).orElse(""));
         assertEquals(0, exit, "exit 5: the insert after the room came back was never answered:\n" + printed);
+        assertTrue(printed.contains("now: each write in a transaction of its own"), printed);
         assertTrue(printed.contains("\nsecond=OK\n") || printed.contains("could not be ended"), printed);
         assertTrue(printed.contains("\nlost=0\nwrong=0\n"), "round " + round + ":\n" + printed);
         assertTrue(writer.stdout().lines().count() >= 200, printed);
