@@ -13,13 +13,22 @@
  *   the same thread, before any other library call, and turned into a KyotoException.
  * - A cursor is made and destroyed by the Java caller (try/finally); a database is deleted
  *   by close, and by open when opening fails.
+ * - The binding's transactions (a batch, or one write in a transaction of its own) run one at a
+ *   time under the handle's lock. A transaction that could not be ended (its commit or its abort
+ *   failed) leaves the library half inside it: the handle then refuses every call but status and
+ *   close, whose rollback takes the file back to the last committed transaction.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <jni.h>
+#include <limits.h>
 #include <kclangc.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "site_ycsb_embedded_kyoto_KyotoNative.h"
 
@@ -51,7 +60,17 @@ _Static_assert(J(ESYSTEM) == KCESYSTEM, "ESYSTEM");
 _Static_assert(J(EMISC) == KCEMISC, "EMISC");
 _Static_assert(J(LENGTH_BYTES) == FILL_LENGTH_BYTES, "LENGTH_BYTES");
 
-#define DB(h) ((KCDB*)(intptr_t)(h))
+/* An open database: the library's object and the binding's transaction state. */
+typedef struct {
+  KCDB* db;
+  pthread_mutex_t transactions; /* one transaction of the binding at a time */
+  int failed;                   /* 1 once a transaction could not be ended (stored last, read first) */
+  int32_t failed_code;          /* the library's error then, and its message */
+  char failed_message[256];
+} handle;
+
+#define HANDLE(h) ((handle*)(intptr_t)(h))
+#define DB(h) (HANDLE(h)->db)
 #define CUR(h) ((KCCUR*)(intptr_t)(h))
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
@@ -75,6 +94,36 @@ static void throw_db_error(JNIEnv* env, KCDB* db) {
   throw_kyoto(env, code, kcdbemsg(db));
 }
 
+/* Throws, and returns 1, when a transaction of this handle could not be ended; else 0. */
+static int refused(JNIEnv* env, handle* hd) {
+  if (!__atomic_load_n(&hd->failed, __ATOMIC_ACQUIRE)) {
+    return 0;
+  }
+  char message[512];
+  snprintf(message, sizeof(message), "an earlier transaction could not be ended (%s): the database takes no"
+      " more calls; close it (the close rolls the file back to the last committed write) and reopen it",
+      hd->failed_message);
+  throw_kyoto(env, hd->failed_code, message);
+  return 1;
+}
+
+/* Records why a transaction could not be ended (the first reason is kept); under the lock. */
+static void mark_failed(handle* hd, int32_t code, const char* why) {
+  if (hd->failed) {
+    return;
+  }
+  hd->failed_code = code;
+  size_t n = why == NULL ? 0 : strlen(why);
+  if (n >= sizeof(hd->failed_message)) {
+    n = sizeof(hd->failed_message) - 1; /* a long message is cut */
+  }
+  if (n > 0) {
+    memcpy(hd->failed_message, why, n);
+  }
+  hd->failed_message[n] = 0;
+  __atomic_store_n(&hd->failed, 1, __ATOMIC_RELEASE);
+}
+
 JNIEXPORT jstring JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_version(JNIEnv* env, jclass cls) {
   (void)cls;
   return (*env)->NewStringUTF(env, KCVERSION);
@@ -87,8 +136,10 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* e
   if (p == NULL) {
     return 0;
   }
-  KCDB* db = kcdbnew();
+  handle* hd = calloc(1, sizeof(handle));
+  KCDB* db = hd != NULL ? kcdbnew() : NULL;
   if (db == NULL) {
+    free(hd);
     free(p);
     throw_java(env, "java/lang/OutOfMemoryError", "kyotojni: kcdbnew failed");
     return 0;
@@ -96,30 +147,225 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* e
   if (!kcdbopen(db, p, (uint32_t)mode)) {
     throw_db_error(env, db); /* copies the message before the object goes */
     kcdbdel(db);
+    free(hd);
     free(p);
     return 0;
   }
   free(p);
-  return (jlong)(intptr_t)db;
+  hd->db = db;
+  pthread_mutex_init(&hd->transactions, NULL);
+  return (jlong)(intptr_t)hd;
 }
 
+/* The file header's flags byte (a TreeDB's file is a HashDB's), and its "fatal error" bit (kchashdb.h). */
+#define HEADER_FLAGS_OFFSET 24
+#define HEADER_FLAG_FATAL 2
+
+/* Sets the fatal-error flag in a closed file's header, so that its next open runs Kyoto's repair (the
+ * file rebuilt, and a TreeDB's tree rebuilt from its leaf pages); 1 when set. */
+static int flag_for_repair(const char* path) {
+  int fd = open(path, O_RDWR);
+  if (fd < 0) {
+    return 0;
+  }
+  unsigned char flags;
+  int ok = pread(fd, &flags, 1, HEADER_FLAGS_OFFSET) == 1;
+  if (ok) {
+    flags |= HEADER_FLAG_FATAL;
+    ok = pwrite(fd, &flags, 1, HEADER_FLAGS_OFFSET) == 1 && fsync(fd) == 0;
+  }
+  return close(fd) == 0 && ok;
+}
+
+/*
+ * Makes the descriptor through which the library writes path's undo log (path.wal) read-only, by putting
+ * a read-only descriptor of the same file in its place (dup2); 1 when done. The close's rollback still
+ * reads the log, but the writes TreeDB's close makes before it (its inner pages and meta record, each
+ * logged first) then fail, instead of landing after the message the failure cut, where the rollback's
+ * reader stops: with room again before the close, those writes stayed and acknowledged records were lost.
+ */
+static int freeze_undo_log(const char* path) {
+  char wal[PATH_MAX];
+  char real[PATH_MAX];
+  if ((size_t)snprintf(wal, sizeof(wal), "%s.wal", path) >= sizeof(wal) || realpath(wal, real) == NULL) {
+    return 0;
+  }
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == NULL) {
+    return 0;
+  }
+  int target = -1;
+  for (struct dirent* e; (e = readdir(fds)) != NULL;) {
+    char link[300];
+    char dest[PATH_MAX];
+    snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+    ssize_t n = readlink(link, dest, sizeof(dest) - 1);
+    if (n > 0) {
+      dest[n] = 0;
+      if (strcmp(dest, real) == 0) {
+        target = atoi(e->d_name);
+      }
+    }
+  }
+  closedir(fds);
+  int ro = target >= 0 ? open(real, O_RDONLY) : -1;
+  if (ro < 0) {
+    return 0;
+  }
+  int done = dup2(ro, target) == target;
+  close(ro);
+  return done;
+}
+
+/*
+ * After a transaction that could not be ended, the close must roll the file back to the last commit:
+ * the undo log is frozen first (freeze_undo_log). A commit that failed at the meta record has committed
+ * the pages already, with the old meta record. Either way the tree the close leaves may not match the
+ * pages, so the file is also flagged for Kyoto's repair, which rebuilds the tree from the leaf pages at
+ * the next open.
+ */
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* env, jclass cls, jlong h) {
   (void)cls;
-  KCDB* db = DB(h);
+  handle* hd = HANDLE(h);
+  KCDB* db = hd->db;
+  char* path = hd->failed ? kcdbpath(db) : NULL;
+  if (path != NULL) {
+    freeze_undo_log(path); /* when it cannot, the repair flag below still rebuilds the tree */
+  }
   if (!kcdbclose(db)) {
     throw_db_error(env, db);
   }
   kcdbdel(db);
+  if (path != NULL) {
+    if (!flag_for_repair(path) && !(*env)->ExceptionCheck(env)) {
+      char message[600];
+      snprintf(message, sizeof(message), "%s: after a transaction that could not be ended, the file could not"
+          " be flagged for repair at its next open: run kctreemgr repair on it before using it", path);
+      throw_kyoto(env, KCESYSTEM, message);
+    }
+    kcfree(path);
+  }
+  pthread_mutex_destroy(&hd->transactions);
+  free(hd);
+}
+
+/* A write's or a batch's work: 1 when done; 0 when a library call failed (its error, read right
+ * after it, in *code and *message) or with a Java exception pending (*code left 0). */
+typedef int (*work_fn)(KCDB* db, void* context, int32_t* code, const char** message);
+
+/* Aborts the transaction after its work failed, and throws the work's error (read before the abort;
+ * with code 0 the work's Java exception is already pending). An abort that fails leaves the library
+ * inside the transaction: the handle is marked failed. */
+static void abort_with(JNIEnv* env, handle* hd, int32_t code, const char* message) {
+  char* saved = strdup(message == NULL ? "" : message);
+  const char* why = saved != NULL ? saved : "(message lost: no memory)";
+  if (kcdbendtran(hd->db, 0)) {
+    if (code != 0) {
+      throw_kyoto(env, code, why);
+    }
+  } else {
+    char both[768];
+    snprintf(both, sizeof(both), "%s; aborting the transaction failed too: %s", why, kcdbemsg(hd->db));
+    mark_failed(hd, code != 0 ? code : kcdbecode(hd->db), both);
+    if (code != 0) {
+      throw_kyoto(env, code, both);
+    }
+  }
+  free(saved);
+}
+
+/*
+ * Runs work inside one transaction of the library, one transaction of the handle at a time: commits
+ * when the work is done, aborts (rolling the file back) when it failed, and throws its error. A commit
+ * that fails leaves the library inside the transaction (Kyoto's TreeDB ends its own side of it, not the
+ * file's): the handle is marked failed, and its close rolls the file back to the last commit. 1 when
+ * committed.
+ */
+static int in_transaction(JNIEnv* env, handle* hd, jboolean hard, work_fn work, void* context) {
+  pthread_mutex_lock(&hd->transactions);
+  int committed = 0;
+  KCDB* db = hd->db;
+  if (refused(env, hd)) {
+    /* thrown */
+  } else if (!kcdbbegintran(db, hard ? 1 : 0)) {
+    throw_db_error(env, db); /* nothing begun, nothing changed */
+  } else {
+    int32_t code = 0;
+    const char* message = NULL;
+    if (!work(db, context, &code, &message)) {
+      abort_with(env, hd, code, message);
+    } else if (!kcdbendtran(db, 1)) {
+      code = kcdbecode(db);
+      char why[512];
+      snprintf(why, sizeof(why), "committing the transaction failed: %s", kcdbemsg(db));
+      mark_failed(hd, code, why);
+      throw_kyoto(env, code, why);
+    } else {
+      committed = 1;
+    }
+  }
+  pthread_mutex_unlock(&hd->transactions);
+  return committed;
+}
+
+/* One record to write, copied out of Java; removed says whether a remove found it. */
+typedef struct {
+  const char* key;
+  size_t ksiz;
+  const char* value;
+  size_t vsiz;
+  jboolean removed;
+} record;
+
+static int set_work(KCDB* db, void* context, int32_t* code, const char** message) {
+  record* r = context;
+  if (!kcdbset(db, r->key, r->ksiz, r->value, r->vsiz)) {
+    *code = kcdbecode(db);
+    *message = kcdbemsg(db);
+    return 0;
+  }
+  return 1;
+}
+
+/* A missing record is not an error: removed says it. */
+static int remove_work(KCDB* db, void* context, int32_t* code, const char** message) {
+  record* r = context;
+  r->removed = JNI_TRUE;
+  if (!kcdbremove(db, r->key, r->ksiz)) {
+    int32_t c = kcdbecode(db);
+    if (c != KCENOREC) {
+      *code = c;
+      *message = kcdbemsg(db);
+      return 0;
+    }
+    r->removed = JNI_FALSE;
+  }
+  return 1;
+}
+
+/* Runs work for one record: in a transaction of its own, or directly; throws its error. */
+static void write_record(JNIEnv* env, handle* hd, work_fn work, record* r, jboolean transaction, jboolean hard) {
+  if (transaction) {
+    in_transaction(env, hd, hard, work, r);
+    return;
+  }
+  if (refused(env, hd)) {
+    return;
+  }
+  int32_t code = 0;
+  const char* message = NULL;
+  if (!work(hd->db, r, &code, &message)) {
+    throw_kyoto(env, code, message);
+  }
 }
 
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_set(JNIEnv* env, jclass cls, jlong h,
-    jbyteArray key, jbyteArray value) {
+    jbyteArray key, jbyteArray value, jboolean transaction, jboolean hard) {
   (void)cls;
   if (key == NULL || value == NULL) {
     throw_java(env, "java/lang/NullPointerException", key == NULL ? "key" : "value");
     return;
   }
-  KCDB* db = DB(h);
   jsize ksiz = (*env)->GetArrayLength(env, key);
   jsize vsiz = (*env)->GetArrayLength(env, value);
   buffer b;
@@ -129,15 +375,17 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_set(JNIEnv* env
   }
   (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
   (*env)->GetByteArrayRegion(env, value, 0, vsiz, (jbyte*)(p + ksiz));
-  if (!kcdbset(db, p, (size_t)ksiz, p + ksiz, (size_t)vsiz)) {
-    throw_db_error(env, db);
-  }
+  record r = {p, (size_t)ksiz, p + ksiz, (size_t)vsiz, JNI_FALSE};
+  write_record(env, HANDLE(h), set_work, &r, transaction, hard);
   buffer_release(&b);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_get(JNIEnv* env, jclass cls, jlong h,
     jbyteArray key) {
   (void)cls;
+  if (refused(env, HANDLE(h))) {
+    return NULL;
+  }
   KCDB* db = DB(h);
   buffer b;
   size_t ksiz;
@@ -162,52 +410,26 @@ JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_get(JNIEn
 }
 
 JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_remove(JNIEnv* env, jclass cls, jlong h,
-    jbyteArray key) {
+    jbyteArray key, jboolean transaction, jboolean hard) {
   (void)cls;
-  KCDB* db = DB(h);
   buffer b;
   size_t ksiz;
   char* p = copy_key(env, key, &b, &ksiz);
   if (p == NULL) {
     return JNI_FALSE;
   }
-  jboolean removed = JNI_TRUE;
-  if (!kcdbremove(db, p, (size_t)ksiz)) {
-    int32_t code = kcdbecode(db);
-    if (code != KCENOREC) {
-      throw_kyoto(env, code, kcdbemsg(db));
-    }
-    removed = JNI_FALSE;
-  }
+  record r = {p, ksiz, NULL, 0, JNI_FALSE};
+  write_record(env, HANDLE(h), remove_work, &r, transaction, hard);
   buffer_release(&b);
-  return removed;
+  return r.removed;
 }
 
-/* Aborts the transaction after a failed set and throws that set's error (read before the abort). */
-static void abort_with(JNIEnv* env, KCDB* db, int32_t code, const char* message) {
-  char* saved = strdup(message == NULL ? "" : message);
-  int aborted = kcdbendtran(db, 0);
-  const char* why = saved != NULL ? saved : "(message lost: no memory)";
-  if (aborted) {
-    throw_kyoto(env, code, why);
-  } else {
-    /* The database stays inside the transaction: say so, every later batch would wait. */
-    const char* abort_msg = kcdbemsg(db);
-    size_t n = strlen(why) + strlen(abort_msg) + 64;
-    char* both = malloc(n);
-    if (both != NULL) {
-      snprintf(both, n, "%s; aborting the transaction failed too: %s", why, abort_msg);
-      throw_kyoto(env, code, both);
-      free(both);
-    } else {
-      throw_kyoto(env, code, why);
-    }
-  }
-  free(saved);
-}
-
-/* A batch's database, and the error of the set that stopped it (read right after it failed). */
+/* A batch's pairs, and the error of the set that stopped it (read right after it failed). */
 typedef struct {
+  JNIEnv* env;
+  jobjectArray keys;
+  jobjectArray values;
+  jint count;
   KCDB* db;
   int32_t code;
   const char* message;
@@ -223,6 +445,20 @@ static int batch_set(void* context, const char* key, size_t ksiz, const char* va
   return 1;
 }
 
+static int batch_work(KCDB* db, void* context, int32_t* code, const char** message) {
+  batch_state* st = context;
+  st->db = db;
+  int stopped;
+  if (!batch_each(st->env, st->keys, st->values, st->count, batch_set, st, &stopped)) {
+    if (stopped) {
+      *code = st->code;
+      *message = st->message;
+    }
+    return 0; /* else the batch's own exception is pending */
+  }
+  return 1;
+}
+
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_setInTransaction(JNIEnv* env, jclass cls,
     jlong h, jobjectArray keys, jobjectArray values, jint count, jboolean hard) {
   (void)cls;
@@ -230,29 +466,16 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_setInTransactio
     throw_java(env, "java/lang/NullPointerException", keys == NULL ? "keys" : "values");
     return;
   }
-  KCDB* db = DB(h);
-  if (!kcdbbegintran(db, hard ? 1 : 0)) {
-    throw_db_error(env, db);
-    return;
-  }
-  batch_state st = {db, 0, NULL};
-  int stopped;
-  if (!batch_each(env, keys, values, count, batch_set, &st, &stopped)) {
-    if (stopped) {
-      abort_with(env, db, st.code, st.message);
-    } else {
-      kcdbendtran(db, 0); /* the batch's own exception is pending */
-    }
-    return;
-  }
-  if (!kcdbendtran(db, 1)) {
-    throw_db_error(env, db);
-  }
+  batch_state st = {env, keys, values, count, NULL, 0, NULL};
+  in_transaction(env, HANDLE(h), hard, batch_work, &st);
 }
 
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_sync(JNIEnv* env, jclass cls, jlong h,
     jboolean hard) {
   (void)cls;
+  if (refused(env, HANDLE(h))) {
+    return;
+  }
   KCDB* db = DB(h);
   if (!kcdbsync(db, hard ? 1 : 0, NULL, NULL)) {
     throw_db_error(env, db);
@@ -273,8 +496,10 @@ JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_status(JN
 }
 
 JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_cursor(JNIEnv* env, jclass cls, jlong h) {
-  (void)env;
   (void)cls;
+  if (refused(env, HANDLE(h))) {
+    return 0;
+  }
   return (jlong)(intptr_t)kcdbcursor(DB(h));
 }
 

@@ -32,7 +32,7 @@ public final class KyotoJni implements AutoCloseable {
   }
 
   public void set(byte[] key, byte[] value) throws KyotoException {
-    KyotoNative.set(db, key, value);
+    KyotoNative.set(db, key, value, false, false);
   }
 
   /** Applies the pairs in one transaction, as the binding applies a batch. */

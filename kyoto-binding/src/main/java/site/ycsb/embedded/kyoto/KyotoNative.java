@@ -88,17 +88,25 @@ final class KyotoNative {
   /** kcdbclose + kcdbdel: the pointer is invalid afterwards even when this throws. */
   static native void close(long db) throws KyotoException;
 
-  static native void set(long db, byte[] key, byte[] value) throws KyotoException;
+  /**
+   * kcdbset. With {@code transaction} the set runs in a transaction of its own (kcdbbegintran, set,
+   * kcdbendtran; aborted when the set fails), one transaction of the handle at a time; {@code hard}: the
+   * commit syncs the device. A transaction whose commit or abort fails leaves the handle refusing every
+   * call but {@link #status} and {@link #close}, whose rollback takes the file back to the last commit.
+   */
+  static native void set(long db, byte[] key, byte[] value, boolean transaction, boolean hard)
+      throws KyotoException;
 
   /** The value stored under {@code key}, or null when there is none. */
   static native byte[] get(long db, byte[] key) throws KyotoException;
 
-  /** Removes {@code key}; false when it was absent. */
-  static native boolean remove(long db, byte[] key) throws KyotoException;
+  /** Removes {@code key}; false when it was absent. {@code transaction} and {@code hard} as for {@link #set}. */
+  static native boolean remove(long db, byte[] key, boolean transaction, boolean hard) throws KyotoException;
 
   /**
    * Sets the first {@code count} pairs inside one transaction (kcdbbegintran, sets, kcdbendtran);
-   * a failing set aborts the transaction. {@code hard}: the commit syncs the device.
+   * a failing set aborts the transaction. {@code hard}: the commit syncs the device. As for {@link #set}
+   * with a transaction.
    */
   static native void setInTransaction(long db, byte[][] keys, byte[][] values, int count, boolean hard)
       throws KyotoException;

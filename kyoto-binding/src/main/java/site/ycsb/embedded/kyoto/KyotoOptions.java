@@ -50,6 +50,20 @@ public final class KyotoOptions {
    */
   public static final String AUTOTRAN = "kyoto.autotran";
   public static final boolean AUTOTRAN_DEFAULT = true;
+  /**
+   * Whether each write of a TreeDB with auto-transactions runs in a transaction of the binding's own
+   * (kcdbbegintran, the write, kcdbendtran): Kyoto's auto-transaction commits a leaf split even when the new
+   * leaf could not be written (a full disk), losing records acknowledged long before (README, "A disk another
+   * process fills"). Kyoto's begin and commit walk its whole page cache, so it costs: 0.05x on workloada's mix at
+   * the 64 MB cache. true: always; false: never (Kyoto's auto-transactions alone, at their speed, with that
+   * risk); auto: from the moment the filesystem has less than {@link #WRITE_TRANSACTIONS_BELOW} free, checked at
+   * open and then at most every 100 ms as writes come, and for the rest of the handle's life.
+   */
+  public static final String WRITE_TRANSACTIONS = "kyoto.writetransactions";
+  public static final String WRITE_TRANSACTIONS_DEFAULT = "auto";
+  /** Under writetransactions=auto: the free space of the file's filesystem below which each write is a transaction. */
+  public static final String WRITE_TRANSACTIONS_BELOW = "kyoto.writetransactions.below";
+  public static final long WRITE_TRANSACTIONS_BELOW_DEFAULT = 1L << 30;
   /** Memory-mapped region (msiz) in bytes; Kyoto's own default is 64 MB. */
   public static final String MAP_SIZE = "kyoto.mapsize";
   public static final long MAP_SIZE_DEFAULT = 64L << 20;
@@ -72,10 +86,13 @@ public final class KyotoOptions {
   private final int optionBits;
   private final String tuning;
   private final int mode;
+  private final String writeTransactions;
+  private final long writeTransactionsBelow;
   private final List<String> notes;
 
   private KyotoOptions(Path file, boolean tree, String compression, String zcomp, boolean sync, int pageSize,
-      long cacheSize, int optionBits, String tuning, int mode, List<String> notes) {
+      long cacheSize, int optionBits, String tuning, int mode, String writeTransactions, long writeTransactionsBelow,
+      List<String> notes) {
     this.file = file;
     this.tree = tree;
     this.compression = compression;
@@ -86,6 +103,8 @@ public final class KyotoOptions {
     this.optionBits = optionBits;
     this.tuning = tuning;
     this.mode = mode;
+    this.writeTransactions = writeTransactions;
+    this.writeTransactionsBelow = writeTransactionsBelow;
     this.notes = Collections.unmodifiableList(notes);
   }
 
@@ -112,6 +131,8 @@ public final class KyotoOptions {
     }
     boolean sync = props.bool(EngineProperties.SYNC, false);
     boolean autotran = props.bool(AUTOTRAN, AUTOTRAN_DEFAULT);
+    String writeTransactions = props.choice(WRITE_TRANSACTIONS, WRITE_TRANSACTIONS_DEFAULT, "auto", "true", "false");
+    long writeTransactionsBelow = props.size(WRITE_TRANSACTIONS_BELOW, WRITE_TRANSACTIONS_BELOW_DEFAULT);
     long buckets = props.integer(BUCKETS, BUCKETS_DEFAULT, 0L, 1L << 36);
     long mapSize = props.size(MAP_SIZE, MAP_SIZE_DEFAULT);
     List<String> notes = new ArrayList<>();
@@ -153,6 +174,14 @@ public final class KyotoOptions {
       notes.add("kctreemgr cannot name a compressor (it fails with 'invalid module checksum'); inspect this file"
           + " with: kcpolymgr inform -st '" + file.toAbsolutePath() + "#zcomp=" + zcomp + "'");
     }
+    if (!(tree && autotran)) {
+      for (String treeAutotranOnly : List.of(WRITE_TRANSACTIONS, WRITE_TRANSACTIONS_BELOW)) {
+        if (props.isSet(treeAutotranOnly)) {
+          notes.add(treeAutotranOnly + " applies to a TreeDB (.kct) with " + AUTOTRAN + "=true only; ignored");
+        }
+      }
+      writeTransactions = "false";
+    }
     if (sync && !autotran) {
       notes.add("sync=true with " + AUTOTRAN + "=false is auto-sync alone (the 2011 db_bench mode): a killed"
           + " process can lose writes that returned OK and leave a file that kctreemgr check rejects");
@@ -160,7 +189,7 @@ public final class KyotoOptions {
     int mode = KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRYLOCK
         | (autotran ? KyotoNative.OAUTOTRAN : 0) | (sync ? KyotoNative.OAUTOSYNC : 0);
     return new KyotoOptions(file, tree, compression, zcomp, sync, pageSize, cacheSize, optionBits(options),
-        tuning.toString(), mode, notes);
+        tuning.toString(), mode, writeTransactions, writeTransactionsBelow, notes);
   }
 
   /** The database file. */
@@ -181,6 +210,16 @@ public final class KyotoOptions {
   /** The library's compressor name, or null without compression. */
   public String zcomp() {
     return zcomp;
+  }
+
+  /** "true", "false" or "auto" ({@link #WRITE_TRANSACTIONS}); "false" where it does not apply. */
+  public String writeTransactions() {
+    return writeTransactions;
+  }
+
+  /** Under writetransactions=auto, the free bytes below which each write is a transaction of its own. */
+  public long writeTransactionsBelow() {
+    return writeTransactionsBelow;
   }
 
   /** Whether writes and batch commits sync the device (sync=true). */

@@ -80,6 +80,8 @@ class KyotoClientTest extends KeyValueDbContract {
         new String[] {"kyoto.buckets", "-1"},
         new String[] {"kyoto.mapsize", "lots"},
         new String[] {"kyoto.autotran", "maybe"},
+        new String[] {"kyoto.writetransactions", "sometimes"},
+        new String[] {"kyoto.writetransactions.below", "much"},
         new String[] {"kyoto.cachesize", "4x"});
   }
 
@@ -102,6 +104,33 @@ class KyotoClientTest extends KeyValueDbContract {
     }
     return new String[] {String.valueOf(p.exitValue()),
         new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void writeTransactionsFollowTheChoiceAndUnderAutoTheFreeSpace() throws Exception {
+    // auto with a threshold no filesystem reaches: on from the open; with 0: off, and it stays off as writes come.
+    String[][] cases = {{"auto", "9223372036854775807", "true"}, {"auto", "0", "false"}, {"true", "0", "true"},
+        {"false", "9223372036854775807", "false"}, {null, null, "false"}};
+    int n = 0;
+    for (String[] c : cases) {
+      Properties p = properties(tmp.resolve("wt" + n++));
+      if (c[0] != null) {
+        p.setProperty(KyotoOptions.WRITE_TRANSACTIONS, c[0]);
+        p.setProperty(KyotoOptions.WRITE_TRANSACTIONS_BELOW, c[1]);
+      }
+      DB db = open(p);
+      for (int i = 0; i < 50; i++) {
+        assertEquals(Status.OK, db.insert("usertable", "k" + i, record("f", "v" + i)));
+      }
+      Map<String, ByteIterator> row = new HashMap<>();
+      assertEquals(Status.OK, db.read("usertable", "k49", null, row));
+      assertEquals("v49", row.get("f").toString());
+      // The default (no property) is auto at 1 GiB: this test's disk has more than that free.
+      assertEquals(Boolean.parseBoolean(c[2]), handle(db).writesInOwnTransactions(), c[0] + "/" + c[1]);
+      assertTrue(handle(db).describe().contains("writes: " + KyotoOptions.WRITE_TRANSACTIONS + "="
+          + (c[0] == null ? "auto" : c[0])), handle(db).describe());
+      db.cleanup();
+    }
   }
 
   @Test
@@ -613,8 +642,8 @@ class KyotoClientTest extends KeyValueDbContract {
       for (int i = 0; i < 3; i++) {
         assertArrayEquals(values[i], KyotoNative.get(db, keys[i]));
       }
-      assertTrue(KyotoNative.remove(db, keys[2]));
-      assertTrue(!KyotoNative.remove(db, keys[2]));
+      assertTrue(KyotoNative.remove(db, keys[2], false, false));
+      assertTrue(!KyotoNative.remove(db, keys[2], false, false));
       assertEquals(null, KyotoNative.get(db, keys[2]));
       keys[1] = null;
       assertThrows(NullPointerException.class, () -> KyotoNative.setInTransaction(db, keys, values, 3, false));
