@@ -3,8 +3,10 @@ package site.ycsb.embedded.kyoto;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.MmapSpace;
 import site.ycsb.embedded.NativeScanBuffer;
 
 /**
@@ -48,6 +50,21 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
   @Override
   protected double diskSpaceDeferredShare() {
     return options.pageCacheBytes() > 0 ? 1.25 : 0;
+  }
+
+  /** Kyoto writes through mmap: whether a disk another process fills is an ERROR or kills the JVM. */
+  @Override
+  protected String diskSpaceNote(DiskSpaceGuard guard) {
+    return mmapNote(MmapSpace.preloaded());
+  }
+
+  static String mmapNote(boolean preloaded) {
+    if (preloaded) {
+      return "disk: " + MmapSpace.LIBRARY + " is preloaded: should another process fill the disk, writes return ERROR"
+          + " (the file Kyoto maps gets its blocks before it is written)";
+    }
+    return "WARNING: " + MmapSpace.LIBRARY + " is not preloaded: should another process fill the disk, Kyoto (writes"
+        + " through mmap) kills this JVM with SIGBUS; bin/ycsb preloads it (or set LD_PRELOAD to it)";
   }
 
   @Override

@@ -134,6 +134,13 @@ class KyotoClientTest extends KeyValueDbContract {
   }
 
   @Test
+  void theStartUpSaysWhetherTheMmapSpaceLibraryIsPreloaded() {
+    assertTrue(KyotoClient.mmapNote(true).startsWith("disk: libycsb_mmap_space.so is preloaded"));
+    assertTrue(KyotoClient.mmapNote(false).startsWith("WARNING: libycsb_mmap_space.so is not preloaded"));
+    assertTrue(!site.ycsb.embedded.MmapSpace.preloaded(), "the test JVM runs without the preload");
+  }
+
+  @Test
   void theSystemLibraryIsLoaded() throws Exception {
     KyotoNative.ensureLoaded(); // no skipping: a missing library fails here and in every test
     assertTrue(KyotoNative.version().startsWith("1.2."), KyotoNative.version());

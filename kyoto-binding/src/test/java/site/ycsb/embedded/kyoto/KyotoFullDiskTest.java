@@ -118,6 +118,7 @@ class KyotoFullDiskTest {
             .reduce((a, b) -> a + " | " + b).orElse(""));
         assertEquals(0, exit, "exit 5: the insert after the room came back was never answered:\n" + printed);
         assertTrue(printed.contains("now: each write in a transaction of its own"), printed);
+        assertTrue(printed.contains("disk: libycsb_mmap_space.so is preloaded"), printed);
         assertTrue(printed.contains("\nsecond=OK\n") || printed.contains("could not be ended"), printed);
         assertTrue(printed.contains("\nlost=0\nwrong=0\n"), "round " + round + ":\n" + printed);
         assertTrue(writer.stdout().lines().count() >= 200, printed);

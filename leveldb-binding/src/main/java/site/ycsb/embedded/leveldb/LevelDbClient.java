@@ -11,6 +11,7 @@ import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.MmapSpace;
 
 /**
  * YCSB binding for LevelDB through one of two libraries ({@value LevelDbOptions#LIBRARY}): leveldbjni

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.Status;
+import site.ycsb.embedded.MmapSpace;
 import site.ycsb.embedded.SmallFilesystem;
 import site.ycsb.embedded.crash.CrashVerifier;
 import site.ycsb.embedded.crash.CrashWriter;

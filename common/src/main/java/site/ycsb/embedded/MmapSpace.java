@@ -1,4 +1,4 @@
-package site.ycsb.embedded.leveldb;
+package site.ycsb.embedded;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,15 +7,15 @@ import java.util.stream.Stream;
 
 /**
  * Whether this JVM runs with {@value #LIBRARY} preloaded (common/src/main/c/mmap_space.c): then a file that
- * leveldbjni's LevelDB 1.13 grows for its memory maps holds real blocks, and a filesystem that another
- * process fills is an IO error ("No space left on device") instead of a SIGBUS that kills the JVM.
- * {@code bin/ycsb} preloads it for the leveldb engine; a JVM started otherwise needs
+ * an engine grows for its memory maps (leveldbjni's LevelDB 1.13, Kyoto Cabinet) holds real blocks, and a
+ * filesystem that another process fills is an IO error ("No space left on device") instead of a SIGBUS that
+ * kills the JVM. {@code bin/ycsb} preloads it for the leveldb and kyoto engines; a JVM started otherwise needs
  * {@code LD_PRELOAD=<path>/libycsb_mmap_space.so}.
  */
-final class MmapSpace {
+public final class MmapSpace {
 
   /** The preloaded library's file name, as bin/ycsb and the distribution ship it. */
-  static final String LIBRARY = "libycsb_mmap_space.so";
+  public static final String LIBRARY = "libycsb_mmap_space.so";
 
   private static final boolean PRELOADED = mapped();
 
@@ -23,7 +23,7 @@ final class MmapSpace {
   }
 
   /** True when {@value #LIBRARY} is mapped into this process. */
-  static boolean preloaded() {
+  public static boolean preloaded() {
     return PRELOADED;
   }
 
@@ -31,7 +31,7 @@ final class MmapSpace {
     try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
       return maps.anyMatch(line -> line.endsWith("/" + LIBRARY));
     } catch (IOException | RuntimeException e) {
-      return false; // no /proc: not Linux, where leveldbjni's mmap behaves the same but nothing is preloaded
+      return false; // no /proc: not Linux, where the engines' mmap behaves the same but nothing is preloaded
     }
   }
 }
