@@ -20,7 +20,10 @@ import site.ycsb.embedded.NanoTimedDB;
  * client around the binding with its engine calls timed ({@link EngineCalls}), each round a fresh JVM at -Xmx256m.
  * Per read: the whole read inside the client ({@link NanoTimedDB}), the engine call inside it, and their
  * difference, the binding's own work, taken in one JVM on the same reads. Its ratio between the largest and the
- * smallest N says whether the binding's cost stays flat while the engine's own cost grows. No memory budget: the
+ * smallest N says whether the binding's cost stays flat while the engine's own cost grows. Each round also runs
+ * {@link LibraryDB} (layer (d0), the thinnest DB) with its library get timed the same way: its own work (the key's
+ * bytes, the result map) shows what any DB pays outside the engine call at that N, and the binding's own work
+ * over it is what the binding adds. No memory budget: the
  * data stays in the page cache, since the point is the binding's cost, not the disk's.
  *
  * <p>This replaced (d)-(d0), the difference of a JVM around the binding and one around {@link LibraryDB}: from
@@ -102,9 +105,9 @@ public final class FlatCost {
     out.printf(Locale.ROOT, "flat-cost: the binding's cost per point read as the data grows. Per engine and N: N"
         + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
         + " (batches of %d), then %d round(s) of %,d uniform point reads (scale/read-uniform) through YCSB's"
-        + " client around the binding with its engine calls timed, each round a fresh JVM at -Xmx%s; per read the"
-        + " whole read (NanoTimedDB), the engine call inside it, and the binding's own work, their difference;"
-        + " no memory budget (the data stays in the page cache)%n",
+        + " client around the binding with its engine calls timed and around LibraryDB timed the same way, each a"
+        + " fresh JVM at -Xmx%s; per read the whole read (NanoTimedDB), the engine call inside it, and the own"
+        + " work, their difference; no memory budget (the data stays in the page cache)%n",
         LOAD_BATCH, rounds, ops, HEAP);
     Map<String, Map<Integer, Cost>> costs = new LinkedHashMap<>();
     for (String spec : engines) {
@@ -136,9 +139,11 @@ public final class FlatCost {
   /**
    * The medians of one engine and N over the rounds, in ns per read: the whole read inside YCSB's client
    * ({@code NanoTimedDB}), the engine call inside it ({@link EngineCalls}), the rest (the binding's own work and
-   * the inner clock), one {@code System.nanoTime()}, and the binding's own work without the inner clock.
+   * the inner clock), one {@code System.nanoTime()}; then the same rest around {@link LibraryDB}, the thinnest DB
+   * (its own work: the key's bytes and the result map), and the binding's own work over that, each round's
+   * difference.
    */
-  record Cost(int n, double whole, double engine, double own, double clock) {
+  record Cost(int n, double whole, double engine, double own, double clock, double libraryOwn, double added) {
     /** The binding's own work per read: whole minus engine call, minus the one clock read the inner timing adds. */
     double ownNet() {
       return own - clock;
@@ -150,19 +155,31 @@ public final class FlatCost {
     return small.ownNet() > 0 ? large.ownNet() / small.ownNet() : Double.NaN;
   }
 
-  /** One round's figures, per read. */
+  /** One step's figures, per read. */
   record Round(double whole, double engine, double clock) {
     double own() {
       return whole - engine;
     }
   }
 
-  /** The medians over the rounds; the binding's own work is the median of each round's whole minus engine. */
-  static Cost summarise(int n, List<Round> rounds) {
-    return new Cost(n, median(rounds.stream().mapToDouble(Round::whole).toArray()),
-        median(rounds.stream().mapToDouble(Round::engine).toArray()),
-        median(rounds.stream().mapToDouble(Round::own).toArray()),
-        median(rounds.stream().mapToDouble(Round::clock).toArray()));
+  /**
+   * The medians over the rounds; the own works are the medians of each round's whole minus engine, and what the
+   * binding adds over {@link LibraryDB} the median of each round's difference of the two.
+   */
+  static Cost summarise(int n, List<Round> binding, List<Round> library) {
+    if (binding.size() != library.size() || binding.isEmpty()) {
+      throw new IllegalArgumentException("one binding and one LibraryDB step per round: " + binding.size() + " and "
+          + library.size());
+    }
+    double[] added = new double[binding.size()];
+    for (int i = 0; i < added.length; i++) {
+      added[i] = binding.get(i).own() - library.get(i).own();
+    }
+    return new Cost(n, median(binding.stream().mapToDouble(Round::whole).toArray()),
+        median(binding.stream().mapToDouble(Round::engine).toArray()),
+        median(binding.stream().mapToDouble(Round::own).toArray()),
+        median(binding.stream().mapToDouble(Round::clock).toArray()),
+        median(library.stream().mapToDouble(Round::own).toArray()), median(added));
   }
 
   private static String dataDir(String spec, int n) {
@@ -189,17 +206,23 @@ public final class FlatCost {
         spec, n, seconds, n / seconds);
     String timed = EngineCalls.timedClassOf(binding);
     List<Round> done = new ArrayList<>();
+    List<Round> library = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      Round round = reads(spec, n, dir, timed, where + " round " + (r + 1));
-      done.add(round);
-      out.printf(Locale.ROOT, "step engine=%s records=%d round=%d db=%s ops=%d whole_ns=%.1f engine_ns=%.1f"
-          + " own_ns=%.1f clock_ns=%.2f%n", spec, n, r + 1, timed, ops, round.whole(), round.engine(), round.own(),
-          round.clock());
+      // Odd rounds run the binding first, even rounds LibraryDB first: neither always meets the data first.
+      for (String layer : r % 2 == 0 ? List.of("d", "d0") : List.of("d0", "d")) {
+        boolean lib = layer.equals("d0");
+        String db = lib ? LibraryDB.class.getName() : timed;
+        Round round = reads(spec, n, dir, db, where + " round " + (r + 1) + " (" + layer + ")");
+        (lib ? library : done).add(round);
+        out.printf(Locale.ROOT, "step engine=%s records=%d round=%d layer=%s db=%s ops=%d whole_ns=%.1f engine_ns=%.1f"
+            + " own_ns=%.1f clock_ns=%.2f%n", spec, n, r + 1, layer, db, ops, round.whole(), round.engine(),
+            round.own(), round.clock());
+      }
     }
-    Cost cost = summarise(n, done);
+    Cost cost = summarise(n, done, library);
     out.printf(Locale.ROOT, "flatcost engine=%s records=%d rounds=%d whole_ns=%.1f engine_ns=%.1f own_ns=%.1f"
-        + " clock_ns=%.2f own_net_ns=%.1f%n", spec, n, rounds, cost.whole(), cost.engine(), cost.own(), cost.clock(),
-        cost.ownNet());
+        + " clock_ns=%.2f own_net_ns=%.1f library_own_ns=%.1f added_ns=%.1f%n", spec, n, rounds, cost.whole(),
+        cost.engine(), cost.own(), cost.clock(), cost.ownNet(), cost.libraryOwn(), cost.added());
     return cost;
   }
 
@@ -238,6 +261,9 @@ public final class FlatCost {
       cmd.addAll(List.of("-P", workloads.resolve("scale/leveldb-system").toString()));
     }
     cmd.addAll(List.of("-P", workloads.resolve("scale/" + workload).toString()));
+    if (db.equals(LibraryDB.class.getName())) {
+      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0], "-p", LibraryDB.TIMED + "=true"));
+    }
     // No HdrHistogram log files: YCSB would write them into the working directory.
     cmd.addAll(List.of("-p", "recordcount=" + n, "-p", "path=" + dir, "-p", "hdrhistogram.fileoutput=false"));
     extras.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
@@ -253,12 +279,12 @@ public final class FlatCost {
   }
 
   private void printSummary(Map<String, Map<Integer, Cost>> costs) {
-    out.printf(Locale.ROOT, "%-32s %10s %12s %12s %12s %12s%n", "engine", "N", "whole ns/op", "engine ns/op",
-        "own ns/op", "own - clock");
+    out.printf(Locale.ROOT, "%-32s %10s %12s %12s %12s %12s %12s %12s%n", "engine", "N", "whole ns/op",
+        "engine ns/op", "own ns/op", "own - clock", "LibraryDB", "added");
     for (Map.Entry<String, Map<Integer, Cost>> e : costs.entrySet()) {
       for (Cost c : e.getValue().values()) {
-        out.printf(Locale.ROOT, "%-32s %10d %12.1f %12.1f %12.1f %12.1f%n", e.getKey(), c.n(), c.whole(), c.engine(),
-            c.own(), c.ownNet());
+        out.printf(Locale.ROOT, "%-32s %10d %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f%n", e.getKey(), c.n(), c.whole(),
+            c.engine(), c.own(), c.ownNet(), c.libraryOwn(), c.added());
       }
     }
     out.println();
@@ -273,13 +299,16 @@ public final class FlatCost {
       // One word per value: the line is parsed as name=value words (undefined: no ratio, see the note below).
       String verdict = Double.isNaN(ratio) ? "undefined" : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
       out.printf(Locale.ROOT, "flatcost engine=%s small=%d large=%d binding_ratio=%s within_10_percent=%s"
-          + " engine_ratio=%.2f%n", e.getKey(), small.n(), large.n(),
-          Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict,
-          large.engine() / small.engine());
+          + " engine_ratio=%.2f library_own_ratio=%.2f added_small_ns=%.1f added_large_ns=%.1f%n", e.getKey(),
+          small.n(), large.n(), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict,
+          large.engine() / small.engine(), large.libraryOwn() / small.libraryOwn(), small.added(), large.added());
     }
     out.println("binding_ratio = the binding's own work per read (the whole read in YCSB's client minus its engine"
         + " call, timed in the same JVM on the same reads, minus one clock read) at the largest N over the smallest;"
         + " engine_ratio = the engine call's time per read at the largest N over the smallest, which may grow;"
-        + " binding_ratio=- and within_10_percent=undefined: the own work at the smallest N was not above 0.");
+        + " binding_ratio=- and within_10_percent=undefined: the own work at the smallest N was not above 0;"
+        + " library_own_ratio = the same own work of LibraryDB, the thinnest DB (the key's bytes, the result map),"
+        + " timed the same way; added = the binding's own work minus LibraryDB's, the median of the rounds'"
+        + " differences.");
   }
 }

@@ -39,6 +39,11 @@ public final class LibraryDB extends DB {
 
   /** The engine whose Java library this DB calls. */
   public static final String ENGINE = "librarydb.engine";
+  /**
+   * true: each get is timed as the engine-timed bindings time theirs ({@link EngineCalls}), so that this DB's own
+   * work per read (the whole minus the library's get) can stand beside the binding's (flat-cost). Default false.
+   */
+  public static final String TIMED = "librarydb.timed";
 
   private static final Object LOCK = new Object();
   private static LayerDirect shared;
@@ -50,6 +55,8 @@ public final class LibraryDB extends DB {
   private byte[][] batchKeys;
   private byte[][] batchValues;
   private int batched;
+  /** The get's clock under {@link #TIMED}; null otherwise. */
+  private EngineCalls calls;
 
   @Override
   public void init() throws DBException {
@@ -60,6 +67,9 @@ public final class LibraryDB extends DB {
     }
     field = p.getProperty("fieldnameprefix", "field") + "0";
     batchSize = Integer.parseInt(p.getProperty("batchsize", "1"));
+    if (Boolean.parseBoolean(p.getProperty(TIMED, "false"))) {
+      calls = new EngineCalls();
+    }
     if (batchSize > 1) {
       batchKeys = new byte[batchSize][];
       batchValues = new byte[batchSize][];
@@ -92,6 +102,9 @@ public final class LibraryDB extends DB {
       throw new DBException("the last batch could not be applied: " + e, e);
     } finally {
       db = null;
+      if (calls != null) {
+        calls.close();
+      }
       synchronized (LOCK) {
         if (--clients == 0) {
           try {
@@ -131,7 +144,15 @@ public final class LibraryDB extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      byte[] v = db.get(Keys.UTF8.bytes(key));
+      byte[] k = Keys.UTF8.bytes(key);
+      byte[] v;
+      if (calls == null) {
+        v = db.get(k);
+      } else {
+        long t = System.nanoTime();
+        v = db.get(k);
+        calls.add(EngineCalls.GET, t);
+      }
       if (v == null) {
         return Status.NOT_FOUND;
       }

@@ -29,15 +29,23 @@ class FlatCostTest {
   @Test
   void ownWorkIsTheMedianOfEachRoundsWholeMinusEngine() {
     // Round differences 500, 200, 900: the median is 500; the difference of the medians would be 700.
-    FlatCost.Cost c = FlatCost.summarise(100, List.of(new FlatCost.Round(3500, 3000, 20),
-        new FlatCost.Round(5200, 5000, 22), new FlatCost.Round(4900, 4000, 21)));
+    // LibraryDB's own works 100, 150, 300: added per round 400, 50, 600, median 400 (the medians' difference: 350).
+    List<FlatCost.Round> binding = List.of(new FlatCost.Round(3500, 3000, 20), new FlatCost.Round(5200, 5000, 22),
+        new FlatCost.Round(4900, 4000, 21));
+    List<FlatCost.Round> library = List.of(new FlatCost.Round(3100, 3000, 20), new FlatCost.Round(5150, 5000, 20),
+        new FlatCost.Round(4300, 4000, 20));
+    FlatCost.Cost c = FlatCost.summarise(100, binding, library);
     assertEquals(500.0, c.own(), 1e-9);
     assertEquals(4900.0, c.whole(), 1e-9);
     assertEquals(4000.0, c.engine(), 1e-9);
     assertEquals(479.0, c.ownNet(), 1e-9);
-    FlatCost.Cost small = new FlatCost.Cost(100, 3400, 3000, 420, 20);
-    assertEquals(1.1, FlatCost.ratio(small, new FlatCost.Cost(1000, 6440, 6000, 460, 20)), 1e-9);
-    assertTrue(Double.isNaN(FlatCost.ratio(new FlatCost.Cost(100, 3000, 2990, 10, 20), small)));
+    assertEquals(150.0, c.libraryOwn(), 1e-9);
+    assertEquals(400.0, c.added(), 1e-9);
+    assertThrows(IllegalArgumentException.class, () -> FlatCost.summarise(1, List.of(new FlatCost.Round(1, 1, 1)),
+        List.of()));
+    FlatCost.Cost small = new FlatCost.Cost(100, 3400, 3000, 420, 20, 300, 120);
+    assertEquals(1.1, FlatCost.ratio(small, new FlatCost.Cost(1000, 6440, 6000, 460, 20, 330, 130)), 1e-9);
+    assertTrue(Double.isNaN(FlatCost.ratio(new FlatCost.Cost(100, 3000, 2990, 10, 20, 5, 5), small)));
   }
 
   @Test
@@ -63,13 +71,16 @@ class FlatCostTest {
         verdict = words(line);
       }
     }
-    // Per N (in ascending order), one step per round, each around the engine-timed LMDB binding.
-    assertEquals(4, steps.size(), text);
+    // Per N (in ascending order), per round, one step around the engine-timed LMDB binding and one around LibraryDB;
+    // round 1 runs the binding first, round 2 LibraryDB first.
+    assertEquals(8, steps.size(), text);
+    assertEquals(List.of("d", "d0", "d0", "d"), steps.subList(0, 4).stream().map(s -> s.get("layer")).toList());
     for (int i = 0; i < steps.size(); i++) {
       Map<String, String> s = steps.get(i);
-      assertEquals(i < 2 ? "300" : "600", s.get("records"), text);
+      assertEquals(i < 4 ? "300" : "600", s.get("records"), text);
       assertEquals("500", s.get("ops"));
-      assertEquals(TimedBindings.Lmdb.class.getName(), s.get("db"));
+      assertEquals(s.get("layer").equals("d0") ? LibraryDB.class.getName() : TimedBindings.Lmdb.class.getName(),
+          s.get("db"));
       double whole = Double.parseDouble(s.get("whole_ns"));
       double engine = Double.parseDouble(s.get("engine_ns"));
       assertTrue(engine > 0 && whole > engine, s.toString());
@@ -80,13 +91,17 @@ class FlatCostTest {
     for (int n : new int[] {300, 600}) {
       Map<String, String> r = results.get(n);
       assertTrue(r != null, "no result line for N=" + n + ": " + text);
-      double[] own = figure(steps, n, "own_ns");
-      double[] engine = figure(steps, n, "engine_ns");
-      double[] clock = figure(steps, n, "clock_ns");
+      double[] own = figure(steps, n, "d", "own_ns");
+      double[] engine = figure(steps, n, "d", "engine_ns");
+      double[] clock = figure(steps, n, "d", "clock_ns");
+      double[] library = figure(steps, n, "d0", "own_ns");
       // Two rounds: each median is the two rounds' mean, printed to 0.1 ns.
       assertEquals((own[0] + own[1]) / 2, Double.parseDouble(r.get("own_ns")), 0.2, r.toString());
       assertEquals((engine[0] + engine[1]) / 2, Double.parseDouble(r.get("engine_ns")), 0.2, r.toString());
       assertEquals((own[0] + own[1]) / 2 - (clock[0] + clock[1]) / 2, Double.parseDouble(r.get("own_net_ns")), 0.2,
+          r.toString());
+      assertEquals((library[0] + library[1]) / 2, Double.parseDouble(r.get("library_own_ns")), 0.2, r.toString());
+      assertEquals((own[0] - library[0] + own[1] - library[1]) / 2, Double.parseDouble(r.get("added_ns")), 0.3,
           r.toString());
     }
     assertTrue(verdict != null, text);
@@ -114,8 +129,8 @@ class FlatCostTest {
         "--dir", dir.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
   }
 
-  private static double[] figure(List<Map<String, String>> steps, int n, String name) {
-    return steps.stream().filter(s -> s.get("records").equals(Integer.toString(n)))
+  private static double[] figure(List<Map<String, String>> steps, int n, String layer, String name) {
+    return steps.stream().filter(s -> s.get("records").equals(Integer.toString(n)) && s.get("layer").equals(layer))
         .mapToDouble(s -> Double.parseDouble(s.get(name))).toArray();
   }
 
