@@ -68,6 +68,11 @@ public final class EngineCalls {
     counts[kind]++;
   }
 
+  /** The nanoseconds of this instance's engine calls of {@code kind} so far: read before and after one operation. */
+  public long nanos(int kind) {
+    return nanos[kind];
+  }
+
   /** At the binding's close: adds this thread's calls; the last instance of the step prints them. */
   public void close() {
     boolean last;

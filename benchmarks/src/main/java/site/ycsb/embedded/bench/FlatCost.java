@@ -17,17 +17,17 @@ import site.ycsb.embedded.NanoTimedDB;
  * N records of the scale group's shape ({@code scale/base}: 16-byte decimal keys, one 1 KB value, the
  * engines' tuning for a 1 GB budget) loaded ONCE in random order through the binding in batches of
  * {@value #LOAD_BATCH}, then rounds of point reads ({@code scale/read-uniform}) on that same data through YCSB's
- * client around the binding with its engine calls timed ({@link EngineCalls}), each round a fresh JVM at -Xmx256m.
- * Per read: the whole read inside the client ({@link NanoTimedDB}), the engine call inside it, and their
- * difference, the binding's own work, taken in one JVM on the same reads. Its ratio between the largest and the
- * smallest N says whether the binding's cost stays flat while the engine's own cost grows. Each round also runs
- * {@link LibraryDB} (layer (d0), the thinnest DB) with its library get timed the same way: its own work (the key's
- * bytes, the result map) shows what any DB pays outside the engine call at that N, and the binding's own work
- * over it is what the binding adds. No memory budget: the
- * data stays in the page cache, since the point is the binding's cost, not the disk's.
+ * client around {@link PairedReads}, each round a fresh JVM at -Xmx256m. There each read goes by a coin toss through
+ * the binding with its engine calls timed ({@link EngineCalls}) or through {@link LibraryDB}'s read (layer (d0), the
+ * thinnest read: the key's bytes, the library's get, the result map) on the same handle. Per path: the whole read,
+ * the engine call inside it, and their difference, the path's own work; the binding's own work minus the thin
+ * read's is what the binding adds, (d)-(d0), taken in one JVM on interleaved reads of the same data. Its ratio
+ * between the largest and the smallest N says whether the binding's cost stays flat while the engine's own cost
+ * grows. No memory budget: the data stays in the page cache, since the point is the binding's cost, not the disk's.
  *
- * <p>This replaced (d)-(d0), the difference of a JVM around the binding and one around {@link LibraryDB}: from
- * one pair of JVMs to the next that moved by ±0.9 us per read, against a binding cost of tens of nanoseconds.
+ * <p>This replaced (d)-(d0) taken as the difference of a JVM around the binding and one around {@link LibraryDB}:
+ * from one pair of JVMs to the next that moved by ±0.9 us per read, and by ±30 ns with the engine call timed inside
+ * each, against a binding cost of tens of nanoseconds.
  *
  * <p>Usage: FlatCost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3] [--ops 300000]
  * [--dir D] [--workloads DIR]. An engine may carry binding properties ({@code leveldb:leveldb.library=system}
@@ -40,8 +40,8 @@ public final class FlatCost {
   /** The scale group's smallest and largest data sizes (analysis/scenarios.py SCALE_RECORDS). */
   static final List<Integer> DEFAULT_RECORDS = List.of(1 << 18, 1 << 22);
   static final int DEFAULT_ROUNDS = 3;
-  /** Point reads per step: the same at every N, so the JIT's share per read is the same too. */
-  static final int DEFAULT_OPS = 300_000;
+  /** Point reads per step, both paths together: the same at every N, so the JIT's share per read is the same too. */
+  static final int DEFAULT_OPS = 600_000;
   /** Inserts per atomic batch of the load (the binding's batchsize). */
   static final int LOAD_BATCH = 1000;
   /** Every JVM, whatever N (the scale group's SCALE_HEAP). */
@@ -105,9 +105,10 @@ public final class FlatCost {
     out.printf(Locale.ROOT, "flat-cost: the binding's cost per point read as the data grows. Per engine and N: N"
         + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
         + " (batches of %d), then %d round(s) of %,d uniform point reads (scale/read-uniform) through YCSB's"
-        + " client around the binding with its engine calls timed and around LibraryDB timed the same way, each a"
-        + " fresh JVM at -Xmx%s; per read the whole read (NanoTimedDB), the engine call inside it, and the own"
-        + " work, their difference; no memory budget (the data stays in the page cache)%n",
+        + " client around PairedReads, each a fresh JVM at -Xmx%s: each read by a coin toss through the binding"
+        + " with its engine calls timed or through LibraryDB's read on the same handle; per path the whole read,"
+        + " the engine call inside it, and the own work, their difference; no memory budget (the data stays in the"
+        + " page cache)%n",
         LOAD_BATCH, rounds, ops, HEAP);
     Map<String, Map<Integer, Cost>> costs = new LinkedHashMap<>();
     for (String spec : engines) {
@@ -137,11 +138,11 @@ public final class FlatCost {
   }
 
   /**
-   * The medians of one engine and N over the rounds, in ns per read: the whole read inside YCSB's client
-   * ({@code NanoTimedDB}), the engine call inside it ({@link EngineCalls}), the rest (the binding's own work and
-   * the inner clock), one {@code System.nanoTime()}; then the same rest around {@link LibraryDB}, the thinnest DB
-   * (its own work: the key's bytes and the result map), and the binding's own work over that, each round's
-   * difference.
+   * The medians of one engine and N over the rounds, in ns per read: the binding's whole read inside YCSB's
+   * client ({@link PairedReads}), the engine call inside it ({@link EngineCalls}), the rest (the binding's own work
+   * and the inner clock), one {@code System.nanoTime()}; then the same rest of {@link LibraryDB}'s read, the
+   * thinnest (its own work: the key's bytes and the result map), and the binding's own work over that, each
+   * round's difference.
    */
   record Cost(int n, double whole, double engine, double own, double clock, double libraryOwn, double added) {
     /** The binding's own work per read: whole minus engine call, minus the one clock read the inner timing adds. */
@@ -150,14 +151,37 @@ public final class FlatCost {
     }
   }
 
+  /**
+   * Whether what the binding adds over the thinnest read stays flat: its change from the smallest N to the largest,
+   * against {@value #FLAT} of the binding's own work per read at the smallest N. The added cost itself is some
+   * nanoseconds either side of 0, so a ratio of the two added costs would say nothing.
+   */
+  static boolean addedFlat(Cost small, Cost large) {
+    return Math.abs(large.added() - small.added()) <= FLAT * small.ownNet();
+  }
+
   /** The binding's own work at the largest N over that at the smallest; NaN when the smallest is not above 0. */
   static double ratio(Cost small, Cost large) {
     return small.ownNet() > 0 ? large.ownNet() / small.ownNet() : Double.NaN;
   }
 
-  /** One step's figures, per read. */
-  record Round(double whole, double engine, double clock) {
+  /**
+   * One path's figures in one step, per read, over its {@code ops} reads: the whole read and the engine call
+   * inside it (means over every read), one clock read, and the own work per read as {@link PairedReads} gives it,
+   * the mean over the reads that met no pause of the JVM, their median, and how many did meet one.
+   */
+  record Round(long ops, double whole, double engine, double clock, double unpaused, long median, long paused) {
+    Round(double whole, double engine, double clock) {
+      this(0, whole, engine, clock, Double.NaN, -1, 0);
+    }
+
+    /** The own work per read: the mean over the reads without a pause when known, else whole minus engine. */
     double own() {
+      return Double.isNaN(unpaused) ? ownAll() : unpaused;
+    }
+
+    /** Whole minus engine call, over every read, pauses of the JVM included. */
+    double ownAll() {
       return whole - engine;
     }
   }
@@ -208,15 +232,15 @@ public final class FlatCost {
     List<Round> done = new ArrayList<>();
     List<Round> library = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      // Odd rounds run the binding first, even rounds LibraryDB first: neither always meets the data first.
-      for (String layer : r % 2 == 0 ? List.of("d", "d0") : List.of("d0", "d")) {
-        boolean lib = layer.equals("d0");
-        String db = lib ? LibraryDB.class.getName() : timed;
-        Round round = reads(spec, n, dir, db, where + " round " + (r + 1) + " (" + layer + ")");
-        (lib ? library : done).add(round);
+      Round[] paths = reads(spec, n, dir, timed, where + " round " + (r + 1));
+      done.add(paths[0]);
+      library.add(paths[1]);
+      for (int p = 0; p < 2; p++) {
+        Round x = paths[p];
         out.printf(Locale.ROOT, "step engine=%s records=%d round=%d layer=%s db=%s ops=%d whole_ns=%.1f engine_ns=%.1f"
-            + " own_ns=%.1f clock_ns=%.2f%n", spec, n, r + 1, layer, db, ops, round.whole(), round.engine(),
-            round.own(), round.clock());
+            + " own_all_ns=%.1f own_ns=%.1f own_median_ns=%d paused=%d clock_ns=%.2f%n", spec, n, r + 1,
+            p == 0 ? "d" : "d0", p == 0 ? timed : LibraryDB.class.getName(), x.ops(), x.whole(), x.engine(),
+            x.ownAll(), x.own(), x.median(), x.paused(), x.clock());
       }
     }
     Cost cost = summarise(n, done, library);
@@ -226,44 +250,65 @@ public final class FlatCost {
     return cost;
   }
 
-  /** One step: the binding with its engine calls timed, in YCSB's client; every read of a loaded key found. */
-  private Round reads(String spec, int n, Path dir, String db, String where) throws Exception {
-    List<String> cmd = client(spec, n, dir, db, "-t", "read-uniform");
-    cmd.addAll(List.of("-p", "operationcount=" + ops));
+  /**
+   * One step: YCSB's client around {@link PairedReads} around the engine-timed binding {@code timed}; every read of a
+   * loaded key found. The binding's path and the thin path's, in that order.
+   */
+  private Round[] reads(String spec, int n, Path dir, String timed, String where) throws Exception {
+    List<String> cmd = client(spec, n, dir, PairedReads.class.getName(), "-t", "read-uniform");
+    cmd.addAll(List.of("-p", PairedReads.BINDING + "=" + timed, "-p", "operationcount=" + ops));
     Map<String, String> figures = Layers.ycsbFigures(step(where, cmd));
     Layers.checkYcsb(where, figures, "READ", ops, true);
-    long whole = count(figures, NanoTimedDB.PREFIX + "READ]", where);
-    long engine = count(figures, EngineCalls.PREFIX + "GET]", where);
+    String engineCalls = figures.get(EngineCalls.PREFIX + "GET], Operations");
+    if (engineCalls == null || Long.parseLong(engineCalls) != ops) {
+      throw new Layers.StepFailed(where + ": the engine-timed binding timed " + engineCalls + " gets, expected " + ops);
+    }
     String clock = figures.get(EngineCalls.PREFIX + "CLOCK], ns per nanoTime");
     if (clock == null) {
       throw new Layers.StepFailed(where + ": the engine-timed binding printed no clock line");
     }
-    return new Round(whole / (double) ops, engine / (double) ops, Double.parseDouble(clock));
-  }
-
-  /** The summed nanoseconds of {@code section}'s lines, which must count exactly the step's reads. */
-  private long count(Map<String, String> figures, String section, String where) {
-    String timed = figures.get(section + ", Operations");
-    String nanos = figures.get(section + ", TotalTime(ns)");
-    if (timed == null || nanos == null || Long.parseLong(timed) != ops) {
-      throw new Layers.StepFailed(where + ": " + section + " timed " + timed + " reads, expected " + ops);
+    Round[] paths = new Round[PairedReads.PATHS.length];
+    long total = 0;
+    for (int p = 0; p < paths.length; p++) {
+      String section = PairedReads.PREFIX + PairedReads.PATHS[p] + "], ";
+      String count = figures.get(section + "Operations");
+      String whole = figures.get(section + "WholeTime(ns)");
+      String engine = figures.get(section + "EngineTime(ns)");
+      String unpaused = figures.get(section + "OwnMeanUnpaused(ns)");
+      String median = figures.get(section + "OwnMedian(ns)");
+      String paused = figures.get(section + "PausedOperations");
+      if (count == null || whole == null || engine == null || unpaused == null || median == null || paused == null
+          || Long.parseLong(count) == 0) {
+        throw new Layers.StepFailed(where + ": PairedReads timed no " + PairedReads.PATHS[p] + " reads");
+      }
+      long c = Long.parseLong(count);
+      total += c;
+      paths[p] = new Round(c, Long.parseLong(whole) / (double) c, Long.parseLong(engine) / (double) c,
+          Double.parseDouble(clock), Double.parseDouble(unpaused), Long.parseLong(median), Long.parseLong(paused));
     }
-    return Long.parseLong(nanos);
+    if (total != ops) {
+      throw new Layers.StepFailed(where + ": PairedReads timed " + total + " reads, expected " + ops);
+    }
+    return paths;
   }
 
-  /** YCSB's client at -Xmx256m around NanoTimedDB around {@code db}, on scale/base and one scale workload file. */
+  /**
+   * YCSB's client at -Xmx256m around NanoTimedDB around {@code db} (around {@code db} alone when it is
+   * {@link PairedReads}, which times itself), on scale/base and one scale workload file.
+   */
   private List<String> client(String spec, int n, Path dir, String db, String phase, String workload) {
     List<String> cmd = Layers.java(HEAP);
-    cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(), "-p", NanoTimedDB.WRAPPED + "=" + db,
-        phase, "-P", workloads.resolve("scale/base").toString()));
+    if (db.equals(PairedReads.class.getName())) {
+      cmd.addAll(List.of("site.ycsb.Client", "-db", db));
+    } else {
+      cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(), "-p", NanoTimedDB.WRAPPED + "=" + db));
+    }
+    cmd.addAll(List.of(phase, "-P", workloads.resolve("scale/base").toString()));
     Map<String, String> extras = LayerStep.extras(spec);
     if ("system".equals(extras.get("leveldb.library"))) {
       cmd.addAll(List.of("-P", workloads.resolve("scale/leveldb-system").toString()));
     }
     cmd.addAll(List.of("-P", workloads.resolve("scale/" + workload).toString()));
-    if (db.equals(LibraryDB.class.getName())) {
-      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0], "-p", LibraryDB.TIMED + "=true"));
-    }
     // No HdrHistogram log files: YCSB would write them into the working directory.
     cmd.addAll(List.of("-p", "recordcount=" + n, "-p", "path=" + dir, "-p", "hdrhistogram.fileoutput=false"));
     extras.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
@@ -299,16 +344,20 @@ public final class FlatCost {
       // One word per value: the line is parsed as name=value words (undefined: no ratio, see the note below).
       String verdict = Double.isNaN(ratio) ? "undefined" : Math.abs(ratio - 1) <= FLAT ? "yes" : "no";
       out.printf(Locale.ROOT, "flatcost engine=%s small=%d large=%d binding_ratio=%s within_10_percent=%s"
-          + " engine_ratio=%.2f library_own_ratio=%.2f added_small_ns=%.1f added_large_ns=%.1f%n", e.getKey(),
-          small.n(), large.n(), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict,
-          large.engine() / small.engine(), large.libraryOwn() / small.libraryOwn(), small.added(), large.added());
+          + " engine_ratio=%.2f library_own_ratio=%.2f added_small_ns=%.1f added_large_ns=%.1f added_change_ns=%.1f"
+          + " added_flat=%s%n", e.getKey(), small.n(), large.n(),
+          Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio), verdict,
+          large.engine() / small.engine(), large.libraryOwn() / small.libraryOwn(), small.added(), large.added(),
+          large.added() - small.added(), addedFlat(small, large) ? "yes" : "no");
     }
-    out.println("binding_ratio = the binding's own work per read (the whole read in YCSB's client minus its engine"
-        + " call, timed in the same JVM on the same reads, minus one clock read) at the largest N over the smallest;"
-        + " engine_ratio = the engine call's time per read at the largest N over the smallest, which may grow;"
-        + " binding_ratio=- and within_10_percent=undefined: the own work at the smallest N was not above 0;"
-        + " library_own_ratio = the same own work of LibraryDB, the thinnest DB (the key's bytes, the result map),"
-        + " timed the same way; added = the binding's own work minus LibraryDB's, the median of the rounds'"
-        + " differences.");
+    out.println("own work = a read's time outside its engine call, the mean over the reads that met no pause of the"
+        + " JVM (own work under " + PairedReads.PAUSE_NS + " ns); binding_ratio = the binding's own work per read"
+        + " (minus one clock read) at the largest N over the smallest; engine_ratio = the engine call's time per read"
+        + " at the largest N over the smallest, which may grow; binding_ratio=- and within_10_percent=undefined: the"
+        + " own work at the smallest N was not above 0; library_own_ratio = the same own work of LibraryDB's read,"
+        + " the thinnest (the key's bytes, the result map), on the same handle in the same JVM, its reads"
+        + " interleaved with the binding's at random; added = the binding's own work minus LibraryDB's, (d)-(d0),"
+        + " the median of the rounds' differences; added_flat = yes when added changes from the smallest N to the"
+        + " largest by at most " + Math.round(FLAT * 100) + " % of the binding's own work at the smallest N.");
   }
 }

@@ -39,11 +39,6 @@ public final class LibraryDB extends DB {
 
   /** The engine whose Java library this DB calls. */
   public static final String ENGINE = "librarydb.engine";
-  /**
-   * true: each get is timed as the engine-timed bindings time theirs ({@link EngineCalls}), so that this DB's own
-   * work per read (the whole minus the library's get) can stand beside the binding's (flat-cost). Default false.
-   */
-  public static final String TIMED = "librarydb.timed";
 
   private static final Object LOCK = new Object();
   private static LayerDirect shared;
@@ -55,8 +50,6 @@ public final class LibraryDB extends DB {
   private byte[][] batchKeys;
   private byte[][] batchValues;
   private int batched;
-  /** The get's clock under {@link #TIMED}; null otherwise. */
-  private EngineCalls calls;
 
   @Override
   public void init() throws DBException {
@@ -67,9 +60,6 @@ public final class LibraryDB extends DB {
     }
     field = p.getProperty("fieldnameprefix", "field") + "0";
     batchSize = Integer.parseInt(p.getProperty("batchsize", "1"));
-    if (Boolean.parseBoolean(p.getProperty(TIMED, "false"))) {
-      calls = new EngineCalls();
-    }
     if (batchSize > 1) {
       batchKeys = new byte[batchSize][];
       batchValues = new byte[batchSize][];
@@ -102,9 +92,6 @@ public final class LibraryDB extends DB {
       throw new DBException("the last batch could not be applied: " + e, e);
     } finally {
       db = null;
-      if (calls != null) {
-        calls.close();
-      }
       synchronized (LOCK) {
         if (--clients == 0) {
           try {
@@ -144,23 +131,19 @@ public final class LibraryDB extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      byte[] k = Keys.UTF8.bytes(key);
-      byte[] v;
-      if (calls == null) {
-        v = db.get(k);
-      } else {
-        long t = System.nanoTime();
-        v = db.get(k);
-        calls.add(EngineCalls.GET, t);
-      }
-      if (v == null) {
-        return Status.NOT_FOUND;
-      }
-      result.put(field, new ByteArrayByteIterator(v));
-      return Status.OK;
+      return found(db.get(Keys.UTF8.bytes(key)), field, result);
     } catch (Exception e) {
       return Status.ERROR;
     }
+  }
+
+  /** The thinnest read's end, also {@link PairedReads}': the library's stored bytes as the one field's value. */
+  static Status found(byte[] stored, String field, Map<String, ByteIterator> result) {
+    if (stored == null) {
+      return Status.NOT_FOUND;
+    }
+    result.put(field, new ByteArrayByteIterator(stored));
+    return Status.OK;
   }
 
   /** Only the workload's full pass: the library's own pass over every record, counted as rows (bytes not counted). */

@@ -21,8 +21,18 @@ final class TimedBindings {
   }
 
   /** LevelDB on either library ({@code leveldb.library}). */
-  public static final class LevelDb extends LevelDbClient {
+  public static final class LevelDb extends LevelDbClient implements EngineTimed {
     private final EngineCalls calls = new EngineCalls();
+
+    @Override
+    public EngineCalls engineCalls() {
+      return calls;
+    }
+
+    @Override
+    public byte[] engineGet(byte[] key) throws Exception {
+      return get(handle(), key);
+    }
 
     @Override
     protected byte[] get(LevelDbHandle h, byte[] key) throws java.io.IOException {
@@ -50,8 +60,18 @@ final class TimedBindings {
   }
 
   /** RocksDB through rocksdbjni. */
-  public static final class RocksDb extends RocksDbClient {
+  public static final class RocksDb extends RocksDbClient implements EngineTimed {
     private final EngineCalls calls = new EngineCalls();
+
+    @Override
+    public EngineCalls engineCalls() {
+      return calls;
+    }
+
+    @Override
+    public byte[] engineGet(byte[] key) throws Exception {
+      return get(handle(), key);
+    }
 
     @Override
     protected byte[] get(RocksDbHandle h, byte[] key) throws org.rocksdb.RocksDBException {
@@ -79,8 +99,18 @@ final class TimedBindings {
   }
 
   /** Kyoto Cabinet TreeDB through the project's JNI. */
-  public static final class Kyoto extends KyotoClient {
+  public static final class Kyoto extends KyotoClient implements EngineTimed {
     private final EngineCalls calls = new EngineCalls();
+
+    @Override
+    public EngineCalls engineCalls() {
+      return calls;
+    }
+
+    @Override
+    public byte[] engineGet(byte[] key) throws Exception {
+      return get(handle(), key);
+    }
 
     @Override
     protected byte[] get(KyotoHandle h, byte[] key) throws site.ycsb.embedded.kyoto.KyotoException {
@@ -108,8 +138,18 @@ final class TimedBindings {
   }
 
   /** LMDB through lmdbjava. */
-  public static final class Lmdb extends LmdbClient {
+  public static final class Lmdb extends LmdbClient implements EngineTimed {
     private final EngineCalls calls = new EngineCalls();
+
+    @Override
+    public EngineCalls engineCalls() {
+      return calls;
+    }
+
+    @Override
+    public byte[] engineGet(byte[] key) throws Exception {
+      return get(handle(), key);
+    }
 
     @Override
     protected byte[] get(LmdbHandle h, byte[] key) {

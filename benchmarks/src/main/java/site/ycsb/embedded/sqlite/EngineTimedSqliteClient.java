@@ -4,13 +4,24 @@ import java.sql.SQLException;
 
 import site.ycsb.DBException;
 import site.ycsb.embedded.bench.EngineCalls;
+import site.ycsb.embedded.bench.EngineTimed;
 
 /**
  * The SQLite binding with its engine calls timed, for the benchmarks ({@link EngineCalls}): in the binding's
  * package, since {@link Session} is the package's own; part of the benchmarks module, not of the binding.
  */
-public final class EngineTimedSqliteClient extends SqliteClient {
+public final class EngineTimedSqliteClient extends SqliteClient implements EngineTimed {
   private final EngineCalls calls = new EngineCalls();
+
+  @Override
+  public EngineCalls engineCalls() {
+    return calls;
+  }
+
+  @Override
+  public byte[] engineGet(byte[] key) throws Exception {
+    return get(handle(), key);
+  }
 
   @Override
   protected byte[] get(Session s, byte[] key) throws SQLException {

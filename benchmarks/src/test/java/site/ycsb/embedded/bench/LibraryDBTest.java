@@ -83,11 +83,11 @@ class LibraryDBTest {
     return db;
   }
 
-  private static String key(int i) {
+  static String key(int i) {
     return String.format(java.util.Locale.ROOT, "user%012d", i);
   }
 
-  private static byte[] value(int i) {
+  static byte[] value(int i) {
     byte[] v = new byte[100];
     for (int j = 0; j < v.length; j++) {
       v[j] = (byte) (i * 31 + j);
