@@ -27,7 +27,12 @@ public final class EngineCalls {
   public static final int GET = 0;
   /** The engine's single put (an insert, an update's write). */
   public static final int PUT = 1;
-  static final String[] KINDS = {"GET", "PUT"};
+  /**
+   * The engine's transaction around a write, where a binding opens one outside its get and put (SQLite's
+   * read-merge-write update: {@code BEGIN IMMEDIATE} before, {@code COMMIT} after).
+   */
+  public static final int TXN = 2;
+  static final String[] KINDS = {"GET", "PUT", "TXN"};
 
   /** Each binding's engine-timed subclass, by the binding's class name. */
   private static final Map<String, String> TIMED = Map.of(
@@ -71,6 +76,27 @@ public final class EngineCalls {
   /** The nanoseconds of this instance's engine calls of {@code kind} so far: read before and after one operation. */
   public long nanos(int kind) {
     return nanos[kind];
+  }
+
+  /** The nanoseconds of all this instance's engine calls so far, of every kind. */
+  public long nanosAll() {
+    return nanos[GET] + nanos[PUT] + nanos[TXN];
+  }
+
+  /** How many engine calls of every kind this instance has timed so far. */
+  public long countAll() {
+    return counts[GET] + counts[PUT] + counts[TXN];
+  }
+
+  /** Adds {@code nanos} of engine calls of {@code kind}, timed by the caller. */
+  public void addNanos(int kind, long nanos) {
+    this.nanos[kind] += nanos;
+    counts[kind]++;
+  }
+
+  /** How many engine calls of {@code kind} this instance has timed so far. */
+  public long count(int kind) {
+    return counts[kind];
   }
 
   /** At the binding's close: adds this thread's calls; the last instance of the step prints them. */

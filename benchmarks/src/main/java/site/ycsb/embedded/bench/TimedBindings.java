@@ -35,6 +35,11 @@ final class TimedBindings {
     }
 
     @Override
+    public void enginePut(byte[] key, byte[] value) throws Exception {
+      put(handle(), key, value);
+    }
+
+    @Override
     protected byte[] get(LevelDbHandle h, byte[] key) throws java.io.IOException {
       long t = System.nanoTime();
       byte[] v = super.get(h, key);
@@ -71,6 +76,11 @@ final class TimedBindings {
     @Override
     public byte[] engineGet(byte[] key) throws Exception {
       return get(handle(), key);
+    }
+
+    @Override
+    public void enginePut(byte[] key, byte[] value) throws Exception {
+      put(handle(), key, value);
     }
 
     @Override
@@ -113,6 +123,11 @@ final class TimedBindings {
     }
 
     @Override
+    public void enginePut(byte[] key, byte[] value) throws Exception {
+      put(handle(), key, value);
+    }
+
+    @Override
     protected byte[] get(KyotoHandle h, byte[] key) throws site.ycsb.embedded.kyoto.KyotoException {
       long t = System.nanoTime();
       byte[] v = super.get(h, key);
@@ -149,6 +164,11 @@ final class TimedBindings {
     @Override
     public byte[] engineGet(byte[] key) throws Exception {
       return get(handle(), key);
+    }
+
+    @Override
+    public void enginePut(byte[] key, byte[] value) throws Exception {
+      put(handle(), key, value);
     }
 
     @Override
