@@ -12,7 +12,7 @@
 #   bash benchmarks/run.sh binding-cost [--ops 1000000] [--rounds 5]
 # The binding's own time per point read (whole minus engine call) at the scale group's smallest and largest data sizes:
 #   bash benchmarks/run.sh flat-cost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3]
-#                                    [--ops 600000] [--dir D]
+#                                    [--ops 600000] [--operations read,update] [--dir D]
 # The binding's own time per read over a stand-in engine that does nothing, touches memory, or makes a pread:
 #   bash benchmarks/run.sh engine-work [--ops 300000] [--rounds 5]
 # YCSB's client per operation around a do-nothing DB, CoreWorkload against EmbeddedWorkload in one JVM:

@@ -16,4 +16,7 @@ public interface EngineTimed {
 
   /** The engine's single put on this client's handle, timed into {@link #engineCalls()} as the binding's own is. */
   void enginePut(byte[] key, byte[] value) throws Exception;
+
+  /** Whether the binding's update reads the stored record before it writes (its updates are not blind). */
+  boolean readsBeforeUpdate();
 }

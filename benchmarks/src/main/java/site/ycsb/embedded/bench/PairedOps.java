@@ -17,10 +17,12 @@ import site.ycsb.embedded.Keys;
  * (d)-(d0) in ONE client JVM, on one engine handle, operation by operation: each point read and each update YCSB's
  * client asks for goes, by a coin toss, either through the binding's own {@code read} or {@code update} (layer (d))
  * or through the thinnest one there is on the same handle, {@link LibraryDB}'s (layer (d0)): for a read the key's
- * UTF-8 bytes, the library's get, the value into the result map; for an update the key's bytes, the value's array,
- * the library's put. Both paths are timed around the operation and around the engine calls inside it
- * ({@link EngineTimed}); the whole minus the engine calls is each path's own work, and the binding's own work minus
- * the thin path's is what the binding adds. Because the two paths alternate at random within one JVM, they share its
+ * UTF-8 bytes, the library's get, the value into the result map; for an update the key's bytes, the library's get
+ * when the binding's updates read before they write (all but blind updates), the value's array, the library's put.
+ * So both paths make the same engine calls, and the Java code between and after them meets the same caches. Both
+ * paths are timed around the operation and around the engine calls inside it ({@link EngineTimed}); the whole minus
+ * the engine calls is each path's own work, and the binding's own work minus the thin path's is what the binding
+ * adds. Because the two paths alternate at random within one JVM, they share its
  * JIT, its heap, the engine's caches and whatever the previous operation left in the CPU's caches: what differs
  * between them is their code alone. Two client JVMs, one per layer, differed by ±0.9 us per read from one pair to the
  * next; two JVMs with the engine call timed inside each, by ±30 ns (docs/performance.md, issue 21 item 6).
@@ -77,6 +79,8 @@ public final class PairedOps extends DB {
   private long[][][] own;
   private long coin;
   private boolean extraCopy;
+  /** Whether the thin update reads before it writes, as the binding's does. */
+  private boolean readFirst;
   /** Keeps the control's copies from being optimised away. */
   private long sink;
 
@@ -115,6 +119,7 @@ public final class PairedOps extends DB {
     }
     binding = b; // closed by cleanup() even when its init() fails
     b.init();
+    readFirst = timed.readsBeforeUpdate();
   }
 
   @Override
@@ -234,10 +239,17 @@ public final class PairedOps extends DB {
     }
   }
 
-  /** {@link LibraryDB}'s single put, on the binding's handle: the one field's value as the stored bytes. */
+  /**
+   * The thinnest update on the binding's handle: the library's get when the binding reads before it updates, then
+   * {@link LibraryDB}'s single put, the one field's value as the stored bytes.
+   */
   private Status thinUpdate(String key, Map<String, ByteIterator> values) {
     try {
-      engine.enginePut(Keys.UTF8.bytes(key), values.values().iterator().next().toArray());
+      byte[] k = Keys.UTF8.bytes(key);
+      if (readFirst && engine.engineGet(k) == null) {
+        return Status.NOT_FOUND;
+      }
+      engine.enginePut(k, values.values().iterator().next().toArray());
       return Status.OK;
     } catch (Exception e) {
       return Status.ERROR;

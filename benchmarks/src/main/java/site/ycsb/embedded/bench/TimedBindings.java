@@ -40,6 +40,11 @@ final class TimedBindings {
     }
 
     @Override
+    public boolean readsBeforeUpdate() {
+      return !blindUpdates();
+    }
+
+    @Override
     protected byte[] get(LevelDbHandle h, byte[] key) throws java.io.IOException {
       long t = System.nanoTime();
       byte[] v = super.get(h, key);
@@ -81,6 +86,11 @@ final class TimedBindings {
     @Override
     public void enginePut(byte[] key, byte[] value) throws Exception {
       put(handle(), key, value);
+    }
+
+    @Override
+    public boolean readsBeforeUpdate() {
+      return !blindUpdates();
     }
 
     @Override
@@ -128,6 +138,11 @@ final class TimedBindings {
     }
 
     @Override
+    public boolean readsBeforeUpdate() {
+      return !blindUpdates();
+    }
+
+    @Override
     protected byte[] get(KyotoHandle h, byte[] key) throws site.ycsb.embedded.kyoto.KyotoException {
       long t = System.nanoTime();
       byte[] v = super.get(h, key);
@@ -169,6 +184,11 @@ final class TimedBindings {
     @Override
     public void enginePut(byte[] key, byte[] value) throws Exception {
       put(handle(), key, value);
+    }
+
+    @Override
+    public boolean readsBeforeUpdate() {
+      return !blindUpdates();
     }
 
     @Override

@@ -31,6 +31,11 @@ public final class EngineTimedSqliteClient extends SqliteClient implements Engin
   }
 
   @Override
+  public boolean readsBeforeUpdate() {
+    return !blindUpdates();
+  }
+
+  @Override
   protected byte[] get(Session s, byte[] key) throws SQLException {
     long t = System.nanoTime();
     byte[] v = super.get(s, key);
