@@ -137,7 +137,7 @@ public final class LibraryDB extends DB {
     }
   }
 
-  /** The thinnest read's end, also {@link PairedReads}': the library's stored bytes as the one field's value. */
+  /** The thinnest read's end, also {@link PairedOps}': the library's stored bytes as the one field's value. */
   static Status found(byte[] stored, String field, Map<String, ByteIterator> result) {
     if (stored == null) {
       return Status.NOT_FOUND;
