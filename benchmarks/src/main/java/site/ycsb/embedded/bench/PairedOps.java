@@ -180,7 +180,9 @@ public final class PairedOps extends DB {
     if (path == BINDING_PATH) {
       s = binding.read(table, key, fields, result);
       if (extraCopy && s == Status.OK) {
-        sink += result.get(field).toArray().length;
+        ByteIterator value = result.get(field);
+        sink += value.toArray().length;
+        value.reset(); // the copy consumed the value: YCSB still gets it whole
       }
     } else {
       s = thinRead(key, result);

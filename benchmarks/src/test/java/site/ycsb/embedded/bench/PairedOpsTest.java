@@ -140,11 +140,17 @@ class PairedOpsTest {
 
   /** Runs {@code work} on a paired DB over the engine-timed binding {@code timed}; what it printed at its close. */
   private static String paired(String spec, Path dir, String timed, Work work) throws Exception {
+    return paired(spec, dir, timed, Map.of(), work);
+  }
+
+  private static String paired(String spec, Path dir, String timed, Map<String, String> extra, Work work)
+      throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream was = System.out;
     PairedOps db = new PairedOps();
     Properties p = properties(spec, dir);
     p.setProperty(PairedOps.BINDING, timed);
+    extra.forEach(p::setProperty);
     db.setProperties(p);
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       System.setOut(out);
@@ -166,6 +172,27 @@ class PairedOpsTest {
       v[j] += (byte) (pass + 1);
     }
     return v;
+  }
+
+  @Test
+  void theControlsExtraCopyLeavesEveryReadItsValue(@TempDir Path dir) throws Exception {
+    String timed = TimedBindings.Lmdb.class.getName();
+    DB writer = new TimedBindings.Lmdb();
+    writer.setProperties(properties("lmdb", dir));
+    writer.init();
+    try {
+      for (int i = 0; i < RECORDS; i++) {
+        assertEquals(Status.OK, writer.insert("usertable", key(i), Map.of("field0", new HandedOverBytes(value(i)))));
+      }
+    } finally {
+      writer.cleanup();
+    }
+    String text = paired("lmdb", dir, timed, Map.of(PairedOps.EXTRA, "true"), db -> {
+      for (int pass = 0; pass < PASSES; pass++) {
+        readsBack(db, i -> value(i));
+      }
+    });
+    assertEquals((long) PASSES * RECORDS, checked(text, "READ", "BINDING") + checked(text, "READ", "LIBRARY"), text);
   }
 
   @Test
