@@ -52,6 +52,8 @@ public abstract class KeyValueDB<H> extends DB {
   private WriteGroup writes;
   private Keys keys;
   private DiskSpaceGuard disk;
+  /** This client's count of bytes written, in front of {@link #disk}'s shared total. */
+  private DiskSpaceGuard.Counter diskCount;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
   protected abstract String engineName();
@@ -376,6 +378,7 @@ public abstract class KeyValueDB<H> extends DB {
         throw e;
       }
       disk = guard;
+      diskCount = guard.counter();
       writes = writeGroup(db, batchSize);
     } catch (EngineProperties.BadPropertyException e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] " + e.getMessage()));
@@ -485,7 +488,7 @@ public abstract class KeyValueDB<H> extends DB {
     try {
       byte[] k = keys.bytes(key);
       byte[] v = codec.encode(values);
-      disk.beforeWrite(k.length + v.length);
+      diskCount.beforeWrite(k.length + v.length);
       return writes.write(WriteGroup.Kind.INSERT, k, v, () -> {
         put(db, k, v);
         return Status.OK;
@@ -499,7 +502,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
       byte[] k = keys.bytes(key);
-      disk.beforeWrite(k.length + fieldBytes(values));
+      diskCount.beforeWrite(k.length + fieldBytes(values));
       if (blindUpdates()) {
         byte[] v = codec.encode(values);
         return writes.write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
@@ -524,7 +527,7 @@ public abstract class KeyValueDB<H> extends DB {
   public Status delete(String table, String key) {
     try {
       byte[] k = keys.bytes(key);
-      disk.beforeWrite(k.length);
+      diskCount.beforeWrite(k.length);
       return writes.write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
     } catch (Exception e) {
       return failed("delete", key, e);
@@ -541,7 +544,7 @@ public abstract class KeyValueDB<H> extends DB {
    * has too little room left: for a binding that overrides insert, update or delete.
    */
   protected final void diskSpaceFor(long bytes) throws DiskSpaceGuard.DiskFullException {
-    disk.beforeWrite(bytes);
+    diskCount.beforeWrite(bytes);
   }
 
   /**

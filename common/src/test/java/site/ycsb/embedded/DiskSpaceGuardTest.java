@@ -54,4 +54,42 @@ class DiskSpaceGuardTest {
     DiskSpaceGuard.of(dir("d"), free / 2, 0, 3).beforeWrite(DiskSpaceGuard.CHECK_EVERY_BYTES - 1);
     assertThrows(IllegalArgumentException.class, () -> DiskSpaceGuard.of(dir("e"), 1, 0, 0.5));
   }
+
+  /**
+   * A client's counter adds its small writes to the shared total a share at a time: the look at the free space
+   * comes after the clients together wrote a look's interval, give or take one share per client, and once the
+   * space is low every write is looked at again. A write of a share or more is counted at once.
+   */
+  @Test
+  void clientCountersAddUpToOneTotalAndLookAsTheGuardDoes() throws Exception {
+    long free = DiskSpaceGuard.of(tmp, 1, 0).free();
+    DiskSpaceGuard never = DiskSpaceGuard.of(dir("f"), free * 2, 0); // no look can pass
+    DiskSpaceGuard.Counter a = never.counter();
+    DiskSpaceGuard.Counter b = never.counter();
+    int write = 1000;
+    long written = 0;
+    try {
+      while (true) {
+        (written / write % 2 == 0 ? a : b).beforeWrite(write);
+        written += write;
+      }
+    } catch (DiskSpaceGuard.DiskFullException e) {
+      written += write;
+    }
+    assertTrue(written >= DiskSpaceGuard.CHECK_EVERY_BYTES
+        && written <= DiskSpaceGuard.CHECK_EVERY_BYTES + 2 * (DiskSpaceGuard.CLIENT_SHARE_BYTES + write),
+        "the first look came after " + written + " bytes from two clients");
+    assertThrows(DiskSpaceGuard.DiskFullException.class, () -> a.beforeWrite(1), "low: every write looks");
+    assertThrows(DiskSpaceGuard.DiskFullException.class, () -> b.beforeWrite(1), "low: every write looks");
+    never.opened();
+
+    DiskSpaceGuard half = DiskSpaceGuard.of(dir("g"), free / 2, 0);
+    DiskSpaceGuard.Counter c = half.counter();
+    c.beforeWrite(write);
+    assertThrows(DiskSpaceGuard.DiskFullException.class, () -> c.beforeWrite(free * 3 / 4),
+        "a large write is looked at before the engine sees it, whatever the counter held");
+    half.opened();
+    DiskSpaceGuard.Counter off = DiskSpaceGuard.of(dir("h"), 0, 0).counter();
+    off.beforeWrite(free * 4); // margin 0: no guard
+  }
 }
