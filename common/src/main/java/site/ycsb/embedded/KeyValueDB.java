@@ -54,6 +54,8 @@ public abstract class KeyValueDB<H> extends DB {
   private DiskSpaceGuard disk;
   /** This client's count of bytes written, in front of {@link #disk}'s shared total. */
   private DiskSpaceGuard.Counter diskCount;
+  /** This client as a writer of the shared handle: keeps its read-merge-write updates apart from others'. */
+  private KeyStripes.Writer writer;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
   protected abstract String engineName();
@@ -229,7 +231,7 @@ public abstract class KeyValueDB<H> extends DB {
    * {@link #applyBatch}; an engine with transactions of its own returns a group that uses them.
    */
   protected WriteGroup writeGroup(H mine, int batchSize) {
-    return new WriteBatcher(batchSize, (k, v, n) -> applyBatch(mine, k, v, n));
+    return new WriteBatcher(batchSize, (k, v, n) -> applyBatch(mine, k, v, n), writer);
   }
 
   /**
@@ -379,6 +381,7 @@ public abstract class KeyValueDB<H> extends DB {
       }
       disk = guard;
       diskCount = guard.counter();
+      writer = lease.stripes().join();
       writes = writeGroup(db, batchSize);
     } catch (EngineProperties.BadPropertyException e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] " + e.getMessage()));
@@ -432,6 +435,9 @@ public abstract class KeyValueDB<H> extends DB {
     } finally {
       try {
         try {
+          if (writer != null) {
+            writer.leave();
+          }
           leave(db);
         } finally {
           lease.close();
@@ -442,6 +448,7 @@ public abstract class KeyValueDB<H> extends DB {
         lease = null;
         db = null;
         writes = null;
+        writer = null;
       }
     }
   }

@@ -66,6 +66,8 @@ public final class SharedHandles {
     final String key;
     final H handle;
     final Closer<H> closer;
+    /** The handle's per-key stripes, which its clients' read-merge-write updates take. */
+    final KeyStripes stripes = new KeyStripes();
     int refs;
 
     Entry(String key, H handle, Closer<H> closer) {
@@ -92,6 +94,11 @@ public final class SharedHandles {
         throw new IllegalStateException("handle " + entry.key + " used after this client released it");
       }
       return entry.handle;
+    }
+
+    /** The handle's per-key stripes: one per handle, shared by every client of it. */
+    public KeyStripes stripes() {
+      return entry.stripes;
     }
 
     /** Releases this client's share; the last share closes the engine. */

@@ -1,7 +1,5 @@
 package site.ycsb.embedded;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 import site.ycsb.Status;
 
 /**
@@ -15,15 +13,6 @@ import site.ycsb.Status;
  */
 public final class WriteBatcher implements WriteGroup {
 
-  /** Striped locks: a read-merge-write update must not interleave with another write of its key. */
-  private static final ReentrantLock[] STRIPES = new ReentrantLock[256];
-
-  static {
-    for (int i = 0; i < STRIPES.length; i++) {
-      STRIPES[i] = new ReentrantLock();
-    }
-  }
-
   /** Applies {@code count} puts as one atomic unit (a WriteBatch, a transaction). */
   @FunctionalInterface
   public interface Applier {
@@ -31,15 +20,21 @@ public final class WriteBatcher implements WriteGroup {
   }
 
   private final Applier applier;
+  private final KeyStripes.Writer writer;
   private final byte[][] keys;
   private final byte[][] values;
   private int count;
 
-  public WriteBatcher(int batchSize, Applier applier) {
+  /**
+   * A write group of the client that joined its handle's stripes as {@code writer}: the stripes keep this
+   * client's read-merge-write updates apart from the other clients' writes of the same keys.
+   */
+  public WriteBatcher(int batchSize, Applier applier, KeyStripes.Writer writer) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
     }
     this.applier = applier;
+    this.writer = writer;
     this.keys = new byte[batchSize][];
     this.values = new byte[batchSize][];
   }
@@ -71,7 +66,8 @@ public final class WriteBatcher implements WriteGroup {
 
   /**
    * An insert joins the batch (batch size above 1); any other write, and an insert with batch size 1,
-   * runs at once after the waiting inserts, under its key's lock unless it overwrites without reading.
+   * runs at once after the waiting inserts, holding its key's stripe ({@link KeyStripes}) unless it overwrites
+   * without reading.
    */
   @Override
   public Status write(Kind kind, byte[] key, byte[] value, Write write) throws Exception {
@@ -82,13 +78,7 @@ public final class WriteBatcher implements WriteGroup {
     if (kind == Kind.OVERWRITE) {
       return write.run();
     }
-    ReentrantLock lock = STRIPES[(java.util.Arrays.hashCode(key) & 0x7FFFFFFF) % STRIPES.length];
-    lock.lock();
-    try {
-      return write.run();
-    } finally {
-      lock.unlock();
-    }
+    return writer.exclusive(key, write);
   }
 
   /** Applies whatever is waiting; does nothing when the batch is empty. */

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -300,65 +301,87 @@ public abstract class KeyValueDbContract {
     }
   }
 
+  /** What one client thread does with its own client of a directory's shared handle. */
+  @FunctionalInterface
+  protected interface ClientWork<T> {
+    T run(DB db, int thread) throws Exception;
+  }
+
+  /**
+   * Runs {@code work} in {@code threads} threads at once, each with its own client of {@code dir}, initialised
+   * in its thread and cleaned up after its work as YCSB's client threads do; returns the results in thread order.
+   */
+  protected final <T> List<T> inClientThreads(int threads, Path dir, ClientWork<T> work) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        futures.add(pool.submit(() -> {
+          DB db = newClient();
+          db.setProperties(properties(dir));
+          db.init();
+          try {
+            return work.run(db, id);
+          } finally {
+            db.cleanup();
+          }
+        }));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdown();
+    }
+  }
+
   @Test
   void fourThreadsShareOneHandle() throws Exception {
     Path dir = tmp.resolve("db");
     int threads = 4;
     int ops = opsPerThread();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     AtomicInteger errors = new AtomicInteger();
-    List<Future<Map<String, String>>> results = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      int id = t;
-      results.add(pool.submit(() -> {
-        DB db = newClient();
-        db.setProperties(properties(dir));
-        db.init();
-        Random r = new Random(id);
-        Map<String, String> mine = new HashMap<>();
-        try {
-          for (int i = 0; i < ops; i++) {
-            String key = "t" + id + "-" + r.nextInt(500);
-            int op = r.nextInt(10);
-            Status s;
-            if (op < 4) {
-              String v = "v" + i;
-              s = db.insert("usertable", key, record("f", v));
-              mine.put(key, v);
-            } else if (op < 6 && mine.containsKey(key)) {
-              String v = "u" + i;
-              s = db.update("usertable", key, record("f", v));
-              mine.put(key, v);
-            } else if (op < 7) {
-              s = db.delete("usertable", key);
-              s = s == Status.NOT_FOUND ? Status.OK : s;
-              mine.remove(key);
-            } else if (op < 9) {
-              Map<String, ByteIterator> got = new HashMap<>();
-              s = db.read("usertable", key, null, got);
-              String want = mine.get(key);
-              if (want == null ? s != Status.NOT_FOUND : !(s == Status.OK && want.equals(got.get("f").toString()))) {
-                errors.incrementAndGet();
-              }
-              s = Status.OK;
-            } else {
-              s = db.scan("usertable", key, 20, null, new Vector<>());
-            }
-            if (!s.isOk()) {
-              errors.incrementAndGet();
-            }
+    List<Map<String, String>> results = inClientThreads(threads, dir, (db, id) -> {
+      Random r = new Random(id);
+      Map<String, String> mine = new HashMap<>();
+      for (int i = 0; i < ops; i++) {
+        String key = "t" + id + "-" + r.nextInt(500);
+        int op = r.nextInt(10);
+        Status s;
+        if (op < 4) {
+          String v = "v" + i;
+          s = db.insert("usertable", key, record("f", v));
+          mine.put(key, v);
+        } else if (op < 6 && mine.containsKey(key)) {
+          String v = "u" + i;
+          s = db.update("usertable", key, record("f", v));
+          mine.put(key, v);
+        } else if (op < 7) {
+          s = db.delete("usertable", key);
+          s = s == Status.NOT_FOUND ? Status.OK : s;
+          mine.remove(key);
+        } else if (op < 9) {
+          Map<String, ByteIterator> got = new HashMap<>();
+          s = db.read("usertable", key, null, got);
+          String want = mine.get(key);
+          if (want == null ? s != Status.NOT_FOUND : !(s == Status.OK && want.equals(got.get("f").toString()))) {
+            errors.incrementAndGet();
           }
-        } finally {
-          db.cleanup();
+          s = Status.OK;
+        } else {
+          s = db.scan("usertable", key, 20, null, new Vector<>());
         }
-        return mine;
-      }));
-    }
+        if (!s.isOk()) {
+          errors.incrementAndGet();
+        }
+      }
+      return mine;
+    });
     Map<String, String> expected = new HashMap<>();
-    for (Future<Map<String, String>> f : results) {
-      expected.putAll(f.get());
-    }
-    pool.shutdown();
+    results.forEach(expected::putAll);
     assertEquals(0, errors.get(), "failed operations or wrong contents");
     assertEquals(0, SharedHandles.openCount(), "the last cleanup() closed the shared handle");
     DB db = open(properties(dir));
@@ -368,6 +391,65 @@ public abstract class KeyValueDbContract {
     Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
     db.scan("usertable", "", Integer.MAX_VALUE, null, rows);
     assertEquals(expected.size(), rows.size(), "no deleted record came back, none was lost");
+  }
+
+  /**
+   * An update reads the record, merges its fields in and writes it back. Four threads that each update their
+   * own field of the same few records must keep each other's fields: a write between another update's read
+   * and its write would put back a field's old value.
+   */
+  @Test
+  void fourThreadsUpdatingTheirOwnFieldsOfSharedRecordsLoseNone() throws Exception {
+    Path dir = tmp.resolve("db");
+    int threads = 4;
+    int keys = 4;
+    int ops = Math.max(1_000, opsPerThread() / 2);
+    DB first = open(properties(dir));
+    for (int k = 0; k < keys; k++) {
+      Map<String, ByteIterator> blank = record("f0", "-", "f1", "-", "f2", "-", "f3", "-");
+      assertEquals(Status.OK, first.insert("usertable", "shared" + k, blank));
+    }
+    close(first); // the threads open the handle anew: the first to join writes alone until the next joins
+    List<String[]> last = inClientThreads(threads, dir, (db, id) -> {
+      Random r = new Random(id);
+      String[] mine = new String[keys];
+      Arrays.fill(mine, "-");
+      for (int i = 0; i < ops; i++) {
+        int k = r.nextInt(keys);
+        // Only this thread writes its field: it still holds what this thread wrote last, unless another
+        // thread's update wrote back a record it had read before that.
+        Map<String, ByteIterator> now = new HashMap<>();
+        assertEquals(Status.OK, db.read("usertable", "shared" + k, Set.of("f" + id), now));
+        String held = now.get("f" + id).toString();
+        if (!held.equals(mine[k])) {
+          return new String[] {"shared" + k + ".f" + id + " went back from " + mine[k] + " to " + held};
+        }
+        String v = "t" + id + "-" + i;
+        assertEquals(Status.OK, db.update("usertable", "shared" + k, record("f" + id, v)));
+        mine[k] = v;
+      }
+      return mine;
+    });
+    for (String[] l : last) {
+      assertTrue(l.length == keys, "an update was lost while the threads ran: " + l[0]);
+    }
+    DB after = open(properties(dir));
+    int lost = 0;
+    StringBuilder firstLost = new StringBuilder();
+    for (int k = 0; k < keys; k++) {
+      Map<String, String> got = read(after, "shared" + k, null);
+      for (int t = 0; t < threads; t++) {
+        if (!last.get(t)[k].equals(got.get("f" + t))) {
+          lost++;
+          if (firstLost.length() == 0) {
+            firstLost.append("shared").append(k).append(".f").append(t).append(": wanted ").append(last.get(t)[k])
+                .append(", found ").append(got.get("f" + t));
+          }
+        }
+      }
+      assertEquals(threads, got.size(), "shared" + k + " keeps exactly its four fields: " + got);
+    }
+    assertEquals(0, lost, "fields whose last update was lost to another thread's update; first: " + firstLost);
   }
 
   @Test

@@ -22,7 +22,7 @@ class WriteBatcherTest {
         batch.add(new String(k[i]) + "=" + new String(v[i]));
       }
       applied.add(batch);
-    });
+    }, new KeyStripes().join());
     assertFalse(b.add("a".getBytes(), "1".getBytes()));
     assertFalse(b.add("b".getBytes(), "2".getBytes()));
     assertTrue(b.add("c".getBytes(), "3".getBytes()));
@@ -36,7 +36,7 @@ class WriteBatcherTest {
   @Test
   void asTheDefaultWriteGroupItBatchesInsertsAndRunsOtherWritesAfterThem() throws Exception {
     List<String> events = new ArrayList<>();
-    WriteBatcher b = new WriteBatcher(2, (k, v, n) -> events.add("batch of " + n));
+    WriteBatcher b = new WriteBatcher(2, (k, v, n) -> events.add("batch of " + n), new KeyStripes().join());
     WriteGroup.Write direct = () -> {
       events.add("direct");
       return Status.NOT_FOUND;
@@ -47,7 +47,8 @@ class WriteBatcherTest {
     assertEquals(Status.OK, b.write(WriteGroup.Kind.INSERT, "c".getBytes(), "3".getBytes(), direct));
     assertEquals(Status.NOT_FOUND, b.write(WriteGroup.Kind.UPDATE, "d".getBytes(), null, direct));
     assertEquals(List.of("batch of 1", "direct", "batch of 2", "direct"), events);
-    WriteBatcher single = new WriteBatcher(1, (k, v, n) -> events.add("batch of " + n));
+    WriteBatcher single = new WriteBatcher(1, (k, v, n) -> events.add("batch of " + n),
+        new KeyStripes().join());
     assertEquals(Status.NOT_FOUND, single.write(WriteGroup.Kind.INSERT, "e".getBytes(), "5".getBytes(), direct));
     assertEquals("direct", events.get(events.size() - 1), "batch size 1: an insert is put on its own");
   }
