@@ -42,16 +42,7 @@ class PairedOpsTest {
       "sqlite", "kyoto", "lmdb"})
   void bothPathsReadAndUpdateTheEngineAndTheCountsAddUp(String spec, @TempDir Path dir) throws Exception {
     String timed = EngineCalls.timedClassOf(Engines.named(spec.split(":")[0]).newClient().getClass().getName());
-    DB writer = (DB) Class.forName(timed).getDeclaredConstructor().newInstance();
-    writer.setProperties(properties(spec, dir));
-    writer.init();
-    try {
-      for (int i = 0; i < RECORDS; i++) {
-        assertEquals(Status.OK, writer.insert("usertable", key(i), Map.of("field0", new HandedOverBytes(value(i)))));
-      }
-    } finally {
-      writer.cleanup();
-    }
+    loadThrough((DB) Class.forName(timed).getDeclaredConstructor().newInstance(), spec, dir);
 
     String text = paired(spec, dir, timed, db -> {
       for (int pass = 0; pass < PASSES; pass++) {
@@ -174,11 +165,9 @@ class PairedOpsTest {
     return v;
   }
 
-  @Test
-  void theControlsExtraCopyLeavesEveryReadItsValue(@TempDir Path dir) throws Exception {
-    String timed = TimedBindings.Lmdb.class.getName();
-    DB writer = new TimedBindings.Lmdb();
-    writer.setProperties(properties("lmdb", dir));
+  /** Inserts the test's records through {@code writer}, a client of {@code spec} on {@code dir}, and closes it. */
+  private static void loadThrough(DB writer, String spec, Path dir) throws Exception {
+    writer.setProperties(properties(spec, dir));
     writer.init();
     try {
       for (int i = 0; i < RECORDS; i++) {
@@ -187,6 +176,12 @@ class PairedOpsTest {
     } finally {
       writer.cleanup();
     }
+  }
+
+  @Test
+  void theControlsExtraCopyLeavesEveryReadItsValue(@TempDir Path dir) throws Exception {
+    String timed = TimedBindings.Lmdb.class.getName();
+    loadThrough(new TimedBindings.Lmdb(), "lmdb", dir);
     String text = paired("lmdb", dir, timed, Map.of(PairedOps.EXTRA, "true"), db -> {
       for (int pass = 0; pass < PASSES; pass++) {
         readsBack(db, i -> value(i));
