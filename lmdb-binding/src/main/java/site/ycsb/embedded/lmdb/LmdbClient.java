@@ -18,9 +18,6 @@ import site.ycsb.embedded.KeyValueDB;
  */
 public class LmdbClient extends KeyValueDB<LmdbHandle> {
 
-  /** The margin of free space LMDB needs beyond a write: the tree pages and free list a commit copies. */
-  static final long DISK_SPACE_MARGIN = 16L << 20;
-
   /** This client's read transaction (reset between operations); null outside init..cleanup. */
   private Txn<byte[]> reader;
 
@@ -31,7 +28,7 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
 
   @Override
   protected long diskSpaceMargin() {
-    return DISK_SPACE_MARGIN;
+    return LmdbOptions.DISK_SPACE_MARGIN_DEFAULT;
   }
 
   /** Copy-on-write: a write copies the pages on its path and adds them to the free list, so count it twice. */

@@ -28,6 +28,11 @@ public final class LmdbOptions {
   public static final boolean SYNC_DEFAULT = false;
   /** compression: LMDB stores pages as they are, so none is the only value. */
   public static final String COMPRESSION_DEFAULT = "none";
+  /**
+   * diskspacemargin: the free space LMDB needs beyond a write, for the tree pages and free list a
+   * commit copies.
+   */
+  public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
   // LMDB-only options.
   /**
@@ -96,7 +101,7 @@ public final class LmdbOptions {
         "each client thread holds a reader slot");
     if (writeMap) {
       // the binding's free-space guard is all that stands between a write through the map and a SIGBUS
-      long margin = props.size(KeyValueDB.DISK_SPACE_MARGIN, LmdbClient.DISK_SPACE_MARGIN);
+      long margin = props.size(KeyValueDB.DISK_SPACE_MARGIN, DISK_SPACE_MARGIN_DEFAULT);
       props.require(margin > 0, WRITE_MAP, "false with", KeyValueDB.DISK_SPACE_MARGIN, "a write through the map"
           + " onto a full disk is a SIGBUS that kills the JVM, and the free-space guard that diskspacemargin=0 turns"
           + " off is what refuses the write before that");
