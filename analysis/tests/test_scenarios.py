@@ -141,3 +141,39 @@ def test_sqlite_big_cache_note_stands_in_the_more_memory_table_and_matches_its_f
         notes = engine_notes(table, ["sqlite", "lmdb"])
         assert any(n.startswith("SQLite3: with 1 KB pages") for n in notes), notes
         assert not any(n.startswith("SQLite3") for n in engine_notes(table, ["lmdb"])), "only on SQLite's row"
+
+
+def _header_engines(text: str) -> str:
+    """The 'Engines: ...' paragraph of a workload file's opening comment (up to its next blank comment line)."""
+    header = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        header.append(line.lstrip("# ") or "\n")
+    joined = " ".join(header)
+    assert "Engines:" in joined, "no 'Engines:' in the opening comment"
+    return joined.split("Engines:", 1)[1].split("\n", 1)[0]
+
+
+def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
+    """The README promises each file's opening comment names the engines it applies to: every binding the
+    suite runs the file on (its bin/ycsb engine: leveldb-system's is leveldb, SQLite's columns client is
+    sqlite) is named there."""
+    import re
+
+    from analysis.scenarios import binding_of
+
+    runs_on: dict[str, set[str]] = {}
+    for scenario in SCENARIOS:
+        for engine in scenario.engines:
+            for step in scenario.steps:
+                for name in step.workloads_for(engine):
+                    runs_on.setdefault(name, set()).add(binding_of(engine))
+    assert {"seqwrite", "workloada", "fastdb-insert-one-txn", "pk-update"} <= runs_on.keys()
+    for name, bindings in sorted(runs_on.items()):
+        named = set(
+            re.findall(
+                r"\b(leveldb|rocksdb|sqlite|kyoto|lmdb)\b", _header_engines((REPO / "workloads" / name).read_text())
+            )
+        )
+        assert bindings <= named, f"workloads/{name}: its header does not name {sorted(bindings - named)}"
