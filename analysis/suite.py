@@ -244,6 +244,12 @@ def shard_from_environment(env: Mapping[str, str]) -> tuple[int, int]:
         index, count = _whole(env, "JOB_COMPLETION_INDEX") + 1, _whole(env, "JOB_COMPLETIONS")
         source = "JOB_COMPLETION_INDEX/JOB_COMPLETIONS"
     elif "SLURM_ARRAY_TASK_ID" in env:
+        if "SLURM_ARRAY_TASK_COUNT" not in env:
+            raise ValueError(
+                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is missing (a job array of "
+                "sbatch --array exports both; a task started otherwise may not): set SLURM_ARRAY_TASK_COUNT to "
+                "the array's number of tasks, or give --shard I/N"
+            )
         task, count = _whole(env, "SLURM_ARRAY_TASK_ID"), _whole(env, "SLURM_ARRAY_TASK_COUNT")
         first = _whole(env, "SLURM_ARRAY_TASK_MIN") if "SLURM_ARRAY_TASK_MIN" in env else 0
         step = _whole(env, "SLURM_ARRAY_TASK_STEP") if "SLURM_ARRAY_TASK_STEP" in env else 1

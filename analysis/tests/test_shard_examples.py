@@ -51,6 +51,7 @@ def test_the_part_comes_from_the_schedulers_variables(env: dict[str, str], part:
         ({"JOB_COMPLETION_INDEX": "1"}, "set JOB_COMPLETIONS"),
         ({"JOB_COMPLETION_INDEX": "3", "JOB_COMPLETIONS": "3"}, "part 4 of 3"),
         ({"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, "not a whole number"),
+        ({"SLURM_ARRAY_TASK_ID": "2"}, "SLURM_ARRAY_TASK_COUNT is missing .*set SLURM_ARRAY_TASK_COUNT to the array's"),
         ({"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "1"}, "part 4 of 3"),
     ],
 )
