@@ -535,7 +535,6 @@ def write_report(
     sharded matrix are missing, unless partial (the report then says so at the top)."""
     directories = [Path(d).resolve() for d in (results_dir if isinstance(results_dir, list) else [results_dir])]
     report_dir = (out or directories[0]).resolve()
-    report_dir.mkdir(parents=True, exist_ok=True)
     run = load_runs(directories, allow_mixed=allow_mixed, into=report_dir)
     missing = run.suite.get("missing_parts")
     if missing and not partial:
@@ -543,6 +542,7 @@ def write_report(
             f"{', '.join(missing)} of the sharded matrix missing: give every part's directory, "
             "or --partial for a report of these parts marked incomplete"
         )
+    report_dir.mkdir(parents=True, exist_ok=True)  # only once nothing refuses the merge: no empty --out left
     if missing:
         print(f"report: WARNING: {incompleteness(missing)}", file=sys.stderr)
     blocks = build_report(run, report_dir, timelines)

@@ -140,3 +140,20 @@ def test_compare_warns_of_a_lone_shard(tmp_path: Path, capsys: pytest.CaptureFix
     assert compare_main([str(whole), f"{first},{second}"]) == 0
     out, err = capsys.readouterr()
     assert "WARNING" not in err and "WARNING" not in out
+
+
+def test_a_refused_merge_leaves_no_out_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = fake_results(tmp_path / "a", None, [("leveldb", "seqwrite")])
+    second = fake_results(tmp_path / "b", None, [("sqlite", "seqwrite")])
+    suite = json.loads((second / "suite.json").read_text())
+    (second / "suite.json").write_text(json.dumps({**suite, "cap": 500}))
+    merged = tmp_path / "merged"
+    assert report_main([str(first), str(second), "--out", str(merged)]) == 2
+    assert "counts differ" in capsys.readouterr().err
+    assert not merged.exists()
+    # The same cell twice, and one part of a sharded matrix alone: refused, nothing created either.
+    assert report_main([str(first), str(first), "--out", str(merged)]) == 2
+    part = fake_results(tmp_path / "p", [1, 2], [("leveldb", "randwrite")])
+    assert report_main([str(part), "--out", str(merged)]) == 2
+    assert "part 2/2 of the sharded matrix missing" in capsys.readouterr().err
+    assert not merged.exists()
