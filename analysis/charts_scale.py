@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from .charts import TODAY_COLOURS
+from .charts import TODAY_COLOURS, _pyplot, _save_svg
 
 
 @dataclass(frozen=True)
@@ -35,17 +34,10 @@ class Axes:
     marks: list[tuple[str, list[float]]] = field(default_factory=list)  # (line label, x of stalls)
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2) -> Path:
-    """One PNG of panels in a grid; hollow markers are figures taken while others used > 30 % of a core."""
+    """One SVG of panels in a grid (path's suffix made .svg; saved as charts.py saves every chart, so that the
+    HTML page holds it inline, its text as text); hollow markers are figures taken while others used > 30 % of
+    a core."""
     plt = _pyplot()
     rows = -(-len(panels) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(6.0 * columns, 3.6 * rows), squeeze=False, layout="constrained")
@@ -97,7 +89,4 @@ def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle(title, fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return _save_svg(fig, path)

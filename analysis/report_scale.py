@@ -161,7 +161,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     ]
 
     def add_chart(name: str, title: str, panels: list[Axes], context: str, columns: int = 2) -> None:
-        path = grid_chart(title, panels, charts / f"{name}.png", columns)
+        path = grid_chart(title, panels, charts / f"{name}.svg", columns)
         blocks.extend([Heading(3, title), Paragraph(context), Image(str(path.relative_to(report_dir)), title)])
 
     # The plain steps: not the thread series (its "mix-1t" repeats "mix"), not the sustained run.

@@ -87,5 +87,7 @@ def test_scale_group_runs_at_tiny_counts_and_reports(tmp_path):
         assert heading in section, heading
     assert "N = 200, 400 records of 1,040 bytes" in section
     for chart in ("scale-cost", "scale-amplification", "scale-threads", "scale-sustained"):
-        assert (out / "charts" / f"{chart}.png").stat().st_size > 1000
+        assert (out / "charts" / f"{chart}.svg").stat().st_size > 1000
+    page = (out / "report.html").read_text()
+    assert "<img" not in page and page.count('<svg class="chart"') == 4  # the page holds its charts
     assert "| RocksDB |" in section  # the sustained run's table has the engine's row
