@@ -40,7 +40,7 @@ from .report_costs import (
     timeline_blocks,
 )
 from .report_noise import noise_blocks
-from .report_scale import scale_blocks
+from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
@@ -552,7 +552,7 @@ def write_report(
     paths.markdown.write_text(to_markdown(blocks))
     paths.html.write_text(to_html(blocks, TITLE, report_dir))
     run.tidy.to_csv(paths.tidy_csv, index=False)
-    figures_frame(run.figures).to_csv(paths.figures_csv, index=False)
+    with_scale_figures(figures_frame(run.figures), run).to_csv(paths.figures_csv, index=False)
     return paths
 
 

@@ -22,6 +22,7 @@ from .findings import (
 from .formatting import format_figure, format_number, format_open_close, format_seconds
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
+from .report_scale import scale_summary
 from .report_tables import REPORT_TABLES
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
 from .scenarios import SCENARIOS, SCENARIOS_BY_ID
@@ -381,6 +382,9 @@ def summary_blocks(
         items.append(f"**Durability** (kill -9 while writing): {durability}.")
     else:
         items.append("**Durability**: not checked in this run (`--crash-rounds N`).")
+    at_scale = scale_summary(run)
+    if at_scale:
+        items.append(at_scale)
     fastest: dict[str, list[str]] = {}
     for section, scenario, variant in report_tests():
         text = fastest_text([f for f in figures if (f.scenario, f.variant) == (scenario, variant)])

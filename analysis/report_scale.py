@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
@@ -14,6 +15,9 @@ from .results import RunData
 from .scale import NOISY_CORES, scale_points, stalls, timeline
 from .scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
 from .tables import DISPLAY_ORDER, engine_label
+
+if TYPE_CHECKING:  # pandas loads where a frame is made
+    import pandas as pd
 
 HEADING = "At scale"
 NOISY_MARK = "†"
@@ -68,10 +72,12 @@ def budget_records(points: list[dict], budget: int | None) -> float | None:
     return budget / record if budget and record else None
 
 
-def leaders(points: list[dict], budget: int | None) -> list[list[str]]:
-    """Per workload: the leader at the largest N that fits the budget and at the largest N, and whether
-    the engines' order changed between them (single-thread steps, first repeat)."""
-    rows = []
+Ranked = list[tuple[str, float, bool]]  # (engine, ops/s, noisy), fastest first
+
+
+def split_sizes(points: list[dict], budget: int | None) -> tuple[int | None, int | None]:
+    """(the largest N whose user data fits the budget, the largest N when its data exceeds the budget) (pure);
+    the second is None when no N exceeded it (or there was no budget)."""
     sizes = sorted({p["records"] for p in points})
     fits = [
         n
@@ -79,35 +85,123 @@ def leaders(points: list[dict], budget: int | None) -> list[list[str]]:
         if budget is None
         or next((p["data_bytes"] <= budget for p in points if p["records"] == n and p.get("data_bytes")), True)
     ]
-    inside = fits[-1] if fits else None
-    beyond = sizes[-1] if sizes else None
-    for workload in ("load", *SCALE_WORKLOADS):
+    return (fits[-1] if fits else None), (sizes[-1] if sizes and sizes[-1] not in fits else None)
 
-        def order(n: int | None, workload: str = workload) -> list[tuple[str, float, bool]]:
-            mine = [
-                p
-                for p in points
-                if p["records"] == n and p["workload"] == workload and p["threads"] == 1 and p["ok"] and p["rate"]
-            ]
-            return [(p["engine"], p["rate"], p["noisy"]) for p in sorted(mine, key=lambda p: -p["rate"])]
 
-        a, b = order(inside), order(beyond)
-        if not a and not b:
-            continue
+def rankings(points: list[dict], budget: int | None) -> list[tuple[str, Ranked, Ranked]]:
+    """Per workload: the engines fastest first at the largest N that fits the budget and at the largest N
+    beyond it (single-thread steps; empty where no N is there)."""
+    inside, beyond = split_sizes(points, budget)
 
-        def leader(ranked: list[tuple[str, float, bool]]) -> str:
-            if not ranked:
-                return "-"
-            engine, value, noisy = ranked[0]
-            return f"{engine_label(engine)} ({format_number(value)} ops/s){NOISY_MARK if noisy else ''}"
+    def order(n: int | None, workload: str) -> Ranked:
+        mine = [
+            p
+            for p in points
+            if n is not None
+            and p["records"] == n
+            and p["workload"] == workload
+            and p["threads"] == 1
+            and p["ok"]
+            and p["rate"]
+        ]
+        return [(p["engine"], p["rate"], p["noisy"]) for p in sorted(mine, key=lambda p: -p["rate"])]
 
-        changed = (
-            "-"
-            if not a or not b or inside == beyond
-            else ("yes" if [e for e, _, _ in a] != [e for e, _, _ in b] else "no")
-        )
-        rows.append([workload, leader(a), leader(b), changed])
+    found = [(w, order(inside, w), order(beyond, w)) for w in ("load", *SCALE_WORKLOADS)]
+    return [(w, a, b) for w, a, b in found if a or b]
+
+
+def _leader(ranked: Ranked) -> str:
+    if not ranked:
+        return "-"
+    engine, value, noisy = ranked[0]
+    return f"{engine_label(engine)} ({format_number(value)} ops/s){NOISY_MARK if noisy else ''}"
+
+
+def leaders(points: list[dict], budget: int | None) -> list[list[str]]:
+    """Per workload: the leader at the largest N that fits the budget and, when an N exceeded it, the leader
+    at the largest N and whether the engines' order changed between them (single-thread steps, first repeat)."""
+    if split_sizes(points, budget)[1] is None:
+        return [[w, _leader(a)] for w, a, _ in rankings(points, budget)]
+    rows = []
+    for workload, a, b in rankings(points, budget):
+        changed = "-" if not a or not b else ("yes" if [e for e, _, _ in a] != [e for e, _, _ in b] else "no")
+        rows.append([workload, _leader(a), _leader(b), changed])
     return rows
+
+
+def with_scale_figures(figures: pd.DataFrame, run: RunData) -> pd.DataFrame:
+    """figures.csv: the tables' figures, then every figure of the At-scale section, one row per engine, data
+    size and step (first repeat, as drawn): `value` is the step's ops/sec as the charts compare it (`rate`),
+    beside the section's own columns (percentiles, amplification, the budget's account)."""
+    import pandas as pd
+
+    rows = [
+        {
+            "engine": p["engine"],
+            "scenario": p["scenario"],
+            "variant": p["variant"],
+            "section": "scale",
+            "metric": "ops",
+            "unit": "ops/sec",
+            "value": p["rate"],
+            "status": "ok" if p["ok"] else "failed",
+            "error": p["problems"] or None,
+            **{k: v for k, v in p.items() if k not in ("hdr_logs", "problems")},
+        }
+        for p in _first_repeat(scale_points(run.cells, run.directory))
+    ]
+    if not rows:
+        return figures
+    scale = pd.DataFrame(rows)
+    return scale if figures.empty else pd.concat([figures, scale], ignore_index=True)
+
+
+def _single(points: list[dict]) -> list[dict]:
+    """The plain steps: not the thread series (its "mix-1t" repeats "mix"), not the sustained run."""
+    return [p for p in points if p["variant"] == p["workload"] != "sustained"]
+
+
+def scale_summary(run: RunData) -> str | None:
+    """The summary's line on the At-scale section: its budget and sizes, and who leads in memory and beyond
+    it (single-thread steps, first repeat); None when the run has no scale cells."""
+    points = _first_repeat(scale_points(run.cells, run.directory))
+    single = _single(points)
+    if not single:
+        return None
+    budget = run.suite.get("memory_bytes")
+    inside, beyond = split_sizes(single, budget)
+    ranked = rankings(single, budget)
+    sizes = sorted({p["records"] for p in single})
+
+    def firsts(at: int) -> str:
+        """'load RocksDB; mix LMDB': each workload's fastest engine in memory (at=0) or beyond the budget (1)."""
+        return "; ".join(f"{w} {engine_label(r[at][0][0])}" for w, *r in ranked if r[at]) or "no figures"
+
+    text = (
+        f"**At scale** (budget {format_budget(budget) if budget else 'none'}; "
+        f"{', '.join(f'{n:,}' for n in sizes)} records; {', '.join(engine_label(e) for e in _engines(points))}): "
+    )
+    if beyond is None:
+        text += (
+            f"no size exceeded the budget; fastest at {inside:,} records: {firsts(0)}"
+            if budget
+            else f"no memory budget; fastest at {inside:,} records: {firsts(0)}"
+        )
+    else:
+        both = [(a, b) for _, a, b in ranked if a and b]
+        changed = sum(1 for a, b in both if [e for e, _, _ in a] != [e for e, _, _ in b])
+        text += (
+            (f"fastest in memory ({inside:,} records): {firsts(0)}; " if inside else "no size fitted the budget; ")
+            + f"beyond it ({beyond:,} records): {firsts(1)}"
+            + (f"; the ranking changed on {changed} of {len(both)} workloads" if both else "")
+        )
+    failed = sum(1 for p in points if not p["ok"])
+    if failed:
+        text += f"; {failed} of {len(points)} steps failed"
+    noisy = sum(1 for p in points if p["noisy"])
+    if noisy:
+        text += f"; {noisy} of {len(points)} steps ran while other processes kept the machine busy"
+    return text + "."
 
 
 # A point read that costs the disk this many times the bytes it returns is explained where it is LevelDB's.
@@ -164,8 +258,7 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
         path = grid_chart(title, panels, charts / f"{name}.svg", columns)
         blocks.extend([Heading(3, title), Paragraph(context), Image(str(path.relative_to(report_dir)), title)])
 
-    # The plain steps: not the thread series (its "mix-1t" repeats "mix"), not the sustained run.
-    single = [p for p in points if p["variant"] == p["workload"] != "sustained"]
+    single = _single(points)
     workloads = [w for w in ("load", *SCALE_WORKLOADS) if any(p["workload"] == w for p in single)]
     label = f"data passes {format_budget(budget)}" if budget else ""
 
@@ -270,17 +363,28 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
                 )
             )
 
+    inside, beyond = split_sizes(single, budget)
+    headers, where = ["workload", "leader in memory", "leader beyond", "ranking changed?"], ""
+    if beyond is None and inside is not None:
+        headers = ["workload", f"leader at {inside:,} records"]
+        where = (
+            f". No N exceeded the budget: the largest, {inside:,} records, fits {format_budget(budget)}"
+            if budget
+            else ". No memory budget (no --memory): no N was beyond one"
+        )
     blocks += [
         Heading(3, "Who leads in memory and beyond"),
         Paragraph(
             context_line(single, run, "Single-thread steps")
-            + (f"; in memory: the largest N whose user data fits {format_budget(budget)}" if budget else "")
+            + (
+                f"; in memory: the largest N whose user data fits {format_budget(budget)}"
+                if budget and not where
+                else ""
+            )
+            + where
+            + "."
         ),
-        Table(
-            ["workload", "leader in memory", "leader beyond", "ranking changed?"],
-            leaders(single, budget),
-            text_columns=frozenset({1, 2, 3}),
-        ),
+        Table(headers, leaders(single, budget), text_columns=frozenset(range(1, len(headers)))),
     ]
     blocks += _budget_table(single, engines)
     short = [p for p in points if p["problems"] or (p["loaded"] is not None and p["loaded"] < p["records"])]

@@ -197,6 +197,7 @@ def point_of(results: Path, cell: dict, repeat: int, step: dict) -> dict:
     other = resources.get("other_cpu_cores")
     return {
         "engine": cell["engine"],
+        "scenario": cell["scenario"],
         "records": step["recordcount"],
         "repeat": repeat,
         "variant": step["variant"],

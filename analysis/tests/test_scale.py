@@ -314,3 +314,149 @@ def test_the_close_after_the_last_operation_is_not_a_stall():
     rates[30] = 100
     seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
     assert [s.at for s in stalls(seconds)] == [31.0]
+
+
+def test_leaders_when_no_size_exceeds_the_budget_name_no_leader_beyond():
+    from analysis.report_scale import leaders, split_sizes
+
+    def point(engine, records, rate):
+        return {
+            "engine": engine,
+            "records": records,
+            "workload": "mix",
+            "threads": 1,
+            "ok": True,
+            "rate": rate,
+            "noisy": False,
+        }
+
+    points = [
+        {**point("rocksdb", 2000, 900.0), "data_bytes": 2000 * 1040},
+        {**point("lmdb", 2000, 700.0), "data_bytes": 2000 * 1040},
+        {**point("rocksdb", 8000, 500.0), "data_bytes": 8000 * 1040},
+        {**point("lmdb", 8000, 800.0), "data_bytes": 8000 * 1040},
+    ]
+    assert split_sizes(points, 512 << 20) == (8000, None)
+    # One leader per workload, at the largest N: none "beyond", no ranking change asked.
+    assert leaders(points, 512 << 20) == [["mix", "LMDB (lmdbjava) (800 ops/s)"]]
+    assert split_sizes(points, None) == (8000, None)
+    assert split_sizes(points, 4 << 20) == (2000, 8000) and len(leaders(points, 4 << 20)[0]) == 4
+
+
+def scale_point(engine: str, records: int, variant: str, rate: float, **extra) -> dict:
+    """One step of a scale cell as report_scale reads it (scale.point_of's keys)."""
+    workload, threads = (variant.rsplit("-", 1)[0], int(variant[-2])) if variant.endswith("t") else (variant, 1)
+    return {
+        "engine": engine,
+        "scenario": f"scale-{records}",
+        "records": records,
+        "repeat": 1,
+        "variant": variant,
+        "workload": workload,
+        "threads": threads,
+        "ok": True,
+        "problems": "",
+        "seconds": 4,
+        "runtime_s": 4.0,
+        "operations": int(rate * 4),
+        "loaded": records if variant == "load" else None,
+        "not_found": 0,
+        "ops_per_sec": rate,
+        "warm_ops_per_sec": None,
+        "rate": rate,
+        "p50_us": 20.0,
+        "p99_us": 200.0,
+        "p999_us": 900.0,
+        "data_bytes": records * 1040,
+        "db_bytes": records * 1100,
+        "space_amplification": 1.06,
+        "write_amplification": 2.5 if variant in ("load", "overwrite") else None,
+        "read_bytes": 4096,
+        "read_amplification": 1.5 if variant == "read-uniform" else None,
+        "budget_bytes": 512 << 20,
+        "cgroup_peak_bytes": 100 << 20,
+        "cgroup_cache_bytes": 10 << 20,
+        "peak_rss_bytes": 90 << 20,
+        "cpu_seconds_per_1000_ops": 0.1,
+        "other_cpu_cores": 0.0,
+        "noisy": False,
+        "hdr_logs": [],
+        "hdr_unreadable": False,
+        **extra,
+    }
+
+
+def test_the_at_scale_report_is_self_contained_in_figures_csv_and_in_the_summary(tmp_path, monkeypatch):
+    """A small run (2 sizes inside a 512m budget, 3 engines): the charts are SVG inside report.html, every
+    figure the section draws is a row of figures.csv, the summary has the section's leaders, and "Who leads"
+    says no size exceeded the budget instead of naming a leader beyond it."""
+    import csv
+    import json
+
+    from analysis import report_scale
+    from analysis.report import write_report
+
+    engines, sizes = ("rocksdb", "sqlite", "lmdb"), (2000, 8000)
+    speed = {"rocksdb": 3.0, "sqlite": 1.0, "lmdb": 2.0}
+    points = [
+        scale_point(e, n, v, 1000 * speed[e] * (4 if v == "read-uniform" and e == "sqlite" else 1))
+        for e in engines
+        for n in sizes
+        for v in ("load", "read-uniform", "mix", "mix-1t", "mix-2t")
+    ]
+    monkeypatch.setattr(report_scale, "scale_points", lambda cells, results: points)
+    for e in engines:
+        for n in sizes:
+            cell = tmp_path / e / f"scale-{n}"
+            cell.mkdir(parents=True)
+            (cell / "cell.json").write_text(
+                json.dumps({"engine": e, "scenario": f"scale-{n}", "status": "ok", "repeats": []})
+            )
+    suite = {"mode": "quick", "repeat": 1, "memory_bytes": 512 << 20, "scenarios": ["scale-2000", "scale-8000"]}
+    (tmp_path / "suite.json").write_text(json.dumps(suite))
+    (tmp_path / "machine.json").write_text(json.dumps({"cores": 2}))
+
+    paths = write_report(tmp_path)
+
+    page = paths.html.read_text()
+    assert "<img" not in page and page.count('<svg class="chart"') >= 2, "the At-scale charts are not inline"
+    assert (tmp_path / "charts" / "scale-cost.svg").is_file() and not list((tmp_path / "charts").glob("*.png"))
+    with paths.figures_csv.open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(points)
+    mix = next(r for r in rows if (r["engine"], r["records"], r["variant"]) == ("lmdb", "8000", "mix"))
+    assert (mix["scenario"], mix["section"], float(mix["value"]), float(mix["p99_us"])) == (
+        "scale-8000",
+        "scale",
+        2000.0,
+        200.0,
+    )
+    markdown = paths.markdown.read_text()
+    summary = markdown.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    assert (
+        "**At scale** (budget 512m; 2,000, 8,000 records; SQLite3, RocksDB, LMDB (lmdbjava)): no size exceeded the "
+        "budget; fastest at 8,000 records: load RocksDB; read-uniform SQLite3; mix RocksDB." in summary
+    ), summary
+    leads = markdown.split("### Who leads in memory and beyond", 1)[1].split("\n### ", 1)[0]
+    assert "No N exceeded the budget: the largest, 8,000 records, fits 512m." in leads
+    assert "| workload | leader at 8,000 records |" in leads and "beyond |" not in leads, leads
+
+
+def test_the_summary_names_the_leaders_in_memory_and_beyond_the_budget(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from analysis import report_scale
+    from analysis.results import RunData
+
+    rates = {("rocksdb", 2000): 900.0, ("lmdb", 2000): 700.0, ("rocksdb", 8000): 300.0, ("lmdb", 8000): 500.0}
+    points = [scale_point(e, n, "mix", rate, noisy=e == "lmdb") for (e, n), rate in rates.items()]
+    points.append(scale_point("lmdb", 8000, "scan", 0.0, ok=False, problems="exit code 4"))
+    monkeypatch.setattr(report_scale, "scale_points", lambda cells, results: points)
+    run = RunData(tmp_path, {"memory_bytes": 4 << 20}, {}, [], pd.DataFrame(), [], {})  # 8,000 records: 8 MB
+    assert report_scale.scale_summary(run) == (
+        "**At scale** (budget 4m; 2,000, 8,000 records; RocksDB, LMDB (lmdbjava)): fastest in memory (2,000 "
+        "records): mix RocksDB; beyond it (8,000 records): mix LMDB (lmdbjava); the ranking changed on 1 of 1 "
+        "workloads; 1 of 5 steps failed; 2 of 5 steps ran while other processes kept the machine busy."
+    )
+    monkeypatch.setattr(report_scale, "scale_points", lambda cells, results: [])
+    assert report_scale.scale_summary(run) is None

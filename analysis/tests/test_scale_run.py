@@ -90,4 +90,6 @@ def test_scale_group_runs_at_tiny_counts_and_reports(tmp_path):
         assert (out / "charts" / f"{chart}.svg").stat().st_size > 1000
     page = (out / "report.html").read_text()
     assert "<img" not in page and page.count('<svg class="chart"') == 4  # the page holds its charts
+    figures = (out / "figures.csv").read_text().splitlines()
+    assert len(figures) > 10 and all(",scale-" in line for line in figures[1:])
     assert "| RocksDB |" in section  # the sustained run's table has the engine's row
