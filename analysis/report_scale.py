@@ -32,6 +32,17 @@ def _first_repeat(points: list[dict]) -> list[dict]:
     return [p for p in points if p["repeat"] == 1]
 
 
+_drawn: list[tuple[list[dict], list[dict]]] = []  # (a run's cells, their points): the last run's, once
+
+
+def _drawn_points(run: RunData) -> list[dict]:
+    """The points the section draws (first repeat), read once per run: the summary, the section and
+    figures.csv all use them, and reading every step's HdrHistogram logs takes seconds."""
+    if not _drawn or _drawn[0][0] is not run.cells:
+        _drawn[:] = [(run.cells, _first_repeat(scale_points(run.cells, run.directory)))]
+    return _drawn[0][1]
+
+
 def _series(points: list[dict], engine: str, workload: str, threads: int, x: str, y: str) -> Line:
     mine = sorted(
         (p for p in points if p["engine"] == engine and p["workload"] == workload and p["threads"] == threads),
@@ -148,7 +159,7 @@ def with_scale_figures(figures: pd.DataFrame, run: RunData) -> pd.DataFrame:
             "error": p["problems"] or None,
             **{k: v for k, v in p.items() if k not in ("hdr_logs", "problems")},
         }
-        for p in _first_repeat(scale_points(run.cells, run.directory))
+        for p in _drawn_points(run)
     ]
     if not rows:
         return figures
@@ -164,7 +175,7 @@ def _single(points: list[dict]) -> list[dict]:
 def scale_summary(run: RunData) -> str | None:
     """The summary's line on the At-scale section: its budget and sizes, and who leads in memory and beyond
     it (single-thread steps, first repeat); None when the run has no scale cells."""
-    points = _first_repeat(scale_points(run.cells, run.directory))
+    points = _drawn_points(run)
     single = _single(points)
     if not single:
         return None
@@ -233,7 +244,7 @@ def mapped_read_note(points: list[dict], read_ahead_kb: int | None) -> str:
 
 def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     """The At-scale section, or nothing when the run has no scale cells."""
-    points = _first_repeat(scale_points(run.cells, run.directory))
+    points = _drawn_points(run)
     if not points:
         return []
     budget = run.suite.get("memory_bytes")

@@ -459,4 +459,4 @@ def test_the_summary_names_the_leaders_in_memory_and_beyond_the_budget(tmp_path,
         "workloads; 1 of 5 steps failed; 2 of 5 steps ran while other processes kept the machine busy."
     )
     monkeypatch.setattr(report_scale, "scale_points", lambda cells, results: [])
-    assert report_scale.scale_summary(run) is None
+    assert report_scale.scale_summary(RunData(tmp_path, {}, {}, [], pd.DataFrame(), [], {})) is None
