@@ -350,7 +350,7 @@ public abstract class KeyValueDB<H> extends DB {
           banner.append(tag).append(layoutNote).append(System.lineSeparator());
         }
         String diskNote = diskSpaceNote(guard);
-        if (diskNote != null) {
+        if (diskNote != null && OncePerJvm.first(tag + diskNote)) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
         }
         for (String name : unread) {
