@@ -72,6 +72,7 @@ public final class LmdbHandle {
   /** Opens (creating it when missing) the environment in {@code dir}, which must exist. */
   public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
     reserveLockFile(dir, options.maxReaders());
+    LmdbTree.refuseDamaged(dir); // LMDB would open a damaged tree without a word
     Env<byte[]> env;
     try {
       env = Env.create(HeldBytesProxy.INSTANCE).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
