@@ -322,7 +322,7 @@ public abstract class KeyValueDB<H> extends DB {
           h = opener.open();
           guard.opened();
         } catch (Exception e) {
-          throw undo(e, before, dirLock[0]);
+          throw undo(guard.explain(e), before, dirLock[0]);
         }
         if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
           try {
