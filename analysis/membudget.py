@@ -7,7 +7,12 @@ Where the controller is:
   page cache `file` in `memory.stat`, OOM kills `oom_kill` in `memory.events`;
 - cgroup v1 (a `memory` controller mounted at /sys/fs/cgroup/memory; these machines):
   `memory.limit_in_bytes`, peak `memory.max_usage_in_bytes`, page cache `total_cache` in `memory.stat`,
-  `memory.failcnt`, and `oom_kill` in `memory.oom_control` (kernels from 4.13).
+  `memory.failcnt` (plus `memory.memsw.failcnt`), and `oom_kill` in `memory.oom_control` (kernels from 4.13).
+  `memory.memsw.limit_in_bytes` (memory and swap) is set to the budget only where the machine has swap:
+  the kernel charges memsw before memory, so with both limits equal every refused charge is memsw's,
+  `memory.failcnt` stays 0, and Linux 6.18 does not count `memory.memsw.failcnt` either (seen here: a
+  child killed at a 32 MB budget read "limit hit 0 times" beside its OOM kill; without the memsw limit,
+  103 times). Without swap the memory limit alone is the whole budget.
 A step's group is made inside the group this process is in (so whatever limits that one has still
 hold), the JVM joins it before it starts (a shell writes its own pid to `cgroup.procs` and `exec`s
 bin/ycsb, which `exec`s java: one process all along), and the group is removed after the step.
@@ -247,8 +252,10 @@ class StepGroup:
             (self.path / self.controller.limit_file).write_text(str(self.budget))
             if self.controller.version == 1:
                 # Without swap the limit is the whole budget; with swap, memsw keeps it from spilling there.
+                # Only then: memsw is charged first, so an equal memsw limit takes every refusal from
+                # memory.failcnt (see the module's docstring).
                 memsw = self.path / "memory.memsw.limit_in_bytes"
-                if memsw.exists():
+                if memsw.exists() and machine_has_swap():
                     memsw.write_text(str(self.budget))
             else:
                 swap = self.path / "memory.swap.max"
@@ -299,7 +306,9 @@ class StepGroup:
     def _read_usage(self) -> BudgetUsage:
         stat = stat_values(_read(self.path / "memory.stat"))
         if self.controller.version == 1:
-            failcnt = _int_or_none(_read(self.path / "memory.failcnt"))
+            # a charge memsw refused never reaches memory's counter: each refusal is in one of the two
+            counts = [_int_or_none(_read(self.path / f)) for f in ("memory.failcnt", "memory.memsw.failcnt")]
+            failcnt = None if counts[0] is None else sum(c for c in counts if c is not None)
             oom = stat_values(_read(self.path / "memory.oom_control")).get("oom_kill")
         else:
             events = stat_values(_read(self.path / "memory.events"))
@@ -327,6 +336,13 @@ class StepGroup:
             self.path.rmdir()
         except OSError:
             pass
+
+
+def machine_has_swap(meminfo: str | None = None) -> bool:
+    """Whether /proc/meminfo (or the text given) reports any swap (SwapTotal above 0)."""
+    text = _read(Path("/proc/meminfo")) if meminfo is None else meminfo
+    m = re.search(r"^SwapTotal:\s*(\d+)", text, re.MULTILINE)
+    return bool(m and int(m.group(1)) > 0)
 
 
 def _int_or_none(text: str) -> int | None:

@@ -20,6 +20,7 @@ from analysis.membudget import (
     evict_directory,
     find_controller,
     format_budget,
+    machine_has_swap,
     oom_problem,
     own_group,
     parse_budget,
@@ -220,6 +221,7 @@ def test_child_reading_twice_the_budget_keeps_its_page_cache_under_it(tmp_path):
     assert usage.cgroup_peak_bytes <= budget
     assert 0 < usage.cgroup_cache_bytes <= budget  # charged to the group (it ran inside), never above it
     assert usage.cgroup_peak_bytes > budget * 0.8  # it filled the budget: the kernel reclaimed to keep it under
+    assert usage.cgroup_failcnt  # each reclaim began with a charge the limit refused (it read 0 with memsw set)
 
 
 def test_child_over_the_budget_is_killed_and_says_what_it_used(tmp_path):
@@ -232,6 +234,32 @@ def test_child_over_the_budget_is_killed_and_says_what_it_used(tmp_path):
     assert done.returncode == -9
     problem = oom_problem(usage, done.returncode)
     assert problem is not None and "killed by the memory budget" in problem
+    assert usage.cgroup_oom_kills == 1
+    assert usage.cgroup_failcnt, problem  # "limit hit 0 times" beside the OOM kill, with memsw's limit set too
+    assert "limit hit 0 times" not in problem
+
+
+def test_v1_failcnt_counts_the_refusals_of_memory_and_of_memsw(tmp_path):
+    group = StepGroup(Controller(1, tmp_path), 32 * MB, name="step")
+    group.path.mkdir()
+    files = {
+        "memory.failcnt": "3\n",
+        "memory.memsw.failcnt": "4\n",
+        "memory.max_usage_in_bytes": f"{32 * MB}\n",
+        "memory.stat": "total_cache 4096\n",
+        "memory.oom_control": "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n",
+    }
+    for name, text in files.items():
+        (group.path / name).write_text(text)
+    assert group.usage() == BudgetUsage(32 * MB, 32 * MB, 4096, 7, 1)
+    (group.path / "memory.memsw.failcnt").unlink()  # no swap accounting in this kernel
+    assert group.usage().cgroup_failcnt == 3
+
+
+def test_swap_is_read_from_meminfo():
+    assert not machine_has_swap("MemTotal:  24684000 kB\nSwapTotal:             0 kB\nSwapFree: 0 kB\n")
+    assert machine_has_swap("SwapTotal:       2097148 kB\n")
+    assert not machine_has_swap("")
 
 
 def test_machine_cpu_separates_others_from_the_step():

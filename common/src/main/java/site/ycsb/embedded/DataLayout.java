@@ -115,9 +115,17 @@ public final class DataLayout {
    * disk (with its directory entry) when this returns.
    */
   public void write(Path record) throws IOException {
+    write(record, "The layout of this database's keys and values, recorded by ycsb-embedded when it was created.\n"
+        + "A run whose properties lay them out differently is refused; destroy=true deletes this file too.");
+  }
+
+  /**
+   * Writes these entries to {@code record} under {@code header} (its lines become comments), as {@link #write(Path)}
+   * does: for another record of the project's kept beside the layout (LMDB's tree at its last close).
+   */
+  public void write(Path record, String header) throws IOException {
     StringWriter text = new StringWriter();
-    text.write("# The layout of this database's keys and values, recorded by ycsb-embedded when it was created.\n"
-        + "# A run whose properties lay them out differently is refused; destroy=true deletes this file too.\n");
+    header.lines().forEach(l -> text.write("# " + l + "\n"));
     for (Map.Entry<String, String> e : entries.entrySet()) {
       Properties one = new Properties(); // its escaping, without its date comment
       one.setProperty(e.getKey(), e.getValue());

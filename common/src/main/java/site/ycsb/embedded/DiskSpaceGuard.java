@@ -182,6 +182,39 @@ public final class DiskSpaceGuard {
     }
   }
 
+  /**
+   * {@code e}, or, when it is (or was caused by) an engine's I/O error (EIO, "Input/output error") and the
+   * data directory's filesystem has less than {@link #CHECK_EVERY_BYTES} free now, a {@link DiskFullException}
+   * saying that the disk is full, with the free bytes, {@code e} as its cause. An engine may report a write the
+   * full disk cut short as EIO, not ENOSPC: LMDB does when a commit's pwritev writes fewer bytes than asked.
+   * Whatever the guard's margin, 0 included.
+   */
+  public Exception explain(Exception e) {
+    if (e instanceof DiskFullException || !isIoError(e)) {
+      return e;
+    }
+    long free = free();
+    if (free < 0 || free >= CHECK_EVERY_BYTES) {
+      return e; // room enough: a real I/O error, as the engine said
+    }
+    DiskFullException full = new DiskFullException(String.format("the disk is full: the filesystem %s holding %s"
+        + " has %d bytes free (the engine reported an I/O error, as it does for a write the full disk cut short:"
+        + " %s); free some space and reopen", filesystem(), dir, free, e.getMessage()));
+    full.initCause(e);
+    return full;
+  }
+
+  /** Whether {@code e} or one of its causes names EIO (errno 5), as "EIO" or as strerror's "Input/output error". */
+  static boolean isIoError(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (m.contains("Input/output error") || m.matches("(?s).*\\bEIO\\b.*")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void check(String what, long writeBytes) throws DiskFullException {
     if (margin == 0) {
       return;

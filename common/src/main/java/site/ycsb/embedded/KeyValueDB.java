@@ -322,7 +322,7 @@ public abstract class KeyValueDB<H> extends DB {
           h = opener.open();
           guard.opened();
         } catch (Exception e) {
-          throw undo(e, before, dirLock[0]);
+          throw undo(guard.explain(e), before, dirLock[0]);
         }
         if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
           try {
@@ -350,7 +350,7 @@ public abstract class KeyValueDB<H> extends DB {
           banner.append(tag).append(layoutNote).append(System.lineSeparator());
         }
         String diskNote = diskSpaceNote(guard);
-        if (diskNote != null) {
+        if (diskNote != null && OncePerJvm.first(tag + diskNote)) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
         }
         for (String name : unread) {
@@ -431,7 +431,8 @@ public abstract class KeyValueDB<H> extends DB {
         writes.flush();
       }
     } catch (Exception e) {
-      throw new DBException("[" + engineName() + "] the last batch could not be applied: " + e, e);
+      Exception why = disk == null ? e : disk.explain(e);
+      throw new DBException("[" + engineName() + "] the last batch could not be applied: " + why, why);
     } finally {
       try {
         try {
@@ -443,7 +444,8 @@ public abstract class KeyValueDB<H> extends DB {
           lease.close();
         }
       } catch (Exception e) {
-        throw new DBException("[" + engineName() + "] close failed: " + e, e);
+        Exception why = disk == null ? e : disk.explain(e);
+        throw new DBException("[" + engineName() + "] close failed: " + why, why);
       } finally {
         lease = null;
         db = null;
@@ -592,7 +594,8 @@ public abstract class KeyValueDB<H> extends DB {
    * Logs an engine failure (the first few with their cause, and the first refusal for a full disk
    * after each open whatever came before) and returns {@code Status.ERROR}.
    */
-  protected final Status failed(String op, String key, Exception e) {
+  protected final Status failed(String op, String key, Exception error) {
+    Exception e = disk == null ? error : disk.explain(error); // an EIO on a full disk says the disk is full
     int n = ERRORS.incrementAndGet();
     ClientExitStatus.operationFailed();
     boolean diskFull = e instanceof DiskSpaceGuard.DiskFullException && disk != null && disk.firstRefusal();

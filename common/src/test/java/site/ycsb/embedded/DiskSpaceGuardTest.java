@@ -1,5 +1,7 @@
 package site.ycsb.embedded;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,5 +93,18 @@ class DiskSpaceGuardTest {
     half.opened();
     DiskSpaceGuard.Counter off = DiskSpaceGuard.of(dir("h"), 0, 0).counter();
     off.beforeWrite(free * 4); // margin 0: no guard
+  }
+
+  @Test
+  void anIoErrorIsCalledAFullDiskOnlyWhereTheDiskIsFull() throws Exception {
+    assertTrue(DiskSpaceGuard.isIoError(new IOException("Platform constant error code: EIO Input/output error (5)")));
+    assertTrue(DiskSpaceGuard.isIoError(new IOException("close", new IOException("IO error: 000005.log: Input/output"
+        + " error"))));
+    assertFalse(DiskSpaceGuard.isIoError(new IOException("Platform constant error code: ENOSPC No space left on"
+        + " device (28)")));
+    assertFalse(DiskSpaceGuard.isIoError(new IOException("NEIOS")));
+    // here the disk has room: an EIO stays what the engine said (a full one: LmdbFullDiskTest)
+    IOException eio = new IOException("EIO Input/output error (5)");
+    assertSame(eio, DiskSpaceGuard.of(dir("eio"), 0, 0).explain(eio));
   }
 }

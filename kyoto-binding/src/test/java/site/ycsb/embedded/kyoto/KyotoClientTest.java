@@ -141,6 +141,20 @@ class KyotoClientTest extends KeyValueDbContract {
   }
 
   @Test
+  void thePreloadWarningIsSaidOncePerJvm() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    String printed = capturingStderr(() -> {
+      for (int i = 0; i < 3; i++) {
+        close(open(p));
+      }
+    });
+    assertTrue(printed.split("is not preloaded", -1).length - 1 <= 1, printed); // 3 before
+    assertTrue(!site.ycsb.embedded.OncePerJvm.first("[kyoto] " + KyotoClient.mmapNote(false)),
+        "the warning was said in this JVM, by this test or one before");
+    assertEquals(3, printed.split("\\[kyoto\\] closed ", -1).length - 1, printed);
+  }
+
+  @Test
   void theSystemLibraryIsLoaded() throws Exception {
     KyotoNative.ensureLoaded(); // no skipping: a missing library fails here and in every test
     assertTrue(KyotoNative.version().startsWith("1.2."), KyotoNative.version());

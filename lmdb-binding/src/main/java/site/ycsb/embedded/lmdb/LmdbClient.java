@@ -59,9 +59,10 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
       }
 
       @Override
-      public void close(LmdbHandle h) {
+      public void close(LmdbHandle h) throws IOException {
         String summary = h.summary();
         h.close();
+        LmdbTree.recordClose(dir); // what the tree is after a clean close, for the next open to compare
         System.err.printf("[lmdb] at close: %s%n", summary);
       }
 

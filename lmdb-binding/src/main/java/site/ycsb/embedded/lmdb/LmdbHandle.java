@@ -26,6 +26,7 @@ import org.lmdbjava.Txn;
 
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.OncePerJvm;
 
 /**
  * One open LMDB environment (a directory with data.mdb and lock.mdb) and its one unnamed database,
@@ -71,6 +72,7 @@ public final class LmdbHandle {
   /** Opens (creating it when missing) the environment in {@code dir}, which must exist. */
   public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
     reserveLockFile(dir, options.maxReaders());
+    LmdbTree.refuseDamaged(dir); // LMDB would open a damaged tree without a word
     Env<byte[]> env;
     try {
       env = Env.create(HeldBytesProxy.INSTANCE).setMapSize(options.mapSize()).setMaxReaders(options.maxReaders())
@@ -273,9 +275,12 @@ public final class LmdbHandle {
   /** The engine, the figures read back from the environment and the flags, for the start-up header. */
   public String describe() {
     StringBuilder sb = new StringBuilder(libraryVersion()).append(String.format("%n[lmdb] read back: "))
-        .append(summary())
-        .append(String.format("%n[lmdb] flags passed to mdb_env_open: %s", options.flagNames()))
-        .append(" (lmdbjava binds mdb_env_get_flags with a wrong signature, so they are not read back)");
+        .append(summary());
+    String flags = "[lmdb] flags passed to mdb_env_open: " + options.flagNames() + " (lmdbjava binds"
+        + " mdb_env_get_flags with a wrong signature, so they are not read back)";
+    if (OncePerJvm.first(flags)) { // the same flags again say nothing new (72 copies in one test run)
+      sb.append(System.lineSeparator()).append(flags);
+    }
     for (String note : notes) {
       sb.append(String.format("%n[lmdb] NOTE: %s", note));
     }

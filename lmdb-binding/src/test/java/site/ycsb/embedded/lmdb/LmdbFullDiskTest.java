@@ -74,12 +74,31 @@ class LmdbFullDiskTest {
     }
   }
 
-  /** A {@link CrashWriter} JVM inserting {@code records} records into {@code dir}: {exit, stdout, stderr}. */
-  private String[] write(Path dir, String name, int records, String... properties) throws Exception {
+  @Test
+  void aDiskLmdbFillsItselfIsNamedFullNotAnIoError() throws Exception {
+    Path mount = tmp.resolve("m");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 8)) {
+      Path dir = mount.resolve("db");
+      // LMDB writes a commit's pages with one pwritev: cut short by the full disk, LMDB returns EIO, not ENOSPC
+      String[] full = write(dir, "fill", 1_000_000, "-valuesize", "10000", "diskspacemargin=0");
+      assertEquals("1", full[0], "an insert returned ERROR (" + ChildJvm.CRASHED + " is a crash):\n" + full[2]);
+      assertTrue(full[2].contains("the disk is full: "), full[2]);
+      assertTrue(full[2].matches("(?s).* has \\d+ bytes free .*"), full[2]);
+      fs.resize(12); // room again: the same environment takes more
+      String[] room = write(dir, "room", 10, "-valuesize", "10000", "diskspacemargin=0");
+      assertEquals("0", room[0], room[2]);
+    }
+  }
+
+  /**
+   * A {@link CrashWriter} JVM inserting {@code records} records into {@code dir}: {exit, stdout, stderr}. Each of
+   * {@code options} is a property (name=value), or a writer's option and its value ("-valuesize", "10000").
+   */
+  private String[] write(Path dir, String name, int records, String... options) throws Exception {
     List<String> args = new ArrayList<>(List.of("-db", LmdbClient.class.getName(), "-p", "path=" + dir,
         "-records", Integer.toString(records)));
-    for (String p : properties) {
-      args.addAll(List.of("-p", p));
+    for (int i = 0; i < options.length; i++) {
+      args.addAll(options[i].startsWith("-") ? List.of(options[i], options[++i]) : List.of("-p", options[i]));
     }
     return ChildJvm.run(tmp, name, Map.of(), CrashWriter.class, args.toArray(new String[0]));
   }
