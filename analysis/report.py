@@ -41,7 +41,7 @@ from .report_costs import (
 )
 from .report_noise import noise_blocks
 from .report_scale import scale_blocks, with_scale_figures
-from .report_tables import REPORT_TABLES, ReportTable
+from .report_tables import ReportTable, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
 from .tables import BuiltTable, build_table, engine_label
@@ -394,6 +394,9 @@ def peers_blocks(run: RunData) -> list[Block]:
                 + ", ".join([f"`{k}`" for k in neutral] + [f"`{k}`" for k in prefixes])
                 + ")."
             )
+        adapted = [f"{c['scenario']}, {note}" for c in cells for note in c.get("notes") or []]
+        if adapted:
+            text += " Adapted to it: " + "; ".join(adapted) + "."
         skipped = [c for c in cells if c["status"] == "skipped"]
         if skipped:
             text += f" Skipped {len(skipped)} cell(s): {skipped[0].get('error')}."
@@ -495,7 +498,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         *peers_blocks(run),
     ]
     current_section = None
-    for definition in REPORT_TABLES:
+    for definition in report_tables():
         built = build_table(definition, figure_map, published)
         if built is None:
             continue
@@ -511,7 +514,8 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
     blocks += scale_blocks(run, report_dir)
     blocks += amplification_blocks(run, report_dir)
-    blocks += timeline_blocks(run, report_dir, timelines)
+    own = tuple(w["id"] for w in run.suite.get("workload_files") or [])  # run --workload: each file's run
+    blocks += timeline_blocks(run, report_dir, tuple(dict.fromkeys([*timelines, *own])))
     if crash is not None:
         blocks += durability_blocks(crash)
     if findings:
