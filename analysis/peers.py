@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .scenarios import peer_id
+from .scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
 # Our timing layer (common/.../NanoTimedDB.java): with our common jar on a peer's classpath it wraps the
@@ -48,8 +48,7 @@ INSERT_ONLY: Mapping[str, tuple[str, str | None]] = {
 }
 LOAD_REPEATS = "loadrepeats"  # our workload class: how a load sends a key drawn again (insert or update)
 
-# What only this project's workload class understands (common/.../workload/EmbeddedWorkload).
-EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
+# What only this project's workload class (common/.../workload/EmbeddedWorkload, EMBEDDED_WORKLOAD) understands.
 WORKLOAD_CLASS_PROPERTIES = (
     "keyformat",
     "keylength",

@@ -683,7 +683,7 @@ def is_scale(scenario_id: str) -> bool:
 
 OWN_SECTION = "own"
 OWN_QUICK_COUNT = 10_000  # --quick: at most this many records and operations, as YCSB's own workloads run
-EMBEDDED_WORKLOAD_CLASS = "site.ycsb.embedded.workload.EmbeddedWorkload"
+EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
 
 
 def own_scenario(
@@ -696,7 +696,7 @@ def own_scenario(
     """The scenario of a user's workload file (pure): `file` is the path its steps read (a copy in the results
     directory), props its properties. In --quick its counts are capped at OWN_QUICK_COUNT, unless it sets
     insertcount (a part of a load split by insertstart: its counts are its own)."""
-    embedded = props.get("workload") == EMBEDDED_WORKLOAD_CLASS
+    embedded = props.get("workload") == EMBEDDED_WORKLOAD
     drawn = embedded and props.get("loadorder") == "replacement"
     deletes = embedded and float(props.get("deleteproportion", "0") or 0) > 0
     allowed = MISSES_ALLOWED if drawn or deletes else OK_RETURNS
