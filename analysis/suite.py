@@ -439,16 +439,6 @@ def list_main(argv: list[str]) -> int:
         prog="python -m analysis list", description="Prints the scenario catalogue: scenario, section, engines, steps."
     )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
-    p.add_argument(
-        "--workload",
-        action="append",
-        default=[],
-        type=Path,
-        metavar="FILE",
-        help="your own YCSB workload file (repeatable): a scenario named after the file, a load then a run on "
-        "every engine; refused before anything runs when it does not parse, names no workload class on the "
-        "classpath, or lacks recordcount or operationcount. Without --scenarios, only these run",
-    )
     args = p.parse_args(argv)
     try:
         scenarios = select_scenarios(split_names(args.scenarios))
