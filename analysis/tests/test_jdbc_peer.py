@@ -8,12 +8,16 @@ it was given (what upstream's JdbcDBCreateTable reads: -p connection properties,
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
 
 from analysis.keydraws import distinct_keys
 from analysis.peers import JDBC_CREATE_TABLE, Peer, find_common_jar, make_peers, prepare_command
+from analysis.render import BulletList
+from analysis.report import peers_blocks
+from analysis.results import load_runs
 from analysis.runner import RunOptions, run_cell
 from analysis.scenarios import SCENARIOS_BY_ID
 
@@ -189,6 +193,11 @@ def test_an_insert_only_peer_gets_a_drawn_fills_repeats_as_updates_said_in_its_c
         text = (out / load["stdout"]).read_text()
         assert f"[INSERT], Operations, {distinct}\n" in text and f"[UPDATE], Operations, {300 - distinct}\n" in text
         assert "[INSERT], Return=OK, " in text and "Return=ERROR" not in text
+    # The report's paragraph on the peer says it.
+    (out / "suite.json").write_text(json.dumps({"peers": [peer.describe()]}))
+    (item,) = next(b for b in peers_blocks(load_runs([out])) if isinstance(b, BulletList)).items
+    assert "Adapted to it: randwrite, load-randwrite: the fill draws its 300 keys" in item
+    assert "; randread, load-randwrite: the fill draws" in item
     # Our own engines' inserts are upserts: nothing is changed for them.
     ours = RunOptions(REPO, tmp_path / "ours", REPO / "workloads", tmp_path / "d2", cap=300)
     own = run_cell(ours, "lmdb", SCENARIOS_BY_ID["randwrite"]).to_json()
