@@ -15,7 +15,7 @@ import pytest
 from analysis.scenarios import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
 from analysis.suite import main as run_main
 from analysis.suite import matrix_cells, shard_cells
-from analysis.workloadfile import class_on_classpath, parse_properties, read_properties
+from analysis.workloadfile import check_workload_file, class_on_classpath, parse_properties, read_properties
 
 from .conftest import REPO
 
@@ -177,3 +177,14 @@ def test_a_files_scenario_runs_on_every_row_with_the_suites_options() -> None:
     assert own_scenario("d", "/f", drawn).keys_drawn and not plain.keys_drawn
     assert "NOT_FOUND" in own_scenario("d", "/f", drawn).steps[1].allowed_returns
     assert "NOT_FOUND" not in plain.steps[1].allowed_returns
+
+
+def test_the_projects_own_workload_files_pass_the_checks_a_users_file_must() -> None:
+    files = [f for f in sorted((REPO / "workloads").rglob("*")) if f.is_file()]
+    assert len(files) > 30
+    for f in files:
+        _, problems = parse_properties(f.read_text(encoding="latin-1"))
+        assert problems == [], f
+    for name in ("workloada", "randwrite", "scale/base"):
+        checked = check_workload_file(REPO / "workloads" / name)
+        assert checked.properties["recordcount"].isdigit(), name
