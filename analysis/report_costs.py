@@ -147,6 +147,8 @@ def amplification_blocks(run: RunData, report_dir: Path) -> list[Block]:
         return []
     by_key = {(f.engine, f.scenario): f for f in run.figures if not f.variant}
     scenarios = [s for s in scenarios if any((e, s) in by_key for e in engines)]
+    if not scenarios:  # only variants wrote (bulk-import, a --workload file's load beside its thread series)
+        return []
     measures = (("write amp.", "write_amplification"), ("space amp.", "space_amplification"))
     panels = [
         Panel(

@@ -200,7 +200,8 @@ OWN_HEADING = "8. Your Workloads"
 
 def _own_label(variant: str) -> str:
     if variant.startswith("run-") and variant.endswith("t"):
-        return f"run, {variant[4:-1]} client thread(s)"
+        threads = variant[4:-1]
+        return f"run, {threads} thread{'' if threads == '1' else 's'}"
     return variant or "run"
 
 

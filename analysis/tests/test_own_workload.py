@@ -9,9 +9,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from analysis.report_costs import amplification_blocks
+from analysis.report_tables import _own_label
+from analysis.results import Figure
 from analysis.scenarios import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
 from analysis.suite import main as run_main
 from analysis.suite import matrix_cells, shard_cells
@@ -188,3 +192,16 @@ def test_the_projects_own_workload_files_pass_the_checks_a_users_file_must() -> 
     for name in ("workloada", "randwrite", "scale/base"):
         checked = check_workload_file(REPO / "workloads" / name)
         assert checked.properties["recordcount"].isdigit(), name
+
+
+def test_write_costs_of_variants_alone_draw_no_amplification_chart(tmp_path: Path) -> None:
+    """A --workload file run with --threads-series measures only variants (load, run-1t, ...), as bulk-import
+    does: their write amplification is in the cost tables, and the chart of variant-less figures is left out
+    (it failed with an IndexError on an empty list of panels)."""
+    figures = [
+        Figure("lmdb", "bulk-import", v, "sqlite", "ops", "ops/sec", 10.0, costs={"write_amplification": 2.0})
+        for v in ("one-row-per-txn", "all-rows-one-txn")
+    ]
+    assert amplification_blocks(SimpleNamespace(figures=figures), tmp_path) == []  # type: ignore[arg-type]
+    labels = [_own_label(v) for v in ("load", "", "run-1t", "run-16t")]
+    assert labels == ["load", "run", "run, 1 thread", "run, 16 threads"]
