@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import time
@@ -378,6 +379,16 @@ def repeats_as_updates(options: RunOptions, engine: str, steps: list[ResolvedSte
     return notes
 
 
+# Our bindings' warning at open for an engine-prefixed property they do not read (common/.../KeyValueDB.java).
+UNKNOWN_PROPERTY = re.compile(r"WARNING: unknown property (\S+) is ignored")
+
+
+def unhonoured_notes(step: str, engine: str, stderr: str) -> list[str]:
+    """The properties a step's binding said it ignored (a typo, or a knob it lacks), as the cell's notes (pure)."""
+    names = dict.fromkeys(UNKNOWN_PROPERTY.findall(stderr))
+    return [f"{step}: {engine} ignored {name}, a property its binding does not have" for name in names]
+
+
 def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
     steps = [s for s in scenario.steps if options.quick is False or s.in_quick]
     resolved = []
@@ -583,6 +594,11 @@ def run_cell(
             record = run_step(options, engine, resolved, repeat_dir, data_dir, scenario.binding_for(engine))
             records.append(record)
             done += step_weight(resolved)
+            err_file = options.out / record.stderr
+            stderr_text = err_file.read_text(errors="replace") if err_file.is_file() else ""
+            for note in unhonoured_notes(record.name, engine, stderr_text):
+                if note not in cell.notes:  # once per cell, not per repeat
+                    cell.notes.append(note)
             if record.problems:
                 cell.status = "failed"
                 cell.error = (
@@ -590,9 +606,7 @@ def run_cell(
                 )
                 break
             if cell.engine_version is None:
-                cell.engine_version = parse_engine_banner(
-                    (options.out / record.stderr).read_text(errors="replace"), engine
-                ).version
+                cell.engine_version = parse_engine_banner(stderr_text, engine).version
         cell.repeats.append(records)
         if not options.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)

@@ -119,14 +119,17 @@ def test_properties_are_read_as_javas_properties_load_reads_them(tmp_path: Path)
 
 def test_a_users_workload_file_runs_on_an_engine_and_is_in_the_report(tmp_path: Path, capsys) -> None:
     path = tmp_path / "reads.properties"
-    path.write_text(GOOD)
+    text = GOOD + "lmdb.mapsise=1g\n"  # a typo LMDB's binding warns of and ignores
+    path.write_text(text)
     out = tmp_path / "out"
     assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(out), "--cap", "200"]) == 0
     capsys.readouterr()
     cell = json.loads((out / "lmdb" / "reads" / "cell.json").read_text())
     assert cell["status"] == "ok", cell["error"]
     copy = out / "workload-files" / "reads"
-    assert copy.read_text() == GOOD, "the results keep the file as it ran"
+    assert copy.read_text() == text, "the results keep the file as it ran"
+    ignored = "lmdb ignored lmdb.mapsise, a property its binding does not have"
+    assert cell["notes"] == [f"load-reads-load: {ignored}", f"run-reads: {ignored}"]
     steps = cell["repeats"][0]
     assert [(s["phase"], s["variant"], s["recordcount"], s["operationcount"]) for s in steps] == [
         ("load", "load", 200, 200),
@@ -158,7 +161,8 @@ def test_a_users_workload_file_runs_on_an_engine_and_is_in_the_report(tmp_path: 
     assert "| reads load | 1.00 |" in glance and "| reads | 1.00 |" in glance
     own = report[report.index("## 8. Your Workloads") :]
     assert f"Your workload file `{path}`" in own
-    assert own.index("| LMDB (lmdbjava) |") < own.index("### What it cost")
+    assert own.index("| LMDB (lmdbjava) |") < own.index("Not honoured as written:") < own.index("### What it cost")
+    assert "- LMDB (lmdbjava): run-reads: lmdb ignored lmdb.mapsise" in own
 
 
 def test_a_files_scenario_runs_on_every_row_with_the_suites_options() -> None:
