@@ -736,6 +736,13 @@ def register_own(scenarios: list[Scenario]) -> None:
         SCENARIOS_BY_ID[s.id] = s
 
 
+def forget_own() -> None:
+    """Back to the catalogue alone (a process that reads several runs' results, the tests)."""
+    for id_ in OWN_SCENARIOS:
+        SCENARIOS_BY_ID.pop(id_, None)
+    OWN_SCENARIOS.clear()
+
+
 def catalogue() -> tuple[Scenario, ...]:
     """The catalogue in report order, the user's workload files registered last (the scale group apart)."""
     return SCENARIOS + tuple(OWN_SCENARIOS.values())
