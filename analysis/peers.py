@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .scenarios import peer_id
+from .scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
 # Our timing layer (common/.../NanoTimedDB.java): with our common jar on a peer's classpath it wraps the
@@ -29,8 +29,26 @@ DATA_DIR_PLACEHOLDER = "{dir}"  # in a peer's property values: the cell's fresh 
 # gives each cell a fresh one. Our own bindings (installed under any name) read `path`, always passed.
 EMBEDDED_DIR_PROPERTIES: Mapping[str, str] = {"rocksdb": "rocksdb.dir"}
 
-# What only this project's workload class understands (common/.../workload/EmbeddedWorkload).
-EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
+# Upstream bindings whose insert is not an upsert: a second insert of a key fails. A fill that draws its keys
+# with replacement (loadorder=replacement, as db_bench does) sends such a peer each key's later draws as updates
+# (our workload class's loadrepeats=update), and the cell says so. Class -> (why, the property that makes its
+# insert an upsert, if the binding has one).
+INSERT_ONLY: Mapping[str, tuple[str, str | None]] = {
+    JDBC_CLIENT: ("upstream's JDBC binding inserts with INSERT INTO, which refuses a key already in the table", None),
+    "site.ycsb.db.MongoDbClient": (
+        "upstream's MongoDB binding inserts with insertOne, which refuses a key already there (mongodb.upsert=true "
+        "makes it an upsert)",
+        "mongodb.upsert",
+    ),
+    "site.ycsb.db.AsyncMongoDbClient": (
+        "upstream's asynchronous MongoDB binding inserts with insertOne, which refuses a key already there "
+        "(mongodb.upsert=true makes it an upsert)",
+        "mongodb.upsert",
+    ),
+}
+LOAD_REPEATS = "loadrepeats"  # our workload class: how a load sends a key drawn again (insert or update)
+
+# What only this project's workload class (common/.../workload/EmbeddedWorkload, EMBEDDED_WORKLOAD) understands.
 WORKLOAD_CLASS_PROPERTIES = (
     "keyformat",
     "keylength",
@@ -39,6 +57,7 @@ WORKLOAD_CLASS_PROPERTIES = (
     "valuecompressionratio",
     "deleteproportion",
     "readseqproportion",
+    LOAD_REPEATS,
 )
 # What only this project's bindings understand: the neutral knobs of the workload files and the
 # engine-prefixed names. A peer's durability and cache are the ones given with --peer.
@@ -135,6 +154,17 @@ class Peer:
             "properties": self.properties,
             "common_jar": str(self.common_jar) if self.common_jar else None,
         }
+
+
+def insert_only(peer: Peer) -> str | None:
+    """Why this peer's insert refuses a key already there, or None when its insert is an upsert."""
+    entry = INSERT_ONLY.get(peer.binding_class)
+    if entry is None:
+        return None
+    why, upsert = entry
+    if upsert is not None and peer.properties.get(upsert, "").strip().lower() == "true":
+        return None
+    return why
 
 
 def find_common_jar(repo: Path) -> Path | None:

@@ -41,7 +41,7 @@ from .report_costs import (
 )
 from .report_noise import noise_blocks
 from .report_scale import scale_blocks, with_scale_figures
-from .report_tables import REPORT_TABLES, ReportTable
+from .report_tables import OWN_HEADING, ReportTable, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
 from .tables import BuiltTable, build_table, engine_label
@@ -359,6 +359,14 @@ def counts_blocks(run: RunData) -> list[Block]:
     ]
 
 
+def own_notes_blocks(run: RunData, scenario: str) -> list[Block]:
+    """What the engines made of a user's workload file: the properties a binding said it ignored, how a peer's
+    cell was adapted (each cell's `notes`)."""
+    cells = [c for c in run.cells if c["scenario"] == scenario]
+    notes = [f"{engine_label(c['engine'])}: {n}" for c in cells for n in c.get("notes") or []]
+    return [Paragraph("Not honoured as written:"), BulletList(notes)] if notes else []
+
+
 def peers_blocks(run: RunData) -> list[Block]:
     """The upstream YCSB bindings that ran beside ours: where from, with what, and what of our workload
     files they used (our workload class's properties) or could not (our bindings' properties)."""
@@ -394,6 +402,9 @@ def peers_blocks(run: RunData) -> list[Block]:
                 + ", ".join([f"`{k}`" for k in neutral] + [f"`{k}`" for k in prefixes])
                 + ")."
             )
+        adapted = [f"{c['scenario']}, {note}" for c in cells for note in c.get("notes") or []]
+        if adapted:
+            text += " Adapted to it: " + "; ".join(adapted) + "."
         skipped = [c for c in cells if c["status"] == "skipped"]
         if skipped:
             text += f" Skipped {len(skipped)} cell(s): {skipped[0].get('error')}."
@@ -495,7 +506,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         *peers_blocks(run),
     ]
     current_section = None
-    for definition in REPORT_TABLES:
+    for definition in report_tables():
         built = build_table(definition, figure_map, published)
         if built is None:
             continue
@@ -507,11 +518,14 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
+        if definition.section == OWN_HEADING:
+            blocks += own_notes_blocks(run, definition.columns[0].scenario)
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
     blocks += scale_blocks(run, report_dir)
     blocks += amplification_blocks(run, report_dir)
-    blocks += timeline_blocks(run, report_dir, timelines)
+    own = tuple(w["id"] for w in run.suite.get("workload_files") or [])  # run --workload: each file's run
+    blocks += timeline_blocks(run, report_dir, tuple(dict.fromkeys([*timelines, *own])))
     if crash is not None:
         blocks += durability_blocks(crash)
     if findings:

@@ -23,9 +23,9 @@ from .formatting import format_figure, format_number, format_open_close, format_
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_scale import scale_summary
-from .report_tables import REPORT_TABLES
+from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
-from .scenarios import SCENARIOS, SCENARIOS_BY_ID
+from .scenarios import SCENARIOS_BY_ID, catalogue
 from .tables import DISPLAY_ORDER, engine_label
 
 # The write-heavy cells whose throughput is drawn second by second (more with `report --timeline`).
@@ -57,7 +57,7 @@ COSTS_HEADING = Heading(3, "What it cost")
 def section_scenarios() -> dict[str, list[str]]:
     """Report section heading -> its scenarios, in report order."""
     sections: dict[str, list[str]] = {}
-    for table in REPORT_TABLES:
+    for table in report_tables():
         for column in table.columns:
             scenarios = sections.setdefault(table.section, [])
             if column.scenario not in scenarios:
@@ -133,7 +133,7 @@ def write_scenarios(run: RunData) -> list[str]:
     """Scenarios whose measured step writes (a load, or a run with updates), in catalogue order."""
     return [
         s.id
-        for s in SCENARIOS
+        for s in catalogue()
         if any(f.scenario == s.id and f.costs.get("write_amplification") is not None for f in run.figures)
     ]
 
@@ -147,6 +147,8 @@ def amplification_blocks(run: RunData, report_dir: Path) -> list[Block]:
         return []
     by_key = {(f.engine, f.scenario): f for f in run.figures if not f.variant}
     scenarios = [s for s in scenarios if any((e, s) in by_key for e in engines)]
+    if not scenarios:  # only variants wrote (bulk-import, a --workload file's load beside its thread series)
+        return []
     measures = (("write amp.", "write_amplification"), ("space amp.", "space_amplification"))
     panels = [
         Panel(

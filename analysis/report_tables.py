@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .scenarios import PK_QUERY_SHARED_THREADS, PK_QUERY_THREADS, TREEDB_BATCH_NOTE
+from .scenarios import (
+    OWN_QUICK_COUNT,
+    OWN_SCENARIOS,
+    PK_QUERY_SHARED_THREADS,
+    PK_QUERY_THREADS,
+    TREEDB_BATCH_NOTE,
+    Scenario,
+)
 
 
 @dataclass(frozen=True)
@@ -187,3 +194,30 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
         published_shape=(10, 100),
     ),
 )
+
+OWN_HEADING = "8. Your Workloads"
+
+
+def _own_label(variant: str) -> str:
+    if variant.startswith("run-") and variant.endswith("t"):
+        threads = variant[4:-1]
+        return f"run, {threads} thread{'' if threads == '1' else 's'}"
+    return variant or "run"
+
+
+def own_table(scenario: Scenario) -> ReportTable:
+    """The table of a user's workload file (`run --workload FILE`): its load and run, a row per engine."""
+    return ReportTable(
+        f"own-{scenario.id}",
+        OWN_HEADING,
+        scenario.id,
+        tuple(Column(scenario.id, _own_label(v), v) for v in scenario.variants),
+        note=f"Your workload file `{scenario.source or scenario.id}`, run as written (with --quick at most "
+        f"{OWN_QUICK_COUNT:,} records and operations: the counts table says what ran). Load and run in one "
+        "fresh directory per cell; ops/sec of YCSB's [OVERALL].",
+    )
+
+
+def report_tables() -> tuple[ReportTable, ...]:
+    """Every table of the report: the catalogue's, then one per user workload file registered for the run."""
+    return REPORT_TABLES + tuple(own_table(s) for s in OWN_SCENARIOS.values())

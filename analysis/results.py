@@ -23,7 +23,8 @@ from .parse import (
     parse_ycsb_output,
     slowest_interval,
 )
-from .scenarios import ENGINES, SCALE_PREFIX, SCENARIOS, SCENARIOS_BY_ID, Scenario, binding_of
+from .scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
+from .workloadfile import scenarios_of_results
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd
@@ -310,7 +311,8 @@ def catalogue_order(cell: dict) -> tuple[int, str, int]:
     engine = cell["engine"]
     ours = ENGINES.index(engine) if engine in ENGINES else len(ENGINES)
     scenario = SCENARIOS_BY_ID.get(cell["scenario"])
-    return ours, engine if ours == len(ENGINES) else "", SCENARIOS.index(scenario) if scenario else len(SCENARIOS)
+    known = catalogue()
+    return ours, engine if ours == len(ENGINES) else "", known.index(scenario) if scenario in known else len(known)
 
 
 def load_cells(directory: Path) -> list[dict]:
@@ -322,7 +324,7 @@ def load_cells(directory: Path) -> list[dict]:
             (p.name for p in (directory / engine).glob(f"{SCALE_PREFIX}*") if p.name[len(SCALE_PREFIX) :].isdigit()),
             key=lambda name: int(name[len(SCALE_PREFIX) :]),
         )
-        for scenario_id in [s.id for s in SCENARIOS] + scale:
+        for scenario_id in [s.id for s in catalogue()] + scale:
             path = directory / engine / scenario_id / "cell.json"
             if path.is_file():
                 cell = json.loads(path.read_text())
@@ -487,6 +489,8 @@ def load_runs(directories: list[Path], allow_mixed: bool = False, into: Path | N
     cells: list[dict] = []
     seen: dict[tuple[str, str], str] = {}
     versions: dict[str, str] = {}
+    for directory, suite, _machine in runs:  # the user's workload files (run --workload) join the catalogue
+        register_own(scenarios_of_results(directory, suite))
     for directory, _suite, machine in runs:
         for engine, version in machine.get("engines", {}).items():
             versions.setdefault(engine, version)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import time
@@ -27,7 +28,9 @@ from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_
 from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
 from .peers import (
     EMBEDDED_WORKLOAD,
+    LOAD_REPEATS,
     Peer,
+    insert_only,
     java_command,
     our_binding_properties,
     peer_properties,
@@ -45,30 +48,13 @@ from .resources import (
     run_measured,
 )
 from .scenarios import ENGINE_PROPS, Scenario, Step, binding_of
+from .workloadfile import read_properties
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
 JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
 # Given on bin/ycsb's command line, its launcher puts the binding inside the timing layer (NanoTimedDB),
 # which writes the step's in-operation nanoseconds, open and close to this file.
 TIMING_PROPERTY = "nanotimed.file"
-
-
-def read_properties(text: str) -> dict[str, str]:
-    """A Java properties file's `name=value` lines (comments and blank lines skipped)."""
-    props = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#!":
-            continue
-        for sep in ("=", ":"):
-            if sep in line:
-                name, _, value = line.partition(sep)
-                props[name.strip()] = value.strip()
-                break
-        else:
-            name, _, value = line.partition(" ")
-            props[name.strip()] = value.strip()
-    return props
 
 
 def stacked_properties(files: list[Path]) -> dict[str, str]:
@@ -83,6 +69,19 @@ def engine_is_built(repo: Path, engine: str) -> bool:
     """The same test bin/ycsb makes: a built source module or a distribution's lib directory."""
     module = repo / f"{binding_of(engine)}-binding"
     return (module / "target" / "lib").is_dir() or (module / "lib").is_dir()
+
+
+def our_classpath(repo: Path, binding: str) -> str | None:
+    """The -cp bin/ycsb gives the JVM of a bin/ycsb engine (`sqlite-columns` is sqlite-binding's), or None when
+    it is not built: a source checkout's target/classes and target/lib, or a distribution's lib directories."""
+    module = repo / f"{binding.split('-', 1)[0]}-binding"
+    if (module / "target" / "lib").is_dir():
+        parts = [module / "target" / "classes", module / "target" / "lib" / "*"]
+    elif (module / "lib").is_dir():
+        parts = [repo / "lib" / "*", module / "lib" / "*"]
+    else:
+        return None
+    return os.pathsep.join(str(p) for p in parts)
 
 
 @dataclass(frozen=True)
@@ -300,6 +299,7 @@ class CellRecord:
     # ran on the peer's classpath) and those only our bindings read (the peer ignored them).
     workload_class_properties: dict[str, str] = field(default_factory=dict)
     ignored_properties: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # how the cell was adapted to its engine, in words
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -323,7 +323,8 @@ def precheck_cell(options: RunOptions, engine: str, scenario: Scenario) -> str |
         return f"the {binding} binding is not built ({binding}-binding/target/lib missing; run mvn package)"
     missing = [f for f in scenario.workload_files() if not (options.workloads / f).is_file()]
     if missing:
-        return f"workload file(s) missing: {', '.join('workloads/' + f for f in missing)}"
+        shown = (f if Path(f).is_absolute() else f"workloads/{f}" for f in missing)
+        return f"workload file(s) missing: {', '.join(shown)}"
     return None
 
 
@@ -352,6 +353,40 @@ def note_peer_properties(cell: CellRecord, options: RunOptions, steps: list[Reso
         props = stacked_properties([options.workloads / f for f in resolved.step.workloads])
         cell.workload_class_properties.update(workload_class_properties(props))
         cell.ignored_properties.update(our_binding_properties({**props, **resolved.props}))
+
+
+def repeats_as_updates(options: RunOptions, engine: str, steps: list[ResolvedStep]) -> list[str]:
+    """A peer whose insert is not an upsert, on a fill that draws its keys with replacement: each key's later
+    draws go to it as updates (loadrepeats=update), set on those steps; what was done, in words (one note per
+    step), or nothing for any other cell."""
+    peer = options.peers.get(engine)
+    why = insert_only(peer) if peer is not None else None
+    if why is None:
+        return []
+    notes = []
+    for resolved in steps:
+        props = {**stacked_properties([options.workloads / f for f in resolved.step.workloads]), **resolved.props}
+        if resolved.step.phase != "load" or props.get("loadorder") != "replacement":
+            continue
+        resolved.props[LOAD_REPEATS] = "update"
+        records = resolved.recordcount
+        repeats = records - distinct_keys(records, int(props.get("loadseed", DEFAULT_LOAD_SEED)))
+        notes.append(
+            f"{resolved.step.name}: the fill draws its {records:,} keys with replacement, as db_bench does, and "
+            f"{why}: each key's first draw was inserted and its later draws ({repeats:,}) were sent as updates "
+            f"({LOAD_REPEATS}=update); the store ends with the same keys"
+        )
+    return notes
+
+
+# Our bindings' warning at open for an engine-prefixed property they do not read (common/.../KeyValueDB.java).
+UNKNOWN_PROPERTY = re.compile(r"WARNING: unknown property (\S+) is ignored")
+
+
+def unhonoured_notes(step: str, engine: str, stderr: str) -> list[str]:
+    """The properties a step's binding said it ignored (a typo, or a knob it lacks), as the cell's notes (pure)."""
+    names = dict.fromkeys(UNKNOWN_PROPERTY.findall(stderr))
+    return [f"{step}: {engine} ignored {name}, a property its binding does not have" for name in names]
 
 
 def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
@@ -533,6 +568,7 @@ def run_cell(
     if reason is not None:
         cell.status, cell.error = ("skipped" if skipped else "failed"), reason
     elif engine in options.peers:
+        cell.notes += repeats_as_updates(options, engine, steps)
         note_peer_properties(cell, options, steps)
         cell.engine_version = describe_peer_version(options.peers[engine])
     done = 0.0
@@ -558,6 +594,11 @@ def run_cell(
             record = run_step(options, engine, resolved, repeat_dir, data_dir, scenario.binding_for(engine))
             records.append(record)
             done += step_weight(resolved)
+            err_file = options.out / record.stderr
+            stderr_text = err_file.read_text(errors="replace") if err_file.is_file() else ""
+            for note in unhonoured_notes(record.name, engine, stderr_text):
+                if note not in cell.notes:  # once per cell, not per repeat
+                    cell.notes.append(note)
             if record.problems:
                 cell.status = "failed"
                 cell.error = (
@@ -565,9 +606,7 @@ def run_cell(
                 )
                 break
             if cell.engine_version is None:
-                cell.engine_version = parse_engine_banner(
-                    (options.out / record.stderr).read_text(errors="replace"), engine
-                ).version
+                cell.engine_version = parse_engine_banner(stderr_text, engine).version
         cell.repeats.append(records)
         if not options.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from pathlib import PurePath
 from typing import Any
 
 ENGINES: tuple[str, ...] = ("leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb")
@@ -105,8 +106,10 @@ class Step:
 
     @property
     def name(self) -> str:
-        """A file-name-safe label: phase, first workload (a '/' becomes '-') and variant."""
-        parts = [self.phase, self.workloads[0].replace("/", "-")] + ([self.variant] if self.variant else [])
+        """A file-name-safe label: phase, first workload (a '/' becomes '-'; a user's file by its name) and variant."""
+        first = PurePath(self.workloads[0])
+        label = first.name if first.is_absolute() else self.workloads[0].replace("/", "-")
+        parts = [self.phase, label] + ([self.variant] if self.variant else [])
         return "-".join(parts)
 
     def workloads_for(self, engine: str) -> tuple[str, ...]:
@@ -129,6 +132,8 @@ class Scenario:
     bytes_per_operation: int | None = None  # key + value bytes, for MB/s
     engine_notes: Mapping[str, str] = field(default_factory=dict)
     bindings: Mapping[str, str] = field(default_factory=dict)  # engine -> its bin/ycsb engine here, if not binding_of
+    drawn: bool = False  # its load draws keys with replacement (a user's file with loadorder=replacement)
+    source: str = ""  # a user's workload file: where it came from (`run --workload FILE`)
 
     @property
     def unit(self) -> str:
@@ -149,8 +154,8 @@ class Scenario:
 
     @property
     def keys_drawn(self) -> bool:
-        """Whether the scenario's fill draws its keys with replacement (DRAWN_FILLS)."""
-        return any(s.phase == "load" and s.workloads[0] in DRAWN_FILLS for s in self.steps)
+        """Whether the scenario's fill draws its keys with replacement (DRAWN_FILLS, or a user's file says so)."""
+        return self.drawn or any(s.phase == "load" and s.workloads[0] in DRAWN_FILLS for s in self.steps)
 
     def workload_files(self) -> tuple[str, ...]:
         seen: dict[str, None] = {}
@@ -671,8 +676,77 @@ def is_scale(scenario_id: str) -> bool:
     return scenario_id.startswith(SCALE_PREFIX)
 
 
+# --- S7: the user's own workload files (`run --workload FILE`) --------------------------------
+# A file becomes a scenario named after it: a load (variant "load"), then a run (the scenario's own figure;
+# with --threads-series one per client thread count, "run-<T>t"), all measured, on every engine row.
+# workloadfile.py reads and checks the file.
+
+OWN_SECTION = "own"
+OWN_QUICK_COUNT = 10_000  # --quick: at most this many records and operations, as YCSB's own workloads run
+EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
+
+
+def own_scenario(
+    id_: str,
+    file: str,
+    props: Mapping[str, str],
+    source: str = "",
+    threads: tuple[int, ...] | None = None,
+) -> Scenario:
+    """The scenario of a user's workload file (pure): `file` is the path its steps read (a copy in the results
+    directory), props its properties. In --quick its counts are capped at OWN_QUICK_COUNT, unless it sets
+    insertcount (a part of a load split by insertstart: its counts are its own)."""
+    embedded = props.get("workload") == EMBEDDED_WORKLOAD
+    drawn = embedded and props.get("loadorder") == "replacement"
+    deletes = embedded and float(props.get("deleteproportion", "0") or 0) > 0
+    allowed = MISSES_ALLOWED if drawn or deletes else OK_RETURNS
+    records, operations = int(props["recordcount"]), int(props["operationcount"])
+    sized = "insertcount" not in props
+    runs = (
+        tuple(
+            _run(file, variant=f"run-{t}t", props=(("threadcount", str(t)),), allowed_returns=allowed) for t in threads
+        )
+        if threads
+        else (_run(file, allowed_returns=allowed),)  # the scenario's own figure: the heat map's row is its name
+    )
+    return Scenario(
+        id_,
+        OWN_SECTION,
+        f"Your workload {id_}",
+        "one operation of the workload file (a load's insert, a run's request)",
+        ENGINES,
+        (_load(file, variant="load"), *runs),
+        quick_records=min(records, OWN_QUICK_COUNT) if sized else None,
+        quick_operations=min(operations, OWN_QUICK_COUNT) if sized else None,
+        drawn=drawn,
+        source=source,
+    )
+
+
 SCALE: tuple[Scenario, ...] = scale_scenarios()
-SCENARIOS_BY_ID: Mapping[str, Scenario] = {s.id: s for s in SCENARIOS}  # scale: SCALE, built per run
+SCENARIOS_BY_ID: dict[str, Scenario] = {s.id: s for s in SCENARIOS}  # scale: SCALE, built per run
+# The user's workload files of the run being made or read: registered by the suite and by the results reader,
+# so that the report's lookups by id find them.
+OWN_SCENARIOS: dict[str, Scenario] = {}
+
+
+def register_own(scenarios: list[Scenario]) -> None:
+    for s in scenarios:
+        OWN_SCENARIOS[s.id] = s
+        SCENARIOS_BY_ID[s.id] = s
+
+
+def forget_own() -> None:
+    """Back to the catalogue alone (a process that reads several runs' results, the tests)."""
+    for id_ in OWN_SCENARIOS:
+        SCENARIOS_BY_ID.pop(id_, None)
+    OWN_SCENARIOS.clear()
+
+
+def catalogue() -> tuple[Scenario, ...]:
+    """The catalogue in report order, the user's workload files registered last (the scale group apart)."""
+    return SCENARIOS + tuple(OWN_SCENARIOS.values())
+
 
 # Names that select a group with --scenarios.
 SCENARIO_GROUPS: Mapping[str, tuple[str, ...]] = {

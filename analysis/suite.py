@@ -7,6 +7,7 @@ python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer rocksdb --peer basic:bas
                                                      upstream YCSB bindings as rows of their own
 python -m analysis run --shard 2/4                   the second of four disjoint parts of the matrix
 python -m analysis run --shard auto                  the part a Kubernetes Indexed Job or Slurm array gave it
+python -m analysis run --workload my.properties      your own YCSB workload file: a load, then a run, on every engine
 python -m analysis list [--scenarios NAME ...]       the catalogue
 """
 
@@ -31,9 +32,10 @@ from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
-from .runner import RunOptions, cell_weight, engine_is_built, run_cell
+from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 from .scenarios import (
     ENGINES,
+    SCALE,
     SCALE_LOAD_MIN_SECONDS,
     SCALE_LOAD_RATE,
     SCALE_RECORDS,
@@ -42,11 +44,24 @@ from .scenarios import (
     SCALE_THREAD_SECONDS,
     SCALE_THREADS,
     SCENARIO_GROUPS,
+    SCENARIOS,
     ScaleSettings,
     Scenario,
+    binding_of,
+    own_scenario,
+    register_own,
     scale_scenarios,
     select_engines,
     select_scenarios,
+)
+from .workloadfile import (
+    WorkloadFile,
+    WorkloadFileRefused,
+    check_workload_file,
+    describe,
+    keep_copies,
+    refuse_clashes,
+    refuse_unloadable,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,6 +91,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"engines to run (default: {' '.join(ENGINES)}; none: only the --peer bindings)",
     )
     p.add_argument("--scenarios", nargs="+", metavar="NAME", help=SCENARIOS_HELP)
+    p.add_argument(
+        "--workload",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="your own YCSB workload file (repeatable): a scenario named after the file, a load then a run on "
+        "every engine; refused before anything runs when it does not parse, names no workload class on the "
+        "classpath, or lacks recordcount or operationcount. Without --scenarios, only these run",
+    )
     p.add_argument(
         "--repeat",
         type=int,
@@ -148,9 +173,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     scale.add_argument(
         "--threads-series",
         type=parse_series,
-        default=SCALE_THREADS,
         metavar="T,T,...",
-        help=f"client threads of its thread series (default {','.join(map(str, SCALE_THREADS))})",
+        help=f"client threads of its thread series (default {','.join(map(str, SCALE_THREADS))}); with --workload, "
+        "also a run step of each file per thread count (default: one run, with the file's threadcount)",
     )
     scale.add_argument(
         "--step-seconds",
@@ -194,7 +219,7 @@ def parse_series(text: str) -> tuple[int, ...]:
 def scale_settings(args: argparse.Namespace) -> ScaleSettings:
     return ScaleSettings(
         records=args.records_series,
-        threads=args.threads_series,
+        threads=args.threads_series or SCALE_THREADS,
         step_seconds=args.step_seconds,
         sustained_seconds=args.duration,
     )
@@ -265,6 +290,23 @@ def shard_from_environment(env: Mapping[str, str]) -> tuple[int, int]:
     if count < 1 or not 1 <= index <= count:
         raise ValueError(f"--shard auto: part {index} of {count} from {source} is not 1 <= I <= N")
     return index, count
+
+
+def classpaths_of(engines: list[str], peers: list[Peer]) -> dict[str, str]:
+    """Row -> the -cp its JVMs get: our built engines' (bin/ycsb's) and the peers' (an unbuilt engine has none:
+    its cells fail as not built)."""
+    paths = {e: our_classpath(REPO, binding_of(e)) for e in engines}
+    rows = {e: cp for e, cp in paths.items() if cp is not None}
+    return rows | {p.engine: p.classpath() for p in peers}
+
+
+def own_workloads(paths: list[Path], rows: dict[str, str]) -> list[WorkloadFile]:
+    """The --workload files, each parsed and checked, its workload class on every row's classpath, no two
+    making one scenario; WorkloadFileRefused for the first file that fails."""
+    files = [check_workload_file(p) for p in paths]
+    refuse_clashes(files, {s.id for s in SCENARIOS} | {s.id for s in SCALE})
+    refuse_unloadable(files, rows)
+    return files
 
 
 def matrix_cells(engines: list[str], scenarios: list[Scenario]) -> list[tuple[str, Scenario]]:
@@ -411,7 +453,9 @@ def main(argv: list[str]) -> int:
     """`python -m analysis run`."""
     args = parse_args(argv)
     try:
-        scenarios = select_scenarios(split_names(args.scenarios), scale_scenarios(scale_settings(args)))
+        # Only the user's own workload files run when they are given without --scenarios.
+        picked = split_names(args.scenarios)
+        chosen = [] if args.workload and not picked else select_scenarios(picked, scale_scenarios(scale_settings(args)))
         names = split_names(args.engines)
         engines = [] if names == ["none"] else select_engines(names)  # none: only the peers
     except ValueError as e:
@@ -424,6 +468,13 @@ def main(argv: list[str]) -> int:
         except (ValueError, OSError) as e:
             print(f"run: {e}", file=sys.stderr)
             return 2
+    try:
+        own = own_workloads(args.workload, classpaths_of(engines, peers))
+    except WorkloadFileRefused as e:
+        print(f"run: {e}", file=sys.stderr)
+        return 2
+    # Checked, not yet run: their scenarios read the copies the results directory keeps (made below).
+    scenarios = chosen + [own_scenario(f.id, str(f.path), f.properties) for f in own]
     why = no_cells_reason(engines, peers, scenarios)
     if why:
         print(f"run: nothing to run, refused: {why}", file=sys.stderr)
@@ -437,6 +488,9 @@ def main(argv: list[str]) -> int:
     mode = "quick" if quick else "full"
     out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-{mode}").resolve()
     out.mkdir(parents=True, exist_ok=True)
+    own_scenarios = keep_copies(own, out, args.threads_series)
+    register_own(own_scenarios)
+    scenarios = chosen + own_scenarios
     data = (args.data_dir or out / "data").resolve()
     options = RunOptions(
         repo=REPO,
@@ -470,6 +524,7 @@ def main(argv: list[str]) -> int:
         "peers": [p.describe() for p in peers],
         "shard": list(args.shard) if args.shard else None,
         "scenarios": [s.id for s in scenarios],
+        "workload_files": describe(own, args.threads_series),
         "command": ["python", "-m", "analysis", "run", *argv],
         "revision": git_revision(REPO),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),

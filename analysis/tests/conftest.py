@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from analysis.scenarios import forget_own
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,3 +37,10 @@ class Captured:
 @pytest.fixture(params=captured_engines())
 def captured(request) -> Captured:
     return Captured(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _catalogue_alone_after_each_test():
+    """A test that runs or reads a user's workload file registers its scenario for the process: gone after it."""
+    yield
+    forget_own()

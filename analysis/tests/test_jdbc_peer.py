@@ -8,11 +8,16 @@ it was given (what upstream's JdbcDBCreateTable reads: -p connection properties,
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
 
+from analysis.keydraws import distinct_keys
 from analysis.peers import JDBC_CREATE_TABLE, Peer, find_common_jar, make_peers, prepare_command
+from analysis.render import BulletList
+from analysis.report import peers_blocks
+from analysis.results import load_runs
 from analysis.runner import RunOptions, run_cell
 from analysis.scenarios import SCENARIOS_BY_ID
 
@@ -111,3 +116,90 @@ def test_a_jdbc_peer_runs_the_table_maker_in_the_cells_directory_before_the_load
     # Then the load ran (and failed: the stand-in tree has no JdbcDBClient to run it with).
     assert [step["phase"] for step in cell["repeats"][0]] == ["load"], cell
     assert "preparing the store" not in (cell["error"] or "")
+
+
+# Stands in for upstream's JdbcDBClient where it matters here: its insert is SQL's INSERT INTO, so a key already in
+# the table fails (upstream's returns ERROR on the SQLITE_CONSTRAINT_PRIMARYKEY). The keys live in a file at
+# db.url's path between the cell's JVMs. Single-threaded, as the scenarios run it.
+STAND_IN_CLIENT = """package site.ycsb.db;
+import java.nio.file.*;
+import java.util.*;
+import site.ycsb.*;
+public final class JdbcDBClient extends DB {
+  private Path file;
+  private final Set<String> keys = new TreeSet<>();
+  @Override public void init() throws DBException {
+    String url = getProperties().getProperty("db.url");
+    file = Paths.get(url.substring(url.indexOf("sqlite:") + "sqlite:".length()));
+    try { if (Files.exists(file)) { keys.addAll(Files.readAllLines(file)); } }
+    catch (java.io.IOException e) { throw new DBException(e); }
+  }
+  @Override public void cleanup() throws DBException {
+    try { Files.write(file, keys); } catch (java.io.IOException e) { throw new DBException(e); }
+  }
+  @Override public Status insert(String t, String key, Map<String, ByteIterator> v) {
+    return keys.add(key) ? Status.OK : Status.ERROR;
+  }
+  @Override public Status update(String t, String key, Map<String, ByteIterator> v) {
+    return keys.contains(key) ? Status.OK : Status.NOT_FOUND;
+  }
+  @Override public Status read(String t, String key, Set<String> f, Map<String, ByteIterator> r) {
+    return keys.contains(key) ? Status.OK : Status.NOT_FOUND;
+  }
+  @Override public Status scan(String t, String k, int n, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
+    return Status.NOT_IMPLEMENTED;
+  }
+  @Override public Status delete(String t, String key) {
+    return keys.remove(key) ? Status.OK : Status.NOT_FOUND;
+  }
+}
+"""
+STAND_IN_TABLE_MAKER = """package site.ycsb.db;
+public final class JdbcDBCreateTable {
+  public static void main(String[] args) { }
+}
+"""
+
+
+def test_an_insert_only_peer_gets_a_drawn_fills_repeats_as_updates_said_in_its_cell(tmp_path: Path) -> None:
+    home = jdbc_tree(tmp_path / "ycsb-0.17.0")
+    sources = tmp_path / "src" / "site" / "ycsb" / "db"
+    sources.mkdir(parents=True)
+    (sources / "JdbcDBClient.java").write_text(STAND_IN_CLIENT)
+    (sources / "JdbcDBCreateTable.java").write_text(STAND_IN_TABLE_MAKER)
+    classes = tmp_path / "classes"
+    subprocess.run(
+        ["javac", "-d", str(classes), "-cp", str(home / "lib" / "core-0.17.0.jar"), *map(str, sources.glob("*.java"))],
+        check=True,
+        timeout=120,
+    )
+    jar = home / "jdbc-binding" / "lib" / "stand-in.jar"
+    subprocess.run(["jar", "cf", str(jar), "-C", str(classes), "."], check=True, timeout=60)
+    (peer,) = make_peers(home, [f"jdbc:db.driver=org.sqlite.JDBC,db.url={SQLITE_URL}"], find_common_jar(REPO))
+    out = tmp_path / "out"
+    options = RunOptions(REPO, out, REPO / "workloads", tmp_path / "data", cap=300, peers={peer.engine: peer})
+    distinct = distinct_keys(300)
+    for scenario in ("randwrite", "randread"):
+        cell = run_cell(options, peer.engine, SCENARIOS_BY_ID[scenario]).to_json()
+        assert cell["status"] == "ok", cell["error"]
+        (note,) = cell["notes"]
+        assert note.startswith(
+            "load-randwrite: the fill draws its 300 keys with replacement, as db_bench does, and "
+            "upstream's JDBC binding inserts with INSERT INTO"
+        ), note
+        assert f"later draws ({300 - distinct:,}) were sent as updates (loadrepeats=update)" in note
+        load = cell["repeats"][0][0]
+        assert "loadrepeats=update" in load["command"]
+        text = (out / load["stdout"]).read_text()
+        assert f"[INSERT], Operations, {distinct}\n" in text and f"[UPDATE], Operations, {300 - distinct}\n" in text
+        assert "[INSERT], Return=OK, " in text and "Return=ERROR" not in text
+    # The report's paragraph on the peer says it.
+    (out / "suite.json").write_text(json.dumps({"peers": [peer.describe()]}))
+    (item,) = next(b for b in peers_blocks(load_runs([out])) if isinstance(b, BulletList)).items
+    assert "Adapted to it: randwrite, load-randwrite: the fill draws its 300 keys" in item
+    assert "; randread, load-randwrite: the fill draws" in item
+    # Our own engines' inserts are upserts: nothing is changed for them.
+    ours = RunOptions(REPO, tmp_path / "ours", REPO / "workloads", tmp_path / "d2", cap=300)
+    own = run_cell(ours, "lmdb", SCENARIOS_BY_ID["randwrite"]).to_json()
+    assert own["status"] == "ok" and own["notes"] == []
+    assert "loadrepeats=update" not in own["repeats"][0][0]["command"]

@@ -1,5 +1,6 @@
 package site.ycsb.embedded.workload;
 
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
@@ -34,6 +35,13 @@ import site.ycsb.workloads.CoreWorkload;
  *       in a random permutation) or replacement (each insert's key drawn uniformly from [0, recordcount)
  *       with repeats, as db_bench's fillrandom draws: about 63 % of the keys distinct; run-phase reads
  *       then miss about 37 %)</td></tr>
+ *   <tr><td>loadrepeats</td><td>insert</td><td>loadorder=replacement: how a load sends a key drawn again
+ *       (about 37 % of its inserts): insert (again: an upsert store overwrites it, as db_bench's put does) or
+ *       update (a store whose insert refuses a key already there, such as upstream's JDBC binding, gets an
+ *       update of it instead, counted as [UPDATE]; the first draw of each key is still an insert). Which draw
+ *       is a key's first is fixed by the insert indexes, from 0 (insertstart included), so processes that split
+ *       a load by insertstart agree; with several client threads a repeat may reach the store before the
+ *       first insert of its key</td></tr>
  *   <tr><td>loadseed</td><td>20110727</td><td>seed of the random load permutation or of the draws</td></tr>
  *   <tr><td>valuecompressionratio</td><td>off</td><td>0 &lt; r &lt;= 1: values a compressor shrinks to about
  *       r of their size (db_bench's compression_ratio); off: YCSB's random printable values</td></tr>
@@ -48,6 +56,7 @@ public class EmbeddedWorkload extends CoreWorkload {
   public static final String KEY_LENGTH = "keylength";
   public static final String LOAD_ORDER = "loadorder";
   public static final String LOAD_SEED = "loadseed";
+  public static final String LOAD_REPEATS = "loadrepeats";
   public static final String VALUE_COMPRESSION_RATIO = "valuecompressionratio";
   public static final String DELETE_PROPORTION = "deleteproportion";
   public static final String READSEQ_PROPORTION = "readseqproportion";
@@ -65,6 +74,9 @@ public class EmbeddedWorkload extends CoreWorkload {
   /** loadorder=replacement: inserts below this index draw their key with {@link SplitMix64#draw}; else 0. */
   private long drawRange;
   private long drawSeed;
+  /** loadrepeats=update: bit i set when insert index (drawStart + i) draws its key for the first time; else null. */
+  private BitSet firstDraws;
+  private long drawStart;
   private CompressibleValues compressible;
   private String fieldPrefix;
   /** fieldPrefix + i for the first fields, made once rather than per operation. */
@@ -95,6 +107,7 @@ public class EmbeddedWorkload extends CoreWorkload {
       double ratio = compressionRatio(props);
       double deletes = props.decimal(DELETE_PROPORTION, 0, 0, 1);
       double readseq = props.decimal(READSEQ_PROPORTION, 0, 0, 1);
+      boolean repeatsAsUpdates = props.choice(LOAD_REPEATS, "insert", "insert", "update").equals("update");
       fieldPrefix = p.getProperty(FIELD_NAME_PREFIX, FIELD_NAME_PREFIX_DEFAULT);
       fieldNames = new String[(int) Math.min(fieldcount, 1024)];
       for (int i = 0; i < fieldNames.length; i++) {
@@ -123,6 +136,12 @@ public class EmbeddedWorkload extends CoreWorkload {
       if (order.equals("replacement")) {
         drawRange = Math.max(1, records);
         drawSeed = seed;
+        if (repeatsAsUpdates) {
+          markFirstDraws(p);
+        }
+      } else if (repeatsAsUpdates) {
+        throw props.refuse(LOAD_REPEATS, "insert unless loadorder=replacement (only a load that draws its keys"
+            + " with replacement draws a key twice)");
       }
       if (!coreKeys) {
         keys.key(Math.max(0, records - 1)); // fails now, not mid-load, when the numbers do not fit
@@ -141,11 +160,37 @@ public class EmbeddedWorkload extends CoreWorkload {
       }
       System.err.printf(Locale.ROOT, "[workload] %s, %s load, values %s%n", keys.describe(),
           order.equals("replacement") ? "replacement (keys drawn uniformly with repeats, seed " + seed
-              + ": about 63 % distinct)" : order,
+              + ": about 63 % distinct" + (firstDraws != null ? "; a key drawn again is sent as an update" : "")
+              + ")" : order,
           ratio > 0 ? "compressible to " + ratio : "YCSB random printable");
     } catch (IllegalArgumentException e) {
       throw new WorkloadException(e.getMessage());
     }
+  }
+
+  /**
+   * loadrepeats=update: which of this client's inserts draw their key for the first time, counting the draws of
+   * every index from 0 (those below insertstart belong to another process's part of the load).
+   */
+  private void markFirstDraws(Properties p) throws WorkloadException {
+    long start = Long.parseLong(p.getProperty(INSERT_START_PROPERTY, INSERT_START_PROPERTY_DEFAULT));
+    long count = Long.parseLong(p.getProperty(INSERT_COUNT_PROPERTY, Long.toString(recordcount - start)));
+    if (drawRange > Integer.MAX_VALUE || start + count > Integer.MAX_VALUE) {
+      throw new WorkloadException(LOAD_REPEATS + "=update keeps a bit per key and per insert: at most "
+          + Integer.MAX_VALUE + " of each, not recordcount " + recordcount);
+    }
+    BitSet seen = new BitSet((int) drawRange);
+    firstDraws = new BitSet((int) count);
+    for (long i = 0; i < start + count; i++) {
+      int key = (int) SplitMix64.draw(drawSeed, i, drawRange);
+      if (!seen.get(key)) {
+        seen.set(key);
+        if (i >= start) {
+          firstDraws.set((int) (i - start));
+        }
+      }
+    }
+    drawStart = start;
   }
 
   /**
@@ -178,6 +223,10 @@ public class EmbeddedWorkload extends CoreWorkload {
         : loadPermutation != null && index < loadPermutation.size() ? loadPermutation.apply(index) : index;
     String key = keys.key(keynum);
     HashMap<String, ByteIterator> values = buildValues(true);
+    if (firstDraws != null && index < drawRange && !firstDraws.get((int) (index - drawStart))) {
+      Status updated = db.update(table, key, values); // measured by YCSB's DB wrapper as an UPDATE
+      return updated != null && updated.isOk();
+    }
     Status status;
     int retries = 0;
     while (true) {

@@ -209,6 +209,37 @@ class EmbeddedWorkloadTest {
     assertTrue(!whole.equals(other), "another seed draws other keys");
   }
 
+  @Test
+  void loadRepeatsAsUpdatesInsertEachKeyOnceAndUpdateItsLaterDraws() throws Exception {
+    String[] common = {"keyformat", "decimal", "loadorder", "replacement", "recordcount", "1000", "loadseed", "7"};
+    List<String> drawn = load(workload(common), 1000).inserted;
+    RecordingDb db = load(workload(with(common, "loadrepeats", "update")), 1000);
+    List<String> firsts = new ArrayList<>();
+    List<String> repeats = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (String key : drawn) {
+      (seen.add(key) ? firsts : repeats).add("UPDATE " + key);
+    }
+    assertEquals(firsts.size(), new HashSet<>(db.inserted).size());
+    assertEquals(db.inserted.size(), new HashSet<>(db.inserted).size(), "no key inserted twice");
+    assertEquals(drawn.stream().distinct().toList(), db.inserted, "the first draws, in order");
+    assertEquals(repeats, db.ops, "every later draw an update, in order");
+    assertTrue(!repeats.isEmpty());
+    // A second process's part of the load knows the draws below its insertstart.
+    RecordingDb part = load(workload(with(common, "loadrepeats", "update", "insertstart", "500", "insertcount", "500")),
+        500);
+    Set<String> before = new HashSet<>(drawn.subList(0, 500));
+    assertEquals(drawn.subList(500, 1000).stream().filter(k -> !before.contains(k)).distinct().toList(),
+        part.inserted);
+  }
+
+  @Test
+  void loadRepeatsAsUpdatesWithoutDrawnKeysIsRefused() {
+    WorkloadException e = assertThrows(WorkloadException.class,
+        () -> workload("keyformat", "decimal", "loadorder", "random", "loadrepeats", "update"));
+    assertTrue(e.getMessage().contains("loadrepeats"), e.getMessage());
+  }
+
   private static String[] with(String[] kv, String... more) {
     String[] out = Arrays.copyOf(kv, kv.length + more.length);
     System.arraycopy(more, 0, out, kv.length, more.length);

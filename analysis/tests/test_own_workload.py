@@ -1,0 +1,211 @@
+"""`run --workload FILE`: a user's YCSB workload file as a scenario of the run. A file the suite cannot run
+as written is refused before anything runs (no results directory, exit 2), a line per problem; one it can
+runs on a real engine and is in the report like any scenario (tidy rows, the heat map, its own table)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from analysis.report_costs import amplification_blocks
+from analysis.report_tables import _own_label
+from analysis.results import Figure
+from analysis.scenarios import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
+from analysis.suite import main as run_main
+from analysis.suite import matrix_cells, shard_cells
+from analysis.workloadfile import check_workload_file, class_on_classpath, parse_properties, read_properties
+
+from .conftest import REPO
+
+GOOD = """# a service that mostly reads
+workload=site.ycsb.workloads.CoreWorkload
+recordcount=300
+operationcount 300
+fieldcount: 2
+fieldlength=40
+readproportion=0.9
+updateproportion=0.1
+requestdistribution=zipfian
+"""
+
+
+def refused(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str], *more: str) -> str:
+    """Runs the suite on a file of this text; asserts it refused before anything ran; its message."""
+    path = tmp_path / "mine"
+    path.write_text(text)
+    out = tmp_path / "out"
+    code = run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(out), "--no-report", *more])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert not out.exists(), "a refused file leaves no results directory: nothing ran"
+    assert f"--workload {path} refused, before anything ran:" in err
+    return err
+
+
+def test_a_line_java_would_guess_at_is_refused_with_its_number(tmp_path: Path, capsys) -> None:
+    text = GOOD + "threadcount\npath=C:\\data\\db\nrecordcount=20\n=5\nx=\\u12\n"
+    err = refused(tmp_path, text, capsys)
+    path = tmp_path / "mine"
+    assert f"{path}:10: 'threadcount' has no value" in err
+    assert f"{path}:11: \\d is not an escape" in err
+    assert f"{path}:12: recordcount set again (first on line 3" in err
+    assert f"{path}:13: no property name" in err
+    assert f"{path}:14: \\u12 is not \\u and four hex digits" in err
+    assert f"{path}:4:" not in err, "a blank separates a name from its value, as Java reads it"
+
+
+def test_a_file_without_recordcount_is_refused(tmp_path: Path, capsys) -> None:
+    err = refused(tmp_path, GOOD.replace("recordcount=300\n", ""), capsys)
+    assert f"{tmp_path / 'mine'}: no recordcount= line (read 8 lines)" in err
+    err = refused(tmp_path, GOOD.replace("recordcount=300", "recordcount=3e2"), capsys)
+    assert f"{tmp_path / 'mine'}:3: recordcount='3e2' is not a whole number of at least 1" in err
+
+
+def test_a_workload_class_on_no_rows_classpath_is_refused(tmp_path: Path, capsys) -> None:
+    text = GOOD.replace("site.ycsb.workloads.CoreWorkload", "com.example.NoSuchWorkload")
+    err = refused(tmp_path, text, capsys)
+    assert f"{tmp_path / 'mine'}:2: workload=com.example.NoSuchWorkload is not on the classpath of lmdb" in err
+
+
+def test_a_file_named_like_a_catalogue_scenario_is_refused(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "workloada"
+    path.write_text(GOOD)
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(tmp_path / "o")]) == 2
+    assert "its scenario would be 'workloada', a scenario of the catalogue" in capsys.readouterr().err
+
+
+def test_classes_are_found_in_jars_and_directories_of_a_classpath(tmp_path: Path) -> None:
+    lib = REPO / "lmdb-binding" / "target" / "lib"
+    assert lib.is_dir(), "the LMDB binding is not built: run scripts/setup.sh"
+    assert class_on_classpath("site.ycsb.workloads.CoreWorkload", f"{lib}/*")
+    assert class_on_classpath("site.ycsb.embedded.workload.EmbeddedWorkload", f"{lib}/*")
+    assert not class_on_classpath("site.ycsb.workloads.NoSuch", f"{lib}/*")
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "W.class").write_bytes(b"")
+    assert class_on_classpath("a.b.W", f"{tmp_path / 'none'}:{tmp_path}")
+
+
+def test_properties_are_read_as_javas_properties_load_reads_them(tmp_path: Path) -> None:
+    """Checked against the JDK itself: a JVM loads the same text and prints what it read."""
+    text = (
+        "a=1\n  b : two words  \nc three\\\n    four\nd\\=e=5\n# comment\n! other\nf=\\t\\u0041\\\\\n"
+        "g=x\\:y\nh =\n  i\\ j = k\n"
+    )
+    (tmp_path / "p.properties").write_text(text)
+    dump = tmp_path / "Dump.java"
+    dump.write_text(
+        "import java.io.*; import java.util.*;\n"
+        "public class Dump { public static void main(String[] a) throws Exception {\n"
+        "  Properties p = new Properties(); try (InputStream in = new FileInputStream(a[0])) { p.load(in); }\n"
+        "  for (String k : new TreeSet<>(p.stringPropertyNames())) {\n"
+        '    System.out.println(k.replace("\\t", "<TAB>") + "|" + p.getProperty(k).replace("\\t", "<TAB>")); }\n'
+        "} }\n"
+    )
+    java = subprocess.run(
+        ["java", str(dump), str(tmp_path / "p.properties")], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.splitlines()
+    props, problems = parse_properties(text)
+    assert problems == []
+    ours = sorted(f"{p.name}|{p.value}".replace("\t", "<TAB>") for p in props)
+    assert ours == java
+    assert read_properties(text)["b"] == "two words", "read_properties trims what Java keeps after a value"
+
+
+def test_a_users_workload_file_runs_on_an_engine_and_is_in_the_report(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "reads.properties"
+    text = GOOD + "lmdb.mapsise=1g\n"  # a typo LMDB's binding warns of and ignores
+    path.write_text(text)
+    out = tmp_path / "out"
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(out), "--cap", "200"]) == 0
+    capsys.readouterr()
+    cell = json.loads((out / "lmdb" / "reads" / "cell.json").read_text())
+    assert cell["status"] == "ok", cell["error"]
+    copy = out / "workload-files" / "reads"
+    assert copy.read_text() == text, "the results keep the file as it ran"
+    ignored = "lmdb ignored lmdb.mapsise, a property its binding does not have"
+    assert cell["notes"] == [f"load-reads-load: {ignored}", f"run-reads: {ignored}"]
+    steps = cell["repeats"][0]
+    assert [(s["phase"], s["variant"], s["recordcount"], s["operationcount"]) for s in steps] == [
+        ("load", "load", 200, 200),
+        ("run", "", 200, 200),
+    ]
+    assert all(["-P", str(copy)] == s["command"][3:5] for s in steps), steps[0]["command"]
+    suite = json.loads((out / "suite.json").read_text())
+    assert suite["scenarios"] == ["reads"]
+    assert suite["workload_files"] == [
+        {
+            "id": "reads",
+            "source": str(path),
+            "copy": "workload-files/reads",
+            "class": GOOD.split("=")[1].split()[0],
+            "threads": None,
+        }
+    ]
+    with (out / "tidy.csv").open() as f:
+        rows = [r for r in csv.DictReader(f) if r["operation"] in ("INSERT", "READ", "UPDATE")]
+    done = {(r["variant"], r["operation"]): int(r["count"]) for r in rows if r["scenario"] == "reads"}
+    assert done[("load", "INSERT")] == 200
+    assert done[("", "READ")] + done[("", "UPDATE")] == 200 and done[("", "READ")] > done[("", "UPDATE")]
+    # A fresh process renders the report from the directory alone: the file's scenario comes back from its copy.
+    subprocess.run(
+        [sys.executable, "-m", "analysis", "report", str(out)], cwd=REPO, check=True, capture_output=True, timeout=300
+    )
+    report = (out / "report.md").read_text()
+    glance = report[report.index("## At a glance") : report.index("## Summary")]
+    assert "| reads load | 1.00 |" in glance and "| reads | 1.00 |" in glance
+    own = report[report.index("## 8. Your Workloads") :]
+    assert f"Your workload file `{path}`" in own
+    assert own.index("| LMDB (lmdbjava) |") < own.index("Not honoured as written:") < own.index("### What it cost")
+    assert "- LMDB (lmdbjava): run-reads: lmdb ignored lmdb.mapsise" in own
+
+
+def test_a_files_scenario_runs_on_every_row_with_the_suites_options() -> None:
+    props = read_properties(GOOD)
+    plain = own_scenario("reads", "/r/workload-files/reads", props)
+    assert plain.section == "own" and plain.variants == ("load", "")
+    assert (plain.quick_records, plain.quick_operations) == (300, 300)
+    assert [s.name for s in plain.steps] == ["load-reads-load", "run-reads"]
+    threads = own_scenario("reads", "/r/workload-files/reads", props, threads=(1, 4))
+    assert threads.variants == ("load", "run-1t", "run-4t")
+    assert [dict(s.props).get("threadcount") for s in threads.steps] == [None, "1", "4"]
+    cells = matrix_cells(["leveldb", "lmdb", "rocksdb@ycsb-0.17.0"], [plain])
+    assert [e for e, _ in cells] == ["leveldb", "lmdb", "rocksdb@ycsb-0.17.0"], "every engine row and every peer"
+    assert [e for e, _ in shard_cells(cells, (2, 2))] == ["lmdb"]
+    big = own_scenario("big", "/f", {**props, "recordcount": "5000000", "operationcount": "20000"})
+    assert (big.quick_records, big.quick_operations) == (OWN_QUICK_COUNT, OWN_QUICK_COUNT)
+    part = own_scenario("part", "/f", {**props, "insertcount": "100"})
+    assert (part.quick_records, part.quick_operations) == (None, None), "a part of a split load keeps its counts"
+    drawn = {**props, "workload": EMBEDDED_WORKLOAD, "loadorder": "replacement"}
+    assert own_scenario("d", "/f", drawn).keys_drawn and not plain.keys_drawn
+    assert "NOT_FOUND" in own_scenario("d", "/f", drawn).steps[1].allowed_returns
+    assert "NOT_FOUND" not in plain.steps[1].allowed_returns
+
+
+def test_the_projects_own_workload_files_pass_the_checks_a_users_file_must() -> None:
+    files = [f for f in sorted((REPO / "workloads").rglob("*")) if f.is_file()]
+    assert len(files) > 30
+    for f in files:
+        _, problems = parse_properties(f.read_text(encoding="latin-1"))
+        assert problems == [], f
+    for name in ("workloada", "randwrite", "scale/base"):
+        checked = check_workload_file(REPO / "workloads" / name)
+        assert checked.properties["recordcount"].isdigit(), name
+
+
+def test_write_costs_of_variants_alone_draw_no_amplification_chart(tmp_path: Path) -> None:
+    """A --workload file run with --threads-series measures only variants (load, run-1t, ...), as bulk-import
+    does: their write amplification is in the cost tables, and the chart of variant-less figures is left out
+    (it failed with an IndexError on an empty list of panels)."""
+    figures = [
+        Figure("lmdb", "bulk-import", v, "sqlite", "ops", "ops/sec", 10.0, costs={"write_amplification": 2.0})
+        for v in ("one-row-per-txn", "all-rows-one-txn")
+    ]
+    assert amplification_blocks(SimpleNamespace(figures=figures), tmp_path) == []  # type: ignore[arg-type]
+    labels = [_own_label(v) for v in ("load", "", "run-1t", "run-16t")]
+    assert labels == ["load", "run", "run, 1 thread", "run, 16 threads"]
