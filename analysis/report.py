@@ -28,6 +28,7 @@ from .findings import (
     ran_any_finding,
 )
 from .formatting import format_number
+from .noise import measure_noise
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_costs import (
@@ -39,7 +40,7 @@ from .report_costs import (
     summary_blocks,
     timeline_blocks,
 )
-from .report_noise import noise_blocks
+from .report_noise import noise_blocks, spread_blocks
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
@@ -99,6 +100,12 @@ def run_summary(run: RunData) -> str:
         repeats = f"median (and min-max) of {repeat} runs for {', '.join(several)}, one run for the rest"
     else:
         repeats = f"median (and min-max) of {repeat} runs per figure" if repeat > 1 else "one run per figure"
+    noise_cells = suite.get("noise_cells") or []
+    if noise_cells:
+        repeats += (
+            "; " + ", ".join(f"{c['engine']}/{c['scenario']}" for c in noise_cells) + " "
+            f"{noise_cells[0]['repeat']} times, to measure the run-to-run spread"
+        )
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
     parts = suite.get("merged_from") or []
@@ -476,13 +483,14 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     compared, on_ycsb = like_for_like(run.figures, {(s, v) for (s, v, _e) in published})
     compared_map = {(f.engine, f.scenario, f.variant): f for f in compared}
     compared_values = {k: f.value for k, f in compared_map.items() if f.value is not None}
-    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map)
+    noise = measure_noise(compared)  # this machine's run-to-run spread per kind of step, on the same clock
+    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map, noise)
     if not ran_any_finding(findings, {f.scenario for f in run.figures}):
         findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
     timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
-    summary = summary_blocks(run, findings, crash, full_repeats, compared)
+    summary = summary_blocks(run, findings, crash, full_repeats, compared, noise)
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
@@ -517,6 +525,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if findings:
         blocks += findings_blocks(findings, timed)
     blocks += failed_blocks(run)
+    blocks += spread_blocks(noise, bool(findings))
     blocks += noise_blocks(run)
     blocks += hosts_blocks(run)
     blocks += how_blocks(run)

@@ -20,6 +20,7 @@ from .findings import (
     closer_library,
 )
 from .formatting import format_figure, format_number, format_open_close, format_seconds
+from .noise import NO_NOISE, Noise
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_scale import scale_summary
@@ -336,9 +337,11 @@ def summary_blocks(
     crash: CrashResults | None,
     full_repeats: bool,
     compared: list[Figure] | None = None,
+    noise: Noise = NO_NOISE,
 ) -> list[Block]:
     """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability.
-    compared: the figures on the clock each test is compared on (as the heat map's); default YCSB's."""
+    compared: the figures on the clock each test is compared on (as the heat map's); default YCSB's;
+    noise: this machine's spread per kind of step, as the run measured it."""
     figures = run.figures if compared is None else compared
     by_status: dict[str, list[str]] = {}
     for r in findings:
@@ -366,6 +369,13 @@ def summary_blocks(
         items.append(
             f"**Noise**: every cell ran {run.suite['repeat']} times; figures are medians with their min-max, and a "
             "finding whose margin is inside that spread is 'too close to call'."
+        )
+    elif noise.bands:
+        items.append(
+            "**Noise**: one run per figure, but the run repeated a cell of each kind of step to measure this "
+            "machine's run-to-run spread: "
+            + "; ".join(b.describe() for b in noise.bands.values())
+            + ". A finding whose margin is within that spread is 'too close to call' (how: 'Run-to-run spread')."
         )
     else:
         items.append("**Noise**: one run per cell, so no finding can be judged against its noise (`--repeat 3`).")
