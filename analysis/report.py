@@ -11,6 +11,7 @@ cell named with its host; runs whose machines or counts differ are refused unles
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -558,11 +559,25 @@ def write_report(
     paths = ReportPaths(
         report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
     )
+    if len(directories) > 1:  # so that `compare MERGED ...` finds the parts this report merged
+        (report_dir / MERGED_FILE).write_text(json.dumps({"directories": [str(d) for d in directories]}, indent=2))
     paths.markdown.write_text(to_markdown(blocks))
     paths.html.write_text(to_html(blocks, TITLE, report_dir))
     run.tidy.to_csv(paths.tidy_csv, index=False)
     with_scale_figures(figures_frame(run.figures), run).to_csv(paths.figures_csv, index=False)
     return paths
+
+
+# A merged report's directory names the results directories it merged (it holds no cell of its own).
+MERGED_FILE = "merged.json"
+
+
+def merged_parts(directory: Path) -> list[Path] | None:
+    """The results directories a merged report's directory was made from; None for any other directory."""
+    path = directory / MERGED_FILE
+    if not path.is_file():
+        return None
+    return [Path(d) for d in json.loads(path.read_text())["directories"]]
 
 
 def holds_results(directory: Path) -> bool:
