@@ -49,6 +49,7 @@ class FindingResult:
     evidence: str
     library: str = ""  # the LevelDB row a 2011 finding was judged on, when the run has both libraries
     scenarios: tuple[str, ...] = ()  # the scenarios its check reads figures of
+    figures: tuple[tuple[str, str, str], ...] = ()  # the (engine, scenario, variant) figures it read
 
     @property
     def label(self) -> str:
@@ -93,9 +94,11 @@ class Numbers:
         self.figures = figures or {}
         self.missing: list[str] = []
         self.scenarios: dict[str, None] = {}  # every scenario read, in order
+        self.read: dict[tuple[str, str, str], None] = {}  # every figure read, in order
 
     def get(self, engine: str, scenario: str, variant: str = "") -> float:
         self.scenarios[scenario] = None
+        self.read[(engine, scenario, variant)] = None
         value = self.values.get((engine, scenario, variant))
         if value is None:
             self.missing.append(f"{scenario}{'/' + variant if variant else ''} on {label(engine)}")
@@ -404,6 +407,7 @@ def evaluate_finding(
         verdict.status,
         verdict.evidence,
         scenarios=tuple(numbers.scenarios),
+        figures=tuple(numbers.read),
     )
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .charts import bar_chart
@@ -46,6 +47,8 @@ from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
+from .steady import describe as describe_steadiness
+from .steady import figure_steadiness
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -476,6 +479,14 @@ def incomplete_blocks(run: RunData) -> list[Block]:
     return [Paragraph(f"**{incompleteness(missing)}.**")] if missing else []
 
 
+def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
+    """A judged finding whose figures include one that is not steady (steady.py) says so after its evidence."""
+    if result.status == NOT_MEASURED:
+        return result
+    flagged = describe_steadiness(steadiness, result.figures, engine_label)
+    return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
+
+
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
@@ -488,14 +499,16 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map, noise)
     if not ran_any_finding(findings, {f.scenario for f in run.figures}):
         findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
+    steadiness = figure_steadiness(run.cells, run.directory)
+    findings = [steadiness_noted(r, steadiness) for r in findings]
     timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
-    summary = summary_blocks(run, findings, crash, full_repeats, compared, noise)
+    summary = summary_blocks(run, findings, crash, full_repeats, compared, noise, steadiness)
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
-        *glance_blocks(run, compared, on_ycsb),
+        *glance_blocks(run, compared, on_ycsb, steadiness),
         summary[0],
         Paragraph(run_summary(run)),
         *summary[1:],
