@@ -95,5 +95,10 @@ def spread_blocks(noise: Noise, judged: bool = True) -> list[Block]:
             "clock the findings read (in operations where timed). Load: a fill (YCSB's load phase); read: point "
             "reads only; write: a run that inserts, updates or deletes; scan: scans or full ordered passes." + rule
         ),
-        Table(["Kind of step", "Spread", "Measured on (each run's figure)"], rows, align_right_from=1),
+        Table(
+            ["Kind of step", "Spread", "Measured on (each run's figure)"],
+            rows,
+            align_right_from=1,
+            text_columns=frozenset({2}),
+        ),
     ]

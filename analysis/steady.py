@@ -7,7 +7,8 @@ intervals without the partial ones: the status lines' first (printed before any 
 closing line), the logs' first (from the first operation to the first tick) and last.
 
 The rule, per step:
-- **too short**: fewer than STEADY_MIN_SECONDS whole seconds: too few to show a steady part at all;
+- **too short**: fewer than STEADY_MIN_SECONDS whole seconds, or fewer than STEADY_MIN_RATE operations in
+  its median second (a few full passes of long operations): too few to show a steady part at all;
 - **still climbing**: the median second of the last third of its whole seconds is more than CLIMB_SHARE
   above the median of the middle third: the rate still rose at the end (the JIT compiling the hot path,
   caches filling), so the step's figure is not its steady rate;
@@ -25,6 +26,9 @@ from .parse import parse_status_lines
 from .scale import UnreadableLog, hdr_logs, is_scale_cell, timeline
 
 STEADY_MIN_SECONDS = 4
+# A step of long operations (a full pass is one) has no rate a second to read: its median second must hold
+# at least this many operations.
+STEADY_MIN_RATE = 10.0
 CLIMB_SHARE = 0.10
 
 STEADY = "steady"
@@ -36,9 +40,12 @@ MARKS: Mapping[str, str] = {CLIMBING: "↗", TOO_SHORT: "◦"}
 MARK_LEGEND: Mapping[str, str] = {
     CLIMBING: (
         f"the rate still climbed at the step's end (the median second of the last third of its whole seconds "
-        f"more than {CLIMB_SHARE:.0%} above the middle third's): not a steady figure"
+        f"more than {CLIMB_SHARE * 100:.0f} % above the middle third's): not a steady figure"
     ),
-    TOO_SHORT: f"the step lasted fewer than {STEADY_MIN_SECONDS} whole seconds, too short to show a steady part",
+    TOO_SHORT: (
+        f"the step lasted fewer than {STEADY_MIN_SECONDS} whole seconds (or ran fewer than {STEADY_MIN_RATE:.0f} "
+        "operations a second, as a few full passes do), too short to show a steady part"
+    ),
 }
 
 Key = tuple[str, str, str]  # (engine, scenario, variant)
@@ -46,7 +53,7 @@ Key = tuple[str, str, str]  # (engine, scenario, variant)
 
 def judge(rates: list[float]) -> str:
     """A step's verdict from the rates (ops/sec) of its whole seconds, in order (pure)."""
-    if len(rates) < STEADY_MIN_SECONDS:
+    if len(rates) < STEADY_MIN_SECONDS or statistics.median(rates) < STEADY_MIN_RATE:
         return TOO_SHORT
     third = len(rates) // 3
     middle = statistics.median(rates[len(rates) - 2 * third : len(rates) - third])
