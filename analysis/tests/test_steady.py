@@ -117,3 +117,27 @@ def test_the_heat_map_marks_figures_not_steady_and_the_findings_say_so(tmp_path)
 def test_a_run_without_steps_renders_as_before(tmp_path):
     markdown = to_markdown(build_report(constructed_run(tmp_path), tmp_path))
     assert "↗" not in markdown and "◦" not in markdown and "Steady state" not in markdown
+
+
+def test_the_at_scale_section_notes_loads_that_ran_faster_at_a_larger_n():
+    from analysis.report_scale import rising_loads_note
+
+    def load(engine: str, records: int, rate: float, seconds: float) -> dict:
+        return {
+            "engine": engine,
+            "workload": "load",
+            "records": records,
+            "rate": rate,
+            "ok": True,
+            "runtime_s": seconds,
+        }
+
+    # The issue's small run: LevelDB 27,409 -> 42,227 ops/s from 65,536 to 262,144 records.
+    points = [load("leveldb", 65_536, 27_409.0, 2.4), load("leveldb", 262_144, 42_227.0, 6.2)]
+    points += [load("rocksdb", 65_536, 50_000.0, 1.3), load("rocksdb", 262_144, 48_000.0, 5.5)]
+    note = rising_loads_note(points)
+    assert note.startswith(
+        "The loads' throughput rose with N: LevelDB 1.13 (leveldbjni) 27,400 -> 42,200 ops/s from 65,536 to "
+        "262,144 records, a load of 2 s. "
+    )
+    assert "RocksDB" not in note and rising_loads_note(points[2:]) == ""
