@@ -190,7 +190,8 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
         f"{len(both)} figures in both: B is faster on {faster}, slower on {len(decided) - faster}, within the noise "
         f"on {len(both) - len(decided)}. Speed-up is B / A, inverted for times. A change counts when it is larger "
         "than the wider of the two figures' spreads: a figure's own over its repeats, else the spread its run "
-        "measured for that kind of step (the report's 'Run-to-run spread'), whichever side measured it"
+        "measured for that kind of step (as the report's 'Run-to-run spread', here on YCSB's clock, the one "
+        "compare reads), whichever side measured it"
         + (
             f"; for the {unmeasured} figure{'s' if unmeasured != 1 else ''} whose spread neither side measured, "
             f"larger than {UNMEASURED_THRESHOLD * 100:.0f} %, a threshold and not a measurement"
@@ -208,10 +209,16 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     ]
     busy = [c for c in comparisons if c.busy]
     if busy:
+        every = len(busy) == len(comparisons) and all(c.busy == "A and B" for c in busy)
+        which = (
+            f"all {len(busy)} figures, in both runs"
+            if every
+            else "; ".join(f"{engine_label(c.engine)} {_test(c)} in {c.busy}" for c in busy)
+        )
         blocks.append(
             Paragraph(
                 f"Taken while other processes kept more than {NOISY_CORES:.0%} of a core busy (the report's 'Busy "
-                "machine'): " + "; ".join(f"{engine_label(c.engine)} {_test(c)} in {c.busy}" for c in busy) + "."
+                f"machine'): {which}."
             )
         )
     headers = ["Engine", "Scenario", "A", "B", "B / A", "speed-up", "note"]

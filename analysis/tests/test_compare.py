@@ -87,6 +87,10 @@ def test_busy_steps_are_named(tmp_path: Path) -> None:
     assert "core busy (the report's 'Busy machine'): LevelDB 1.13 (leveldbjni) seqwrite in B." in markdown
     assert "| 1.00x | 1.00x | busy machine in B |" in markdown
     assert markdown.count("busy machine in") == 1
+    # A machine busy throughout is said once, not figure by figure.
+    busy = [_busy_cell("leveldb", "seqwrite", 0.9), _busy_cell("kyoto", "seqwrite", 0.9)]
+    everywhere = markdown_of(replace(a, cells=busy), replace(b, cells=busy))
+    assert "core busy (the report's 'Busy machine'): all 2 figures, in both runs." in everywhere
 
 
 def test_one_sided_figures_are_one_line_each_side(tmp_path: Path) -> None:
