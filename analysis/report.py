@@ -47,8 +47,8 @@ from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import REPORT_TABLES, ReportTable
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
+from .steady import CLIMBING, TOO_SHORT, figure_steadiness
 from .steady import describe as describe_steadiness
-from .steady import figure_steadiness
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -480,11 +480,18 @@ def incomplete_blocks(run: RunData) -> list[Block]:
 
 
 def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
-    """A judged finding whose figures include one that is not steady (steady.py) says so after its evidence."""
+    """A judged finding whose figures include one that is not steady (steady.py) says so after its evidence:
+    the ones still climbing by name, the ones too short as a count (in a quick run, most)."""
     if result.status == NOT_MEASURED:
         return result
-    flagged = describe_steadiness(steadiness, result.figures, engine_label)
-    return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
+    climbing = describe_steadiness(
+        steadiness, [k for k in result.figures if steadiness.get(k) == CLIMBING], engine_label
+    )
+    short = sum(1 for k in result.figures if steadiness.get(k) == TOO_SHORT)
+    parts = [climbing] if climbing else []
+    if short:
+        parts.append(f"{short} of its {len(result.figures)} figures from steps too short to show a steady part")
+    return replace(result, evidence=f"{result.evidence}; not steady: {', '.join(parts)}") if parts else result
 
 
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:

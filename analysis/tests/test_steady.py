@@ -110,7 +110,7 @@ def test_the_heat_map_marks_figures_not_steady_and_the_findings_say_so(tmp_path)
     )
     assert "1 from steps too short to show a steady part" in markdown
     f4 = next(line for line in markdown.splitlines() if line.startswith("| F4 |"))
-    assert "; not steady: Kyoto TreeDB randread still climbing, SQLite3 randread too short |" in f4
+    assert "; not steady: Kyoto TreeDB randread still climbing, 1 of its 3 figures from steps too short to show" in f4
     assert "0.60 ↗</td>" in to_html(blocks, "t", tmp_path)
 
 
