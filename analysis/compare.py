@@ -273,7 +273,16 @@ def main(argv: list[str]) -> int:
     sides = [side_directories(side) for side in (args.dir_a, args.dir_b)]
     for d in (d for side in sides for d in side):
         if not any(d.glob("*/*/cell.json")):
-            print(f"compare: {d} holds no suite results", file=sys.stderr)
+            merged = (d / "report.md").is_file() and not (d / "suite.json").is_file()
+            print(
+                f"compare: {d} holds no suite results"
+                + (
+                    " (a report merged before merged.json named its parts: give the parts, comma-separated)"
+                    if merged
+                    else ""
+                ),
+                file=sys.stderr,
+            )
             return 2
     try:
         a, b = (load_runs(side, allow_mixed=args.allow_mixed) for side in sides)

@@ -122,3 +122,7 @@ def test_a_merged_report_s_directory_stands_for_its_parts(tmp_path: Path, capsys
     assert f"A = `{first}` + `{second}`" in out and "WARNING" not in out
     assert compare_main([str(tmp_path / "nothing"), str(merged)]) == 2
     assert "holds no suite results" in capsys.readouterr().err
+    # A report merged before it named its parts says what to give instead.
+    (merged / "merged.json").unlink()
+    assert compare_main([str(merged), str(first)]) == 2
+    assert "give the parts, comma-separated" in capsys.readouterr().err
