@@ -199,7 +199,14 @@ def drawn_keys_note(run: RunData, definition: ReportTable) -> str | None:
     return note + "."
 
 
-def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
+def table_blocks(
+    built: BuiltTable,
+    chart_path: Path,
+    report_dir: Path,
+    run: RunData,
+    steadiness: Mapping[tuple[str, str, str], str] | None = None,
+) -> list[Block]:
+    """steadiness: each figure's steady-state verdict; the figures of the table that are not steady are named."""
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
     note = " ".join(part for part in (d.note, drawn_keys_note(run, d), counts_note(run, d), shape_note(run, d)) if part)
@@ -208,6 +215,11 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
     blocks.append(built.table)
     for note in built.notes:
         blocks.append(Paragraph(note))
+    columns = {(c.scenario, c.variant) for c in d.columns}
+    keys = [(f.engine, f.scenario, f.variant) for f in run.figures if (f.scenario, f.variant) in columns and f.value]
+    unsteady = unsteady_text(keys, steadiness or {}, "the table's")
+    if unsteady:
+        blocks.append(Paragraph(f"Not steady (checked from each measured step's seconds): {unsteady}."))
     svg = bar_chart(d.title, built.unit, built.panels, chart_path)
     blocks.append(Image(str(svg.relative_to(report_dir)), d.title))
     return blocks
@@ -479,19 +491,23 @@ def incomplete_blocks(run: RunData) -> list[Block]:
     return [Paragraph(f"**{incompleteness(missing)}.**")] if missing else []
 
 
-def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
-    """A judged finding whose figures include one that is not steady (steady.py) says so after its evidence:
-    the ones still climbing by name, the ones too short as a count (in a quick run, most)."""
-    if result.status == NOT_MEASURED:
-        return result
-    climbing = describe_steadiness(
-        steadiness, [k for k in result.figures if steadiness.get(k) == CLIMBING], engine_label
-    )
-    short = sum(1 for k in result.figures if steadiness.get(k) == TOO_SHORT)
+def unsteady_text(keys: list[tuple[str, str, str]], steadiness: Mapping[tuple[str, str, str], str], whose: str) -> str:
+    """Which of these figures are not steady (steady.py): the ones still climbing by name, the ones too short as
+    a count (in a quick run, most); '' when all are steady or unchecked."""
+    climbing = describe_steadiness(steadiness, [k for k in keys if steadiness.get(k) == CLIMBING], engine_label)
+    short = sum(1 for k in keys if steadiness.get(k) == TOO_SHORT)
     parts = [climbing] if climbing else []
     if short:
-        parts.append(f"{short} of its {len(result.figures)} figures from steps too short to show a steady part")
-    return replace(result, evidence=f"{result.evidence}; not steady: {', '.join(parts)}") if parts else result
+        parts.append(f"{short} of {whose} {len(keys)} figures from steps too short to show a steady part")
+    return ", ".join(parts)
+
+
+def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
+    """A judged finding whose figures include one that is not steady says so after its evidence."""
+    if result.status == NOT_MEASURED:
+        return result
+    flagged = unsteady_text(list(result.figures), steadiness, "its")
+    return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
 
 
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
@@ -533,7 +549,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
                 blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
-        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run)
+        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run, steadiness)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
     if current_section is not None:

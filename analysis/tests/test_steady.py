@@ -112,6 +112,12 @@ def test_the_heat_map_marks_figures_not_steady_and_the_findings_say_so(tmp_path)
     f4 = next(line for line in markdown.splitlines() if line.startswith("| F4 |"))
     assert "; not steady: Kyoto TreeDB randread still climbing, 1 of its 3 figures from steps too short to show" in f4
     assert "0.60 ↗</td>" in to_html(blocks, "t", tmp_path)
+    # The table of the figures says so too.
+    reads = markdown[markdown.index("### Baseline: Reads") :]
+    assert reads.index(
+        "Not steady (checked from each measured step's seconds): Kyoto TreeDB randread still climbing, "
+        "1 of the table's 3 figures from steps too short to show a steady part."
+    ) < reads.index("![")
 
 
 def test_a_run_without_steps_renders_as_before(tmp_path):
