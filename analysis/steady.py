@@ -13,7 +13,8 @@ The rule, per step:
   above the median of the middle third: the rate still rose at the end (the JIT compiling the hot path,
   caches filling), so the step's figure is not its steady rate;
 - **steady** otherwise.
-A figure (the median over repeats) is too short when any of its steps is, else still climbing when any is.
+A figure (the median over repeats) is too short when any of its steps is, else still climbing when at least
+half of them are.
 """
 
 from __future__ import annotations
@@ -80,10 +81,12 @@ def step_rates(results: Path, step: dict) -> list[float]:
 
 
 def combine(verdicts: list[str]) -> str:
-    """A figure's verdict from its repeats' (pure)."""
+    """A figure's verdict from its repeats' (pure): too short when any was (its repeats ran the same counts),
+    still climbing when at least half were (the figure is their median, and one climbing repeat of three is
+    more often a noisy last second than a figure short of its steady rate)."""
     if TOO_SHORT in verdicts:
         return TOO_SHORT
-    return CLIMBING if CLIMBING in verdicts else STEADY
+    return CLIMBING if 2 * verdicts.count(CLIMBING) >= len(verdicts) else STEADY
 
 
 def figure_steadiness(cells: list[dict], results: Path) -> dict[Key, str]:

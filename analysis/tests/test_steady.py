@@ -46,6 +46,14 @@ def test_a_climbing_step_is_flagged_a_flat_one_is_not_and_one_second_is_too_shor
     assert judge([100.0] * 6 + [110.0] * 3) == STEADY and judge([100.0] * 6 + [112.0] * 3) == CLIMBING
 
 
+def test_a_figure_climbs_when_half_its_repeats_do():
+    from analysis.steady import combine
+
+    assert combine([CLIMBING]) == CLIMBING and combine([CLIMBING, STEADY]) == CLIMBING
+    assert combine([CLIMBING, STEADY, STEADY]) == STEADY and combine([CLIMBING, CLIMBING, STEADY]) == CLIMBING
+    assert combine([STEADY, TOO_SHORT, CLIMBING]) == TOO_SHORT
+
+
 def test_the_whole_seconds_of_status_lines_leave_out_the_first_and_closing_lines():
     assert status_rates(status_lines(FLAT)) == FLAT
     captured = (FIXTURES / "leveldb" / "run-status.err").read_text()
