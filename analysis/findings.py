@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
+from .noise import NO_NOISE, Noise
 from .reference import PublishedFinding
 from .results import CloseStats, Figure
 from .scenarios import ENGINE_LABELS
@@ -48,6 +49,7 @@ class FindingResult:
     evidence: str
     library: str = ""  # the LevelDB row a 2011 finding was judged on, when the run has both libraries
     scenarios: tuple[str, ...] = ()  # the scenarios its check reads figures of
+    figures: tuple[tuple[str, str, str], ...] = ()  # the (engine, scenario, variant) figures it read
 
     @property
     def label(self) -> str:
@@ -78,17 +80,25 @@ class Numbers:
     """The figures a check reads; every read of a missing one is remembered."""
 
     def __init__(
-        self, values: Values, machine: Mapping | None = None, figures: Figures | None = None, leveldb: str = "leveldb"
+        self,
+        values: Values,
+        machine: Mapping | None = None,
+        figures: Figures | None = None,
+        leveldb: str = "leveldb",
+        noise: Noise = NO_NOISE,
     ):
         self.values = values
+        self.noise = noise
         self.leveldb = leveldb  # the LevelDB row a finding about "LevelDB" is judged on
         self.machine = machine or {}
         self.figures = figures or {}
         self.missing: list[str] = []
         self.scenarios: dict[str, None] = {}  # every scenario read, in order
+        self.read: dict[tuple[str, str, str], None] = {}  # every figure read, in order
 
     def get(self, engine: str, scenario: str, variant: str = "") -> float:
         self.scenarios[scenario] = None
+        self.read[(engine, scenario, variant)] = None
         value = self.values.get((engine, scenario, variant))
         if value is None:
             self.missing.append(f"{scenario}{'/' + variant if variant else ''} on {label(engine)}")
@@ -99,9 +109,22 @@ class Numbers:
         return self.get(engine, scenario, variant) / self.get(engine, baseline, base_variant)
 
     def spread(self, engine: str, scenario: str, variant: str = "") -> float | None:
-        """(max - min) / median of that figure over its repeats; None with one run."""
-        figure = self.figures.get((engine, scenario, variant))
-        return figure.spread if figure else None
+        """(max - min) / median of that figure over its repeats; with one run, this machine's spread for its
+        kind of step as the run measured it (noise.py); None when neither is known."""
+        return self.noise.of(self.figures.get((engine, scenario, variant)))
+
+    def band_note(self, engines: tuple[str, ...], scenario: str, variant: str = "") -> str:
+        """Which of these figures were one run judged by their kind's measured spread, as a clause ('' if none)."""
+        one_run = [e for e in engines if (f := self.figures.get((e, scenario, variant))) and self.noise.band_of(f)]
+        if not one_run:
+            return ""
+        figure = self.figures[(one_run[0], scenario, variant)]
+        band = self.noise.band_of(figure)
+        assert band is not None
+        return (
+            f"; {', '.join(label(e) for e in one_run)} one run, judged by this machine's run-to-run spread for a "
+            f"{band.kind} step, {_percent(band.spread)} ({band.source()})"
+        )
 
     def close(self, engine: str, scenario: str, variant: str = "") -> CloseStats | None:
         """The engine's statistics at close of that figure's step; None when it printed none."""
@@ -145,7 +168,7 @@ def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], un
         return Verdict(
             TOO_CLOSE,
             f"too close to call on this machine (margin {_percent(margin)}, spread {_percent(spread)}): {evidence} "
-            f"(medians; {label(engine)} against {label(closest)})",
+            f"(medians; {label(engine)} against {label(closest)}{n.band_note((engine, closest), scenario)})",
         )
     return Verdict(REPRODUCED if holds else NOT_REPRODUCED, evidence)
 
@@ -362,12 +385,14 @@ def evaluate_finding(
     machine: Mapping | None = None,
     figures: Figures | None = None,
     leveldb: str = "leveldb",
+    noise: Noise = NO_NOISE,
 ) -> FindingResult:
-    """The finding checked against the run's figures, a finding about LevelDB on the `leveldb` row."""
+    """The finding checked against the run's figures, a finding about LevelDB on the `leveldb` row; noise:
+    the run's measured spread per kind of step, which one-run figures are judged by."""
     check = CHECKS.get(finding.id)
     if check is None:
         return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
-    numbers = Numbers(values, machine, figures, leveldb)
+    numbers = Numbers(values, machine, figures, leveldb, noise)
     try:
         verdict = check(numbers)
     except MissingFigures as e:
@@ -382,6 +407,7 @@ def evaluate_finding(
         verdict.status,
         verdict.evidence,
         scenarios=tuple(numbers.scenarios),
+        figures=tuple(numbers.read),
     )
 
 
@@ -398,17 +424,21 @@ def leveldb_libraries(values: Values) -> tuple[str, ...]:
 
 
 def evaluate_findings(
-    findings: list[PublishedFinding], values: Values, machine: Mapping | None = None, figures: Figures | None = None
+    findings: list[PublishedFinding],
+    values: Values,
+    machine: Mapping | None = None,
+    figures: Figures | None = None,
+    noise: Noise = NO_NOISE,
 ) -> list[FindingResult]:
     """Every finding; one about LevelDB once per LevelDB library the run has (labelled when there are two)."""
     libraries = leveldb_libraries(values)
     results = []
     for f in findings:
         if f.id not in LEVELDB_FINDINGS:
-            results.append(evaluate_finding(f, values, machine, figures))
+            results.append(evaluate_finding(f, values, machine, figures, noise=noise))
             continue
         for library in libraries:
-            result = evaluate_finding(f, values, machine, figures, library)
+            result = evaluate_finding(f, values, machine, figures, library, noise)
             results.append(replace(result, library=library) if len(libraries) > 1 else result)
     return results
 

@@ -54,6 +54,12 @@ class HeatMap:
     corner: str  # the header above the row labels
     columns: list[str]
     rows: list[tuple[str, list[float | None]]]  # (label, one score or None per column)
+    marks: list[list[str]] = field(default_factory=list)  # per row, a mark after each score ("" for none)
+
+    def cell(self, row: int, column: int) -> str:
+        """A cell's text: its score, then its mark if it has one."""
+        mark = self.marks[row][column] if row < len(self.marks) else ""
+        return format_score(self.rows[row][1][column]) + (f" {mark}" if mark else "")
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,9 @@ def to_markdown(blocks: list[Block]) -> str:
             numeric = [block.numeric(i) for i in range(len(block.headers))]
             parts.append(_md_table(block.headers, block.rows, numeric))
         elif isinstance(block, HeatMap):
-            rows = [[label, *(format_score(s) for s in scores)] for label, scores in block.rows]
+            rows = [
+                [label, *(block.cell(r, c) for c in range(len(scores)))] for r, (label, scores) in enumerate(block.rows)
+            ]
             parts.append(_md_table([block.corner, *block.columns], rows, [False] + [True] * len(block.columns)))
     return "\n\n".join(parts) + "\n"
 
@@ -240,12 +248,12 @@ def _table_html(table: Table) -> str:
 def _heat_html(heat: HeatMap) -> str:
     head = "".join(f"<th>{_inline_html(h)}</th>" for h in [heat.corner, *heat.columns])
     rows = []
-    for label, scores in heat.rows:
+    for r, (label, scores) in enumerate(heat.rows):
         cells = "".join(
-            f'<td class="num" style="background: {heat_colour(s)}">{format_score(s)}</td>'
+            f'<td class="num" style="background: {heat_colour(s)}">{html.escape(heat.cell(r, c))}</td>'
             if s is not None
             else '<td class="num">—</td>'
-            for s in scores
+            for c, s in enumerate(scores)
         )
         rows.append(f"<tr><th>{_inline_html(label)}</th>{cells}</tr>")
     return f'<table class="heat"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'

@@ -11,8 +11,10 @@ cell named with its host; runs whose machines or counts differ are refused unles
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .charts import bar_chart
@@ -28,6 +30,7 @@ from .findings import (
     ran_any_finding,
 )
 from .formatting import format_number
+from .noise import measure_noise
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_costs import (
@@ -39,11 +42,13 @@ from .report_costs import (
     summary_blocks,
     timeline_blocks,
 )
-from .report_noise import noise_blocks
+from .report_noise import noise_blocks, spread_blocks
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
+from .steady import CLIMBING, TOO_SHORT, figure_steadiness
+from .steady import describe as describe_steadiness
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -99,6 +104,12 @@ def run_summary(run: RunData) -> str:
         repeats = f"median (and min-max) of {repeat} runs for {', '.join(several)}, one run for the rest"
     else:
         repeats = f"median (and min-max) of {repeat} runs per figure" if repeat > 1 else "one run per figure"
+    noise_cells = suite.get("noise_cells") or []
+    if noise_cells:
+        repeats += (
+            "; " + ", ".join(f"{c['engine']}/{c['scenario']}" for c in noise_cells) + " "
+            f"{noise_cells[0]['repeat']} times, to measure the run-to-run spread"
+        )
     ok = sum(1 for c in run.cells if c["status"] == "ok")
     cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
     parts = suite.get("merged_from") or []
@@ -188,7 +199,14 @@ def drawn_keys_note(run: RunData, definition: ReportTable) -> str | None:
     return note + "."
 
 
-def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: RunData) -> list[Block]:
+def table_blocks(
+    built: BuiltTable,
+    chart_path: Path,
+    report_dir: Path,
+    run: RunData,
+    steadiness: Mapping[tuple[str, str, str], str] | None = None,
+) -> list[Block]:
+    """steadiness: each figure's steady-state verdict; the figures of the table that are not steady are named."""
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
     note = " ".join(part for part in (d.note, drawn_keys_note(run, d), counts_note(run, d), shape_note(run, d)) if part)
@@ -197,6 +215,11 @@ def table_blocks(built: BuiltTable, chart_path: Path, report_dir: Path, run: Run
     blocks.append(built.table)
     for note in built.notes:
         blocks.append(Paragraph(note))
+    columns = {(c.scenario, c.variant) for c in d.columns}
+    keys = [(f.engine, f.scenario, f.variant) for f in run.figures if (f.scenario, f.variant) in columns and f.value]
+    unsteady = unsteady_text(keys, steadiness or {}, "the table's")
+    if unsteady:
+        blocks.append(Paragraph(f"Not steady (checked from each measured step's seconds): {unsteady}."))
     svg = bar_chart(d.title, built.unit, built.panels, chart_path)
     blocks.append(Image(str(svg.relative_to(report_dir)), d.title))
     return blocks
@@ -479,6 +502,25 @@ def incomplete_blocks(run: RunData) -> list[Block]:
     return [Paragraph(f"**{incompleteness(missing)}.**")] if missing else []
 
 
+def unsteady_text(keys: list[tuple[str, str, str]], steadiness: Mapping[tuple[str, str, str], str], whose: str) -> str:
+    """Which of these figures are not steady (steady.py): the ones still climbing by name, the ones too short as
+    a count (in a quick run, most); '' when all are steady or unchecked."""
+    climbing = describe_steadiness(steadiness, [k for k in keys if steadiness.get(k) == CLIMBING], engine_label)
+    short = sum(1 for k in keys if steadiness.get(k) == TOO_SHORT)
+    parts = [climbing] if climbing else []
+    if short:
+        parts.append(f"{short} of {whose} {len(keys)} figures from steps too short to show a steady part")
+    return ", ".join(parts)
+
+
+def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
+    """A judged finding whose figures include one that is not steady says so after its evidence."""
+    if result.status == NOT_MEASURED:
+        return result
+    flagged = unsteady_text(list(result.figures), steadiness, "its")
+    return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
+
+
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
@@ -487,17 +529,20 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     compared, on_ycsb = like_for_like(run.figures, {(s, v) for (s, v, _e) in published})
     compared_map = {(f.engine, f.scenario, f.variant): f for f in compared}
     compared_values = {k: f.value for k, f in compared_map.items() if f.value is not None}
-    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map)
+    noise = measure_noise(compared)  # this machine's run-to-run spread per kind of step, on the same clock
+    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map, noise)
     if not ran_any_finding(findings, {f.scenario for f in run.figures}):
         findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
+    steadiness = figure_steadiness(run.cells, run.directory)
+    findings = [steadiness_noted(r, steadiness) for r in findings]
     timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
-    summary = summary_blocks(run, findings, crash, full_repeats, compared)
+    summary = summary_blocks(run, findings, crash, full_repeats, compared, noise, steadiness)
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
-        *glance_blocks(run, compared, on_ycsb),
+        *glance_blocks(run, compared, on_ycsb, steadiness),
         summary[0],
         Paragraph(run_summary(run)),
         *summary[1:],
@@ -515,7 +560,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
                 blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
             blocks.append(Heading(2, definition.section))
             current_section = definition.section
-        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run)
+        blocks += table_blocks(built, report_dir / "charts" / f"{definition.id}.svg", report_dir, run, steadiness)
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
         if definition.section == OWN_HEADING:
@@ -531,6 +576,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if findings:
         blocks += findings_blocks(findings, timed)
     blocks += failed_blocks(run)
+    blocks += spread_blocks(noise, bool(findings))
     blocks += noise_blocks(run)
     blocks += hosts_blocks(run)
     blocks += how_blocks(run)
@@ -563,11 +609,25 @@ def write_report(
     paths = ReportPaths(
         report_dir / "report.md", report_dir / "report.html", report_dir / "tidy.csv", report_dir / "figures.csv"
     )
+    if len(directories) > 1:  # so that `compare MERGED ...` finds the parts this report merged
+        (report_dir / MERGED_FILE).write_text(json.dumps({"directories": [str(d) for d in directories]}, indent=2))
     paths.markdown.write_text(to_markdown(blocks))
     paths.html.write_text(to_html(blocks, TITLE, report_dir))
     run.tidy.to_csv(paths.tidy_csv, index=False)
     with_scale_figures(figures_frame(run.figures), run).to_csv(paths.figures_csv, index=False)
     return paths
+
+
+# A merged report's directory names the results directories it merged (it holds no cell of its own).
+MERGED_FILE = "merged.json"
+
+
+def merged_parts(directory: Path) -> list[Path] | None:
+    """The results directories a merged report's directory was made from; None for any other directory."""
+    path = directory / MERGED_FILE
+    if not path.is_file():
+        return None
+    return [Path(d) for d in json.loads(path.read_text())["directories"]]
 
 
 def holds_results(directory: Path) -> bool:

@@ -5,7 +5,7 @@ the top. Each is a function of the run that returns blocks; report.py places the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .charts import Panel, Series, Timeline, legend_of, small_multiples, timeline_chart
@@ -20,12 +20,15 @@ from .findings import (
     closer_library,
 )
 from .formatting import format_figure, format_number, format_open_close, format_seconds
+from .noise import NO_NOISE, Noise
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_scale import scale_summary
 from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
 from .scenarios import SCENARIOS_BY_ID, catalogue
+from .steady import CLIMBING, MARK_LEGEND, MARKS, STEADY, STEADY_MIN_RATE, STEADY_MIN_SECONDS, TOO_SHORT
+from .steady import describe as describe_steadiness
 from .tables import DISPLAY_ORDER, engine_label
 
 # The write-heavy cells whose throughput is drawn second by second (more with `report --timeline`).
@@ -284,23 +287,33 @@ YCSB_MARK = " †"  # a heat map row on YCSB's clock
 
 
 def glance_blocks(
-    run: RunData, compared: list[Figure] | None = None, on_ycsb: set[tuple[str, str]] | None = None
+    run: RunData,
+    compared: list[Figure] | None = None,
+    on_ycsb: set[tuple[str, str]] | None = None,
+    steadiness: Mapping[tuple[str, str, str], str] | None = None,
 ) -> list[Block]:
     """The report's first view: a heat map of engines by tests, each cell the engine's figure relative to
     the best engine of that test. compared, on_ycsb: the figures on the clock each test is compared on, and
-    the tests on YCSB's clock (results.like_for_like); default: every test on YCSB's."""
+    the tests on YCSB's clock (results.like_for_like); default: every test on YCSB's. steadiness: each
+    figure's steady-state verdict (steady.py): a figure that is not steady is marked."""
     figures = run.figures if compared is None else compared
     ycsb = {(f.scenario, f.variant) for f in figures} if on_ycsb is None else on_ycsb
     engines = report_engines(run)
     timed = len(ycsb) < len({(f.scenario, f.variant) for f in figures})  # some test on db_bench's clock
-    rows = []
+    rows, marks = [], []
+    flags = steadiness or {}
     for _, scenario, variant in report_tests():
         by_engine = scores([f for f in figures if (f.scenario, f.variant) == (scenario, variant)])
         if by_engine:
             mark = YCSB_MARK if timed and (scenario, variant) in ycsb else ""
             rows.append((f"{scenario}{' ' + variant if variant else ''}{mark}", [by_engine.get(e) for e in engines]))
+            marks.append(
+                [MARKS.get(flags.get((e, scenario, variant), STEADY), "") if e in by_engine else "" for e in engines]
+            )
     if not rows:
         return []
+    shown = {m for row in marks for m in row if m}
+    legend = "".join(f" {mark}: {MARK_LEGEND[verdict]}." for verdict, mark in MARKS.items() if mark in shown)
     clocks = (
         f" Each test with a published figure is compared on db_bench's clock ('{OPERATIONS_CLOCK}': the "
         "operations' own nanoseconds, after the open and before the close), where an engine without that figure "
@@ -314,9 +327,11 @@ def glance_blocks(
         Paragraph(
             "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
             "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
-            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)." + clocks
+            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
+            + clocks
+            + legend
         ),
-        HeatMap("Test", [engine_label(e) for e in engines], rows),
+        HeatMap("Test", [engine_label(e) for e in engines], rows, marks if shown else []),
     ]
 
 
@@ -332,15 +347,36 @@ def fastest_text(figures: list[Figure]) -> str | None:
     return f"{engine_label(best.engine)} ({margin:.0f} % ahead of {engine_label(second.engine)})"
 
 
+def steadiness_item(steadiness: Mapping[tuple[str, str, str], str]) -> str:
+    """The summary's line on steady state: how many figures were not, and which still climbed."""
+    climbing = [k for k, v in steadiness.items() if v == CLIMBING]
+    short = sum(1 for v in steadiness.values() if v == TOO_SHORT)
+    return (
+        f"**Steady state** (each measured step's seconds, checked): of {len(steadiness)} figures, "
+        f"{len(climbing)} still climbing at their step's end (marked {MARKS[CLIMBING]} in the heat map"
+        + (
+            f": {describe_steadiness(steadiness, climbing, engine_label).replace(' ' + CLIMBING, '')}"
+            if climbing
+            else ""
+        )
+        + f"), {short} from steps too short to show a steady part (fewer than {STEADY_MIN_SECONDS} whole seconds "
+        f"or {STEADY_MIN_RATE:.0f} operations a second, marked {MARKS[TOO_SHORT]}). Such a figure holds the "
+        "JVM's and the caches' warm-up, not only the engine."
+    )
+
+
 def summary_blocks(
     run: RunData,
     findings: list[FindingResult],
     crash: CrashResults | None,
     full_repeats: bool,
     compared: list[Figure] | None = None,
+    noise: Noise = NO_NOISE,
+    steadiness: Mapping[tuple[str, str, str], str] | None = None,
 ) -> list[Block]:
     """What a reader sees first: the verdicts, the fastest engine per scenario, failures, durability.
-    compared: the figures on the clock each test is compared on (as the heat map's); default YCSB's."""
+    compared: the figures on the clock each test is compared on (as the heat map's); default YCSB's;
+    noise: this machine's spread per kind of step, as the run measured it."""
     figures = run.figures if compared is None else compared
     by_status: dict[str, list[str]] = {}
     for r in findings:
@@ -369,8 +405,17 @@ def summary_blocks(
             f"**Noise**: every cell ran {run.suite['repeat']} times; figures are medians with their min-max, and a "
             "finding whose margin is inside that spread is 'too close to call'."
         )
+    elif noise.bands:
+        items.append(
+            "**Noise**: one run per figure, but the run repeated a cell of each kind of step to measure this "
+            "machine's run-to-run spread: "
+            + "; ".join(b.describe() for b in noise.bands.values())
+            + ". A finding whose margin is within that spread is 'too close to call' (how: 'Run-to-run spread')."
+        )
     else:
         items.append("**Noise**: one run per cell, so no finding can be judged against its noise (`--repeat 3`).")
+    if steadiness:
+        items.append(steadiness_item(steadiness))
     failed = [c for c in run.cells if c["status"] != "ok"]
     items.append(
         f"**Failed cells**: {len(failed)} of {len(run.cells)}"

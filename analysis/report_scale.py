@@ -242,6 +242,35 @@ def mapped_read_note(points: list[dict], read_ahead_kb: int | None) -> str:
     )
 
 
+# A load's throughput this much higher at the largest N than at the smallest is not the engine getting faster.
+RISING_LOAD_SHARE = 0.10
+
+
+def rising_loads_note(points: list[dict]) -> str:
+    """The engines whose load ran faster at a larger N (pure): a load of a few seconds holds the JVM's
+    start-up and the JIT's warm-up, which a longer load hides, so its small-N points are not steady rates."""
+    rising = []
+    for engine in _engines(points):
+        loads = sorted(
+            (p for p in points if p["engine"] == engine and p["workload"] == "load" and p["ok"] and p["rate"]),
+            key=lambda p: p["records"],
+        )
+        if len(loads) >= 2 and loads[-1]["rate"] > (1 + RISING_LOAD_SHARE) * loads[0]["rate"]:
+            first, last = loads[0], loads[-1]
+            seconds = f", a load of {first['runtime_s']:.0f} s" if first.get("runtime_s") else ""
+            rising.append(
+                f"{engine_label(engine)} {format_number(first['rate'])} -> {format_number(last['rate'])} ops/s "
+                f"from {first['records']:,} to {last['records']:,} records{seconds}"
+            )
+    if not rising:
+        return ""
+    return (
+        "The loads' throughput rose with N: " + "; ".join(rising) + ". A bigger database does not load faster: "
+        "a load of a few seconds holds the JVM's start-up and the JIT compiling the hot path, which a longer load "
+        "hides, so the small-N loads are not steady rates."
+    )
+
+
 def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
     """The At-scale section, or nothing when the run has no scale cells."""
     points = _drawn_points(run)
@@ -283,6 +312,9 @@ def scale_blocks(run: RunData, report_dir: Path) -> list[Block]:
         for y, unit, log_y in (("rate", "ops/sec (log)", True), ("p99_us", "p99 latency (us)", True))
     ]
     add_chart("scale-cost", "Cost against data size", cost, context_line(single, run, "Every panel"))
+    rising = rising_loads_note(single)
+    if rising:
+        blocks.append(Paragraph(rising))
     written = "bytes written / user bytes written"
     amp = [
         by_size(

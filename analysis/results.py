@@ -410,6 +410,16 @@ def _described(value: object) -> str:
     return "none" if value is None else str(value)
 
 
+def count_problems(first: object, suite0: dict, other: object, suite: dict) -> list[str]:
+    """Why two runs' figures are not like for like: the counts they ran with differ (mode, repeat, cap,
+    exporter, memory budget). The one rule that `report` (merging) and `compare` (pairing) both follow (pure)."""
+    return [
+        f"counts differ: {key} is {_described(suite0.get(key))} in {first} but {_described(suite.get(key))} in {other}"
+        for key in COUNT_KEYS
+        if suite.get(key) != suite0.get(key)
+    ]
+
+
 def merge_problems(runs: list[tuple[Path, dict, dict]]) -> list[str]:
     """Why (directory, suite, machine) runs should not be one report: machines or counts that differ,
     peers given other properties (pure)."""
@@ -422,12 +432,7 @@ def merge_problems(runs: list[tuple[Path, dict, dict]]) -> list[str]:
                     f"machines differ: {key} is {_described(machine0.get(key))} in {first} "
                     f"but {_described(machine.get(key))} in {directory}"
                 )
-        for key in COUNT_KEYS:
-            if suite.get(key) != suite0.get(key):
-                problems.append(
-                    f"counts differ: {key} is {_described(suite0.get(key))} in {first} "
-                    f"but {_described(suite.get(key))} in {directory}"
-                )
+        problems += count_problems(first, suite0, directory, suite)
         peers0 = {p["engine"]: p.get("properties") for p in suite0.get("peers") or []}
         for peer in suite.get("peers") or []:
             if peer["engine"] in peers0 and peers0[peer["engine"]] != peer.get("properties"):

@@ -30,6 +30,7 @@ from .crash import CrashOptions, check_and_report, failures
 from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
+from .noise import NOISE_REPEATS, probe_cells
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
@@ -107,6 +108,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="N",
         help=f"run every cell N times; report medians and min-max (default 1; with --full, "
         f"{MARGIN_REPEATS} for the cells a finding decides by a margin: {', '.join(MARGIN_SCENARIOS)})",
+    )
+    p.add_argument(
+        "--noise-repeats",
+        type=int,
+        default=NOISE_REPEATS,
+        metavar="N",
+        help=f"run the cells that measure this machine's run-to-run spread (one per kind of step) N times "
+        f"(default {NOISE_REPEATS}; 1: none)",
     )
     p.add_argument("--out", type=Path, help="results directory (default: results/<time>-<mode>)")
     p.add_argument("--data-dir", type=Path, help="where cells keep their databases (default: <out>/data)")
@@ -198,6 +207,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--peer needs --ycsb-home DIR (the upstream YCSB release whose binding it is)")
     if args.repeat is not None and args.repeat < 1:
         p.error("--repeat must be at least 1")
+    if args.noise_repeats < 1:
+        p.error("--noise-repeats must be at least 1")
     if args.crash_rounds < 0:
         p.error("--crash-rounds must be 0 or more")
     if args.step_seconds < 1 or args.duration < 1:
@@ -387,12 +398,20 @@ def run_matrix(
     progress_stream: TextIO = sys.stderr,
     shard: tuple[int, int] | None = None,
     repeats: Mapping[str, int] | None = None,
+    noise_cells: Mapping[tuple[str, str], int] | None = None,
 ) -> list[dict]:
     """Every applicable (scenario, engine) cell of the shard in turn; a failure is recorded and the rest goes on.
-    repeats: a scenario's repeat count when it differs from options.repeat."""
+    repeats: a scenario's repeat count when it differs from options.repeat; noise_cells: (engine, scenario)
+    -> repeat count of the cells that measure the machine's noise (noise.probe_cells)."""
     cells = shard_cells(matrix_cells(engines, scenarios), shard)
-    cell_options = {s.id: replace(options, repeat=(repeats or {}).get(s.id, options.repeat)) for s in scenarios}
-    weights = [cell_weight(cell_options[s.id], e, s) for e, s in cells]
+    cell_options = [
+        replace(
+            options,
+            repeat=max((repeats or {}).get(s.id, options.repeat), (noise_cells or {}).get((e, s.id), 1)),
+        )
+        for e, s in cells
+    ]
+    weights = [cell_weight(o, e, s) for o, (e, s) in zip(cell_options, cells, strict=True)]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
     finished_weight = 0.0
     summary = []
@@ -405,7 +424,7 @@ def run_matrix(
         ) -> None:
             bar.update(n, base + min(done, weight), name, step)
 
-        cell = run_cell(cell_options[scenario.id], engine, scenario, on_progress)
+        cell = run_cell(cell_options[n], engine, scenario, on_progress)
         finished_weight += weight
         if cell.status != "ok":
             bar.message(f"{'SKIPPED' if cell.status == 'skipped' else 'FAILED'} {name}: {cell.error}")
@@ -512,10 +531,12 @@ def main(argv: list[str]) -> int:
         print(f"run: not built (their cells will be recorded as failed): {', '.join(unbuilt)}", file=sys.stderr)
 
     repeats = repeats_by_scenario(args.repeat, not quick, scenarios)
+    noise_cells = probe_cells(engines + [p.engine for p in peers], scenarios, repeats, args.noise_repeats)
     suite = {
         "mode": mode,
         "repeat": max(repeats.values(), default=1),
         "repeats": repeats,
+        "noise_cells": [{"engine": e, "scenario": s, "repeat": n} for (e, s), n in noise_cells.items()],
         "cap": args.cap,
         "exporter": args.exporter,
         "memory_bytes": memory,
@@ -534,7 +555,14 @@ def main(argv: list[str]) -> int:
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
 
     start = time.monotonic()
-    summary = run_matrix(options, engines + [p.engine for p in peers], scenarios, shard=args.shard, repeats=repeats)
+    summary = run_matrix(
+        options,
+        engines + [p.engine for p in peers],
+        scenarios,
+        shard=args.shard,
+        repeats=repeats,
+        noise_cells=noise_cells,
+    )
     machine["engines"] = engine_versions(summary)
     (out / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
     suite.update(

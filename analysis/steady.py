@@ -1,0 +1,118 @@
+"""Whether a measured step reached a steady rate, checked from its seconds rather than assumed.
+
+A step's seconds are the intervals YCSB's status thread closes once a second (`-s`): from its
+HdrHistogram interval logs (`<step>.<OPERATION>.hdr`, where the step wrote them: scale.timeline) or else
+from its `-s` status lines' "current ops/sec" (every step has them). The whole seconds are these
+intervals without the partial ones: the status lines' first (printed before any operation) and last (the
+closing line), the logs' first (from the first operation to the first tick) and last.
+
+The rule, per step:
+- **too short**: fewer than STEADY_MIN_SECONDS whole seconds, or fewer than STEADY_MIN_RATE operations in
+  its median second (a few full passes of long operations): too few to show a steady part at all;
+- **still climbing**: the median second of the last third of its whole seconds is more than CLIMB_SHARE
+  above the median of the middle third: the rate still rose at the end (the JIT compiling the hot path,
+  caches filling), so the step's figure is not its steady rate;
+- **steady** otherwise.
+A figure (the median over repeats) is too short when any of its steps is, else still climbing when at least
+half of them are.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from .parse import parse_status_lines
+from .scale import UnreadableLog, hdr_logs, is_scale_cell, timeline
+
+STEADY_MIN_SECONDS = 4
+# A step of long operations (a full pass is one) has no rate a second to read: its median second must hold
+# at least this many operations.
+STEADY_MIN_RATE = 10.0
+CLIMB_SHARE = 0.10
+
+STEADY = "steady"
+CLIMBING = "still climbing"
+TOO_SHORT = "too short"
+
+# The heat map's marks and their legend.
+MARKS: Mapping[str, str] = {CLIMBING: "↗", TOO_SHORT: "◦"}
+MARK_LEGEND: Mapping[str, str] = {
+    CLIMBING: (
+        f"the rate still climbed at the step's end (the median second of the last third of its whole seconds "
+        f"more than {CLIMB_SHARE * 100:.0f} % above the middle third's): not a steady figure"
+    ),
+    TOO_SHORT: (
+        f"the step lasted fewer than {STEADY_MIN_SECONDS} whole seconds (or ran fewer than {STEADY_MIN_RATE:.0f} "
+        "operations a second, as a few full passes do), too short to show a steady part"
+    ),
+}
+
+Key = tuple[str, str, str]  # (engine, scenario, variant)
+
+
+def judge(rates: list[float]) -> str:
+    """A step's verdict from the rates (ops/sec) of its whole seconds, in order (pure)."""
+    if len(rates) < STEADY_MIN_SECONDS or statistics.median(rates) < STEADY_MIN_RATE:
+        return TOO_SHORT
+    third = len(rates) // 3
+    middle = statistics.median(rates[len(rates) - 2 * third : len(rates) - third])
+    last = statistics.median(rates[len(rates) - third :])
+    return CLIMBING if last > (1 + CLIMB_SHARE) * middle else STEADY
+
+
+def status_rates(stderr: str) -> list[float]:
+    """The whole seconds' rates from a step's `-s` status lines (the first and the closing line left out)."""
+    return [s.current_ops_per_sec for s in parse_status_lines(stderr)[1:-1] if s.current_ops_per_sec is not None]
+
+
+def step_rates(results: Path, step: dict) -> list[float]:
+    """A step's whole seconds: from its HdrHistogram logs where it wrote readable ones, else its status lines."""
+    stem = Path(step["stdout"]).name.rsplit(".", 1)[0]
+    logs = hdr_logs(results / Path(step["stdout"]).parent, stem)
+    if logs:
+        try:
+            return [s.ops_per_sec for s in timeline(logs)[1:-1]]
+        except UnreadableLog:
+            pass
+    stderr = results / step["stderr"]
+    return status_rates(stderr.read_text(errors="replace")) if stderr.is_file() else []
+
+
+def combine(verdicts: list[str]) -> str:
+    """A figure's verdict from its repeats' (pure): too short when any was (its repeats ran the same counts),
+    still climbing when at least half were (the figure is their median, and one climbing repeat of three is
+    more often a noisy last second than a figure short of its steady rate)."""
+    if TOO_SHORT in verdicts:
+        return TOO_SHORT
+    return CLIMBING if 2 * verdicts.count(CLIMBING) >= len(verdicts) else STEADY
+
+
+def figure_steadiness(cells: list[dict], results: Path) -> dict[Key, str]:
+    """(engine, scenario, variant) -> verdict of every figure's measured steps that worked (the scale
+    group's cells have their own section and are left out)."""
+    verdicts: dict[Key, list[str]] = {}
+    for cell in cells:
+        if is_scale_cell(cell):
+            continue
+        base = Path(cell.get("results_dir", results))
+        for steps in cell.get("repeats", []):
+            for step in steps:
+                if not step.get("measured") or step.get("problems") or step.get("exit_code") not in (0, None):
+                    continue
+                if not (base / step["stderr"]).is_file():
+                    continue
+                key = (cell["engine"], cell["scenario"], step.get("variant") or "")
+                verdicts.setdefault(key, []).append(judge(step_rates(base, step)))
+    return {key: combine(v) for key, v in verdicts.items()}
+
+
+def describe(flags: Mapping[Key, str], keys: Iterable[Key], label: Callable[[str], str]) -> str:
+    """'Kyoto TreeDB randread still climbing, SQLite3 randread too short' for the flagged ones of keys."""
+    parts = [
+        f"{label(e)} {s}{' ' + v if v else ''} {flags[(e, s, v)]}"
+        for e, s, v in keys
+        if flags.get((e, s, v), STEADY) != STEADY
+    ]
+    return ", ".join(parts)

@@ -1,0 +1,105 @@
+"""Verdicts that know their noise with one run: the run repeats a cell of each kind of step, and a finding
+decided by a margin inside that spread is too close to call, in the Findings table and the summary alike."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
+from analysis.noise import NO_NOISE, kind_of, measure_noise, probe_cells
+from analysis.reference import load_findings
+from analysis.render import to_markdown
+from analysis.report import build_report
+from analysis.results import Figure
+from analysis.scenarios import SCENARIOS_BY_ID
+
+from .test_report import constructed_run
+
+FINDINGS = {f.id: f for f in load_findings()}
+
+
+def figure(engine: str, scenario: str, *runs: float) -> Figure:
+    s = SCENARIOS_BY_ID[scenario]
+    values = list(runs)
+    median = sorted(values)[len(values) // 2]
+    return Figure(engine, scenario, "", s.section, s.metric, s.unit, median, len(values), values, status="ok")
+
+
+def test_each_scenario_s_measured_step_has_a_kind():
+    assert [kind_of(s) for s in ("seqwrite", "kv1000", "randread", "seqread", "workloada", "workloade")] == [
+        "load",
+        "load",
+        "read",
+        "scan",
+        "write",
+        "scan",
+    ]
+    assert kind_of("pk-update", "1000-rows-per-txn") == "write" and kind_of("no-such-scenario") is None
+
+
+def test_the_run_repeats_one_cheap_cell_per_kind_on_its_first_engine():
+    scenarios = [SCENARIOS_BY_ID[s] for s in ("seqwrite", "randread", "pk-query-threads", "kv1000")]
+    rows = ["leveldb", "kyoto", "sqlite"]
+    assert probe_cells(rows, scenarios, dict.fromkeys(["seqwrite", "randread"], 1)) == {
+        ("leveldb", "seqwrite"): 3,
+        ("leveldb", "randread"): 3,
+    }
+    # A scenario already repeated (--full, --repeat 3) measures its own spread: no probe added.
+    assert probe_cells(rows, scenarios, {"seqwrite": 3, "randread": 3}) == {}
+    assert probe_cells(["sqlite"], scenarios, {}) == {("sqlite", "seqwrite"): 3, ("sqlite", "randread"): 3}
+
+
+# The issue's case: one run per figure, F4 called "reproduced" on a margin of 0.7 %.
+F4_ONE_RUN = {
+    "kyoto": figure("kyoto", "randread", 100_700.0),
+    "leveldb": figure("leveldb", "randread", 100_000.0),
+    "sqlite": figure("sqlite", "randread", 60_000.0),
+}
+PROBE = figure("leveldb", "randread", 98_000.0, 100_000.0, 104_000.0)  # spread 6 %
+
+
+def _judge(figures: dict[str, Figure], noise=NO_NOISE):
+    keyed = {(f.engine, f.scenario, f.variant): f for f in figures.values()}
+    values = {k: f.value for k, f in keyed.items() if f.value is not None}
+    return evaluate_finding(FINDINGS["F4"], values, None, keyed, noise=noise)
+
+
+def test_a_margin_inside_the_measured_spread_is_too_close_to_call_with_one_run():
+    assert _judge(F4_ONE_RUN).status == REPRODUCED  # before: no spread known, the 0.7 % margin decided
+    figures = {**F4_ONE_RUN, "leveldb": PROBE}
+    noise = measure_noise(figures.values())
+    assert noise.bands["read"].spread == 0.06 and set(noise.bands) == {"read"}
+    result = _judge(figures, noise)
+    assert result.status == TOO_CLOSE
+    assert result.evidence.startswith("too close to call on this machine (margin 0.7 %, spread 6.0 %)")
+    assert (
+        "Kyoto TreeDB one run, judged by this machine's run-to-run spread for a read step, 6.0 % "
+        "(LevelDB 1.13 (leveldbjni) randread, 3 runs)"
+    ) in result.evidence
+    # The same band with a margin outside it decides.
+    clear = {**figures, "kyoto": figure("kyoto", "randread", 120_000.0)}
+    assert _judge(clear, noise).status == REPRODUCED
+
+
+def test_a_band_of_another_kind_does_not_judge_a_read():
+    load_probe = figure("leveldb", "seqwrite", 90.0, 100.0, 110.0)
+    noise = measure_noise([load_probe])
+    assert set(noise.bands) == {"load"}
+    assert _judge(F4_ONE_RUN, noise).status == REPRODUCED
+
+
+def test_the_summary_counts_the_findings_the_table_calls_too_close(tmp_path):
+    run = constructed_run(tmp_path)
+    figures = [f for f in run.figures if f.scenario != "randread"]
+    run = replace(run, figures=figures + [F4_ONE_RUN["kyoto"], PROBE, F4_ONE_RUN["sqlite"]])
+    markdown = to_markdown(build_report(run, tmp_path))
+    assert "**Published findings**: 2 reproduced (F1, F2); 0 not reproduced; 1 too close to call (F4);" in markdown
+    assert "Each published finding checked against this run: 2 reproduced, 0 not reproduced, 1 too close" in markdown
+    assert "| F4 | Kyoto TreeDB has the fastest random reads (leveldb-benchmarks-2011) | **too close to call** |" in (
+        markdown
+    )
+    # The summary and a section of its own say how the spread was measured.
+    assert "repeated a cell of each kind of step to measure this machine's run-to-run spread: read 6.0 %" in markdown
+    assert "## Run-to-run spread" in markdown
+    assert "| read | 6.0 % | LevelDB 1.13 (leveldbjni) randread: 98,000, 100,000, 104,000 ops/sec |" in markdown
+    assert "| scan | — | not measured (no repeated figure of this kind) |" in markdown
