@@ -3,22 +3,35 @@ package site.ycsb.embedded.workload;
 import java.util.Locale;
 
 /**
- * A distribution of sizes (bytes, scan lengths) in fixed memory: exact counts below 65,536, one bucket
- * per power of two above (a quantile that falls there is the bucket's upper end). Not thread-safe.
+ * A distribution of sizes (bytes, scan lengths) in fixed memory: exact counts below a power of two (65,536
+ * unless told), one bucket per power of two above (a quantile that falls there is the bucket's upper end).
+ * Not thread-safe.
  */
 final class SizeHistogram {
 
-  private static final int EXACT = 1 << 16;
-  private final long[] exact = new long[EXACT];
+  private final int exactBelow;
+  private final long[] exact;
   private final long[] powers = new long[64];
   private long count;
   private long min = Long.MAX_VALUE;
   private long max = Long.MIN_VALUE;
   private double sum;
 
+  SizeHistogram() {
+    this(1 << 16);
+  }
+
+  SizeHistogram(int exactBelow) {
+    if (Integer.bitCount(exactBelow) != 1) {
+      throw new IllegalArgumentException("exact counts end at a power of two, got " + exactBelow);
+    }
+    this.exactBelow = exactBelow;
+    exact = new long[exactBelow];
+  }
+
   void add(long v) {
     long x = Math.max(0, v);
-    if (x < EXACT) {
+    if (x < exactBelow) {
       exact[(int) x]++;
     } else {
       powers[63 - Long.numberOfLeadingZeros(x)]++;
@@ -40,13 +53,13 @@ final class SizeHistogram {
     }
     long want = Math.max(1, (long) Math.ceil(q * count));
     long seen = 0;
-    for (int i = 0; i < EXACT; i++) {
+    for (int i = 0; i < exactBelow; i++) {
       seen += exact[i];
       if (seen >= want) {
         return i;
       }
     }
-    for (int b = 16; b < 64; b++) {
+    for (int b = Integer.numberOfTrailingZeros(exactBelow); b < 64; b++) {
       seen += powers[b];
       if (seen >= want) {
         return Math.min(max, b == 62 ? Long.MAX_VALUE : (1L << (b + 1)) - 1);
@@ -55,16 +68,18 @@ final class SizeHistogram {
     return max;
   }
 
-  /** The share of sizes in [lo, hi]; exact only below 65,536. */
-  double share(long lo, long hi) {
-    if (count == 0) {
-      return 0;
+  /** Adds another histogram's counts (the same exact range) to this one. */
+  void addAll(SizeHistogram other) {
+    for (int i = 0; i < exactBelow; i++) {
+      exact[i] += other.exact[i];
     }
-    long n = 0;
-    for (long i = Math.max(0, lo); i <= Math.min(hi, EXACT - 1); i++) {
-      n += exact[(int) i];
+    for (int b = 0; b < 64; b++) {
+      powers[b] += other.powers[b];
     }
-    return n / (double) count;
+    count += other.count;
+    min = Math.min(min, other.min);
+    max = Math.max(max, other.max);
+    sum += other.sum;
   }
 
   /** {@code min:..,p50:..,p90:..,p99:..,max:..,mean:..}: the stable form of the stderr blocks. */

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Vector;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -54,28 +53,6 @@ public class TraceWorkload extends Workload {
   /** The largest value written, so that a corrupt size column cannot ask for gigabytes. */
   static final int MAX_VALUE_SIZE = 1 << 26;
 
-  /** The time source of the pacing, replaceable in tests. */
-  interface Clock {
-    long nanoTime();
-
-    void sleepUntil(long nanos);
-  }
-
-  static final Clock SYSTEM_CLOCK = new Clock() {
-    @Override
-    public long nanoTime() {
-      return System.nanoTime();
-    }
-
-    @Override
-    public void sleepUntil(long nanos) {
-      long left;
-      while ((left = nanos - System.nanoTime()) > 0) {
-        LockSupport.parkNanos(left);
-      }
-    }
-  };
-
   /** One line as handed to a client thread. */
   private static final class Op {
     final String kind;
@@ -99,7 +76,7 @@ public class TraceWorkload extends Workload {
   private final AtomicLong updatesInserted = new AtomicLong();
   private TraceFile trace;
   private KeySeenFilter seen;
-  private Clock clock = SYSTEM_CLOCK;
+  private PaceClock clock = PaceClock.SYSTEM;
   private String table;
   private String field;
   private double speed;
@@ -155,7 +132,7 @@ public class TraceWorkload extends Workload {
   }
 
   /** Replaces the pacing's clock (tests). */
-  void useClock(Clock c) {
+  void useClock(PaceClock c) {
     clock = c;
   }
 

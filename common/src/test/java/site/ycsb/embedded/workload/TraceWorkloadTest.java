@@ -299,7 +299,7 @@ class TraceWorkloadTest {
     for (double speed : new double[] {0, 1, 2}) {
       List<Long> waits = new ArrayList<>();
       TraceWorkload w = workload(trace, TraceWorkload.SPEED, Double.toString(speed));
-      w.useClock(new TraceWorkload.Clock() {
+      w.useClock(new PaceClock() {
         @Override
         public long nanoTime() {
           return 1_000_000L;
