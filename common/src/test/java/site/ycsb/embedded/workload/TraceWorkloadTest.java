@@ -34,31 +34,8 @@ import site.ycsb.embedded.Keys;
 
 class TraceWorkloadTest {
 
-  /** Ten requests in the Twitter traces' column order: timestamp,key,key size,value size,client,op,TTL. */
-  static final String TWITTER_TEN = String.join("\n",
-      "0,nz:u:a1,20,100,7,get,0",
-      "0,nz:u:b2,20,200,7,set,3600",
-      "1,nz:u:a1,20,110,7,set,3600",
-      "1,nz:u:b2,20,200,9,gets,0",
-      "2,nz:u:c3,21,0,9,delete,0",
-      "3,nz:u:d4,22,8,7,incr,0",
-      "4,nz:u:b2,20,50,7,append,0",
-      "5,nz:u:e5,20,300,7,add,600",
-      "6,nz:u:a1,20,110,9,get,0",
-      "9,nz:u:e5,20,40,7,replace,0") + "\n";
-
-  /** What those ten lines become, in order: a first read or delete of a key the trace never wrote was loaded. */
-  static final List<String> TWITTER_TEN_OPS = List.of(
-      "READ nz:u:a1",
-      "INSERT nz:u:b2 200",
-      "UPDATE nz:u:a1 110",
-      "READ nz:u:b2",
-      "DELETE nz:u:c3",
-      "INSERT nz:u:d4 8",
-      "UPDATE nz:u:b2 50",
-      "INSERT nz:u:e5 300",
-      "READ nz:u:a1",
-      "UPDATE nz:u:e5 40");
+  static final String TWITTER_TEN = TraceSamples.TWITTER_TEN;
+  static final List<String> TWITTER_TEN_OPS = TraceSamples.TWITTER_TEN_OPS;
 
   /** Records every call in order, with the written value's size; updates of keys it never stored miss. */
   static final class RecordingDb extends DB {
@@ -98,7 +75,7 @@ class TraceWorkloadTest {
 
     private static long size(Map<String, ByteIterator> v) {
       assertEquals(Set.of("field0"), v.keySet());
-      return v.get("field0").bytesLeft();
+      return TraceSamples.size(v);
     }
   }
 
@@ -188,7 +165,7 @@ class TraceWorkloadTest {
     RecordingDb db = new RecordingDb();
     String loadOut = load(workload(trace), db);
     // the load inserts the keys read or deleted before any write: a1 (get first) and c3 (delete first)
-    assertEquals(List.of("INSERT nz:u:a1 100", "INSERT nz:u:c3 100"), db.ops);
+    assertEquals(TraceSamples.TWITTER_TEN_LOAD, db.ops);
     Map<String, String> loadBlock = block(loadOut);
     assertEquals("load", loadBlock.get("phase"));
     assertEquals("10", loadBlock.get("lines"));
