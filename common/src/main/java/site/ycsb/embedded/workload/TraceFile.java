@@ -56,6 +56,8 @@ final class TraceFile implements Closeable {
   private long number;
   private long malformed;
 
+  private boolean compressed;
+
   private TraceFile(BufferedReader in, String format, char delimiter) {
     this.in = in;
     this.format = format;
@@ -81,7 +83,9 @@ final class TraceFile implements Closeable {
             + " decompress it first (zstd -d), or recompress it with gzip");
       }
       BufferedReader reader = new BufferedReader(new InputStreamReader(data, StandardCharsets.ISO_8859_1), 1 << 16);
-      return start(reader, path, format);
+      TraceFile t = start(reader, path, format);
+      t.compressed = data != raw;
+      return t;
     } catch (IOException | RuntimeException e) {
       raw.close();
       throw e;
@@ -130,6 +134,11 @@ final class TraceFile implements Closeable {
 
   String format() {
     return format;
+  }
+
+  /** Whether the file is gzip-compressed. */
+  boolean compressed() {
+    return compressed;
   }
 
   /** Whether the lines carry a time (pacing needs it). */

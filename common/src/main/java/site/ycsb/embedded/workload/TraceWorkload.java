@@ -119,11 +119,15 @@ public class TraceWorkload extends Workload {
         throw new WorkloadException("property " + SPEED + " = '" + speed + "' paces by the trace's time column,"
             + " and " + file + " has none: add a time column or set " + SPEED + "=0");
       }
+      if (!trace.compressed()) {
+        // a plain file of s bytes holds at most s/6 lines ("k,get" and a newline): 10 bits each is enough
+        filterBytes = Math.min(filterBytes, Math.max(64 << 10, Files.size(path) / 4));
+      }
       seen = new KeySeenFilter(filterBytes);
-      System.err.printf(Locale.ROOT, "[trace] %s, format %s, speed %s, load %s, keys %s, seen-key filter %d MB%n",
+      System.err.printf(Locale.ROOT, "[trace] %s, format %s, speed %s, load %s, keys %s, seen-key filter %d KB%n",
           path.getFileName(), trace.format(), speed == 0 ? "0 (as fast as possible)" : speed + "x the trace's pace",
           loadKeys ? "keys (those read before written)" : "none", padded ? "padded to the key size column" : "as is",
-          filterBytes >> 20);
+          filterBytes >> 10);
     } catch (IllegalArgumentException | IOException e) {
       throw ClientExitStatus.refusedWorkload(new WorkloadException(e.getMessage()));
     } catch (WorkloadException e) {
