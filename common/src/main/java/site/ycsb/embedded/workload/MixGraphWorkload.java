@@ -29,7 +29,8 @@ import site.ycsb.embedded.EngineProperties;
  *   <li>Key within its range: the power model of key access, rank r drawn with P(rank &lt;= r) = a*r^b
  *       (key_dist_a, key_dist_b; either 0: uniform in the range), each rank at a fixed pseudo-random offset.</li>
  *   <li>Value sizes and scan lengths: generalized Pareto, x = theta + sigma*((1-p)^-k - 1)/k, rounded up and held
- *       to [value_min, mix_max_value_size] and [1, mix_max_scan_len].</li>
+ *       to [value_min, mix_max_value_size] and [1, mix_max_scan_len] (db_bench wraps a draw above its cap around,
+ *       size % cap, instead).</li>
  *   <li>The query mix: get (YCSB read), put (YCSB update of a loaded key) and seek (YCSB scan of the drawn scan
  *       length) in the ratios mix_get_ratio, mix_put_ratio, mix_seek_ratio.</li>
  *   <li>The request rate, with {@code mixgraph.sine_mix_rate=true}: sine_a*sin(sine_b*t + sine_c) + sine_d
@@ -146,7 +147,7 @@ public class MixGraphWorkload extends Workload {
     m.valueK = props.decimal(PREFIX + "value_k", 0.2615, -1e3, 1e3);
     m.valueSigma = props.decimal(PREFIX + "value_sigma", 25.45, 1e-9, 1e12);
     m.valueTheta = props.decimal(PREFIX + "value_theta", 0, 0, 1e12);
-    m.valueMin = props.integer(PREFIX + "value_min", 10, 1, TraceWorkload.MAX_VALUE_SIZE);
+    m.valueMin = props.integer(PREFIX + "value_min", 1, 1, TraceWorkload.MAX_VALUE_SIZE);
     m.valueMax = props.integer(PREFIX + "mix_max_value_size", 1024, m.valueMin, TraceWorkload.MAX_VALUE_SIZE);
     m.iterK = props.decimal(PREFIX + "iter_k", 2.517, -1e3, 1e3);
     m.iterSigma = props.decimal(PREFIX + "iter_sigma", 14.236, 1e-9, 1e12);
