@@ -214,7 +214,8 @@ final class TraceFile implements Closeable {
     } catch (NumberFormatException e) {
       return null;
     }
-    return into.op.isEmpty() || Double.isNaN(into.time) ? null : into;
+    // an empty key is no key: engines refuse it (LMDB), so the line is malformed rather than a failed operation
+    return into.op.isEmpty() || into.key.isEmpty() || Double.isNaN(into.time) ? null : into;
   }
 
   @Override

@@ -225,6 +225,7 @@ class TraceWorkloadTest {
         + "scan\t25\tk0\t1.0\n"
         + "touch\t0\tk1\t1.5\n"
         + "update\tten\tk1\t2\n" // malformed size: skipped and counted
+        + "read\t0\t\t2.2\n" // no key: skipped and counted
         + "\n"
         + "update\t12\tk1\t2.5\n";
     RecordingDb db = new RecordingDb();
@@ -232,7 +233,7 @@ class TraceWorkloadTest {
     assertEquals(List.of("INSERT k1 10", "READ k1", "SCAN k0 25", "UPDATE k1 12"), db.ops);
     assertEquals("kvtrace", b.get("format"));
     assertEquals("5", b.get("lines"));
-    assertEquals("1", b.get("malformed"));
+    assertEquals("2", b.get("malformed"));
     assertEquals("insert:1,read:1,scan:1,skip:1,update:1", b.get("mix"));
     assertEquals("2.000", b.get("span_s"));
   }
