@@ -38,6 +38,8 @@ import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.StringByteIterator;
+import site.ycsb.embedded.workload.TraceSamples;
+import site.ycsb.embedded.workload.TraceWorkload;
 
 /**
  * The behaviour every binding must have, run against the real engine on a temporary directory.
@@ -124,6 +126,47 @@ public abstract class KeyValueDbContract {
     Status s = db.read("usertable", key, fields, result);
     assertEquals(Status.OK, s, "read " + key);
     return strings(result);
+  }
+
+  /**
+   * Issue 33: a ten-line trace (Twitter's format) loads and replays exactly its ten operations, in order, on the
+   * engine, every one answered OK, and leaves what its writes wrote.
+   */
+  @Test
+  void aTenLineTraceReplaysItsTenOperationsInOrder() throws Exception {
+    Path trace = tmp.resolve("ten.csv");
+    Files.writeString(trace, TraceSamples.TWITTER_TEN, StandardCharsets.ISO_8859_1);
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("fieldcount", "1");
+    p.setProperty(TraceWorkload.FILE, trace.toString());
+    p.setProperty(TraceWorkload.FILTER_BYTES, "1m");
+    DB engine = open(p);
+    List<String> log = new ArrayList<>();
+    List<Status> statuses = new ArrayList<>();
+    DB db = TraceSamples.logging(engine, log, statuses);
+    TraceWorkload load = new TraceWorkload();
+    load.init(p);
+    while (load.doInsert(db, null)) {
+      continue;
+    }
+    load.cleanup();
+    assertEquals(TraceSamples.TWITTER_TEN_LOAD, log);
+    log.clear();
+    TraceWorkload run = new TraceWorkload();
+    run.init(p);
+    while (run.doTransaction(db, null)) {
+      continue;
+    }
+    run.cleanup();
+    assertEquals(TraceSamples.TWITTER_TEN_OPS, log);
+    assertEquals(12, statuses.size());
+    statuses.forEach(s -> assertEquals(Status.OK, s, "every call of the replay: " + statuses));
+    for (Map.Entry<String, Integer> e : TraceSamples.TWITTER_TEN_STORED.entrySet()) {
+      Map<String, String> stored = read(engine, e.getKey(), null);
+      assertEquals(1, stored.size(), e.getKey());
+      assertEquals(e.getValue(), stored.values().iterator().next().length(), e.getKey());
+    }
+    assertEquals(Status.NOT_FOUND, engine.read("usertable", "nz:u:c3", null, new HashMap<>()));
   }
 
   @Test

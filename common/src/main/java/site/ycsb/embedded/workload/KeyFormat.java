@@ -17,11 +17,11 @@ public abstract class KeyFormat {
 
   /**
    * db_bench's keys: the number in decimal, zero-padded to {@code length} bytes
-   * ({@code %016d} for 16).
+   * ({@code %016d} for 16; longer than 19, the leading bytes are zeros, as mixgraph's 48-byte keys).
    */
   public static KeyFormat decimal(int length) {
-    if (length < 1 || length > 19) {
-      throw new IllegalArgumentException("decimal keys are 1 to 19 digits, got " + length);
+    if (length < 1 || length > 1024) {
+      throw new IllegalArgumentException("decimal keys are 1 to 1024 digits, got " + length);
     }
     return new KeyFormat() {
       @Override

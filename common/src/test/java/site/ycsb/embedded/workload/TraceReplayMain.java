@@ -1,0 +1,25 @@
+package site.ycsb.embedded.workload;
+
+import java.util.Properties;
+
+import site.ycsb.embedded.NothingDB;
+
+/** Replays the trace named by args[0] on a DB that does nothing, in a JVM of its own (the streaming test). */
+public final class TraceReplayMain {
+
+  private TraceReplayMain() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    Properties p = new Properties();
+    p.setProperty(TraceWorkload.FILE, args[0]);
+    p.setProperty(TraceWorkload.FILTER_BYTES, "1m");
+    TraceWorkload w = new TraceWorkload();
+    w.init(p);
+    NothingDB db = new NothingDB();
+    while (w.doTransaction(db, null)) {
+      continue;
+    }
+    w.cleanup();
+  }
+}
