@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import site.ycsb.embedded.ClientExitStatus;
 import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
@@ -76,14 +77,23 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
         try {
           if (shortage == null) {
             if (h.written) { // a read-only run leaves the files as it found them (no new log, no MANIFEST edit)
-              h.flushMemtable();
+              String unflushed = h.flushAtClose();
+              if (unflushed != null) {
+                System.err.println("[leveldb] the memtable was not flushed at close: " + unflushed + "; the log"
+                    + " keeps every acknowledged write and the next open replays it");
+              }
             }
           } else {
             System.err.printf("[leveldb] %s; the log keeps the writes and the next open replays it%n", shortage);
           }
           stats = h.stats();
         } finally {
-          h.close();
+          try {
+            h.close();
+          } catch (IOException | RuntimeException e) {
+            ClientExitStatus.operationFailed(); // YCSB prints the close's exception and would exit 0
+            throw e;
+          }
         }
         // no Formatter here: see KeyValueDB.millisSince
         System.err.print("[leveldb] leveldb.stats at close:" + System.lineSeparator() + stats);

@@ -84,6 +84,16 @@ public abstract class LevelDbHandle {
   /** Writes the memtable to a table file: CompactRange("", "") compacts nothing else. */
   public abstract void flushMemtable();
 
+  /**
+   * The flush of the memtable at close: null once it is written, or why it was not (the log keeps every
+   * write, and the next open replays it). By default {@link #flushMemtable}: LevelDB 1.23's CompactRange
+   * returns on a background error.
+   */
+  public String flushAtClose() throws IOException {
+    flushMemtable();
+    return null;
+  }
+
   /** Closes the database. */
   public abstract void close() throws IOException;
 

@@ -20,7 +20,11 @@ import site.ycsb.Status;
  * that kills the JVM: keeps {@code ballast} bytes of the disk in a file, inserts 1000-byte records through
  * {@link LevelDbClient} (with the given properties) printing each key once it returned OK, until an insert
  * does not; then deletes the ballast, so that the disk has room again, tries one more insert, prints
- * {@code after=STATUS}, and closes.
+ * {@code after=STATUS}, and closes, printing {@code close=OK} or {@code close=FAILED} and the exception.
+ * {@code writer.keepfull=true} keeps the ballast (the disk stays full through the close);
+ * {@code writer.checkbeforeflush=false} makes the close start its flush without first checking the room
+ * and LevelDB's LOG ({@link JniLevelDb#checkBeforeFlush}), as when another process takes the room after
+ * the checks.
  *
  * <p>Usage: FullDiskWriter BALLAST_FILE BALLAST_BYTES name=value...
  */
@@ -51,6 +55,8 @@ public final class FullDiskWriter {
       String[] nv = args[i].split("=", 2);
       props.setProperty(nv[0], nv[1]);
     }
+    boolean keepFull = Boolean.parseBoolean((String) props.remove("writer.keepfull"));
+    JniLevelDb.checkBeforeFlush = !"false".equals(props.remove("writer.checkbeforeflush"));
     LevelDbClient db = new LevelDbClient();
     db.setProperties(props);
     db.init();
@@ -62,9 +68,18 @@ public final class FullDiskWriter {
       }
       out.write((key + "\n").getBytes(StandardCharsets.US_ASCII));
     }
-    Files.delete(ballast);
+    if (!keepFull) {
+      Files.delete(ballast);
+    }
     out.write(("after=" + insert(db, "after-the-disk-has-room").getName() + "\n").getBytes(StandardCharsets.US_ASCII));
-    db.cleanup();
+    String closed = "close=OK";
+    try {
+      db.cleanup();
+    } catch (DBException e) {
+      e.printStackTrace();
+      closed = "close=FAILED";
+    }
+    out.write((closed + "\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
   }
 

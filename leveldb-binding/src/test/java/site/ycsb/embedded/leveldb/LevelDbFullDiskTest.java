@@ -83,13 +83,54 @@ class LevelDbFullDiskTest {
    */
   @Test
   void aDiskAnotherProcessFillsIsAnErrorWithThePreloadedLibrary() throws Exception {
+    String printed = fillThenReadBack("m2");
+    assertTrue(printed.contains("[leveldb] disk: ") && printed.contains(MmapSpace.LIBRARY + " is preloaded"),
+        "the start-up lines say the preload protects this run:\n" + printed);
+    assertTrue(!printed.contains("not flushed at close"), "the ballast gave the flush its room back:\n" + printed);
+  }
+
+  /**
+   * (c) Issue 32, item 1: the disk is still full at close. LevelDB 1.13's CompactRange, the close's flush of
+   * the memtable, waited for ever for a flush that kept failing; the close now sees that the disk has no room
+   * for it, says so, leaves the memtable to the log (which the next open replays) and closes the database.
+   */
+  @Test
+  void aCloseOnADiskStillFullSaysWhatItCouldNotFlushAndEnds() throws Exception {
+    String printed = fillThenReadBack("m3", "writer.keepfull=true");
+    assertTrue(printed.contains("[leveldb] the memtable was not flushed at close: the disk has ")
+        && printed.contains("the log keeps every acknowledged write and the next open replays it"), printed);
+    assertTrue(printed.contains("[leveldb] closed "), "the database was closed:\n" + printed);
+  }
+
+  /**
+   * (d) The same when another process takes the room after the close's checks (the checks are turned off to
+   * get there): the flush runs on a thread of its own, LevelDB logs its failure, and the close stops waiting,
+   * says why, and leaves the database open for the JVM's exit instead of freeing what LevelDB waits on.
+   */
+  @Test
+  void aFlushThatFailsAfterTheChecksEndsTheCloseWithAnError() throws Exception {
+    String printed = fillThenReadBack("m4", "writer.keepfull=true", "writer.checkbeforeflush=false");
+    assertTrue(printed.contains("[leveldb] the memtable was not flushed at close: LevelDB's flush of the memtable"
+        + " failed: ") && printed.contains("No space left on device"), printed);
+    assertTrue(printed.contains("is left open until the JVM exits"), printed);
+  }
+
+  /**
+   * Runs {@link FullDiskWriter} with the preload and the guard off (and {@code writerArgs}) on a 100 MB tmpfs
+   * that another process fills once the first record is written; checks how the writer ended, then reads
+   * every acknowledged record back once the disk has room. Returns what the writer printed on stderr.
+   */
+  private String fillThenReadBack(String mountName, String... writerArgs) throws Exception {
     Path preload = Path.of(System.getProperty("java.library.path")).resolve(MmapSpace.LIBRARY);
     assertTrue(Files.isRegularFile(preload), preload + " is built by mvn process-classes");
-    Path mount = tmp.resolve("m2");
+    Path mount = tmp.resolve(mountName);
     try (SmallFilesystem fs = SmallFilesystem.mount(mount, 100)) {
       Path dir = mount.resolve("db");
+      List<String> args = new ArrayList<>(List.of(mount.resolve("ballast").toString(), Integer.toString(16 << 20),
+          "path=" + dir, "diskspacemargin=0"));
+      args.addAll(List.of(writerArgs));
       Process writer = start(Map.of("LD_PRELOAD", preload.toString()), FullDiskWriter.class,
-          mount.resolve("ballast").toString(), Integer.toString(8 << 20), "path=" + dir, "diskspacemargin=0");
+          args.toArray(new String[0]));
       List<String> out = new ArrayList<>();
       StringBuilder err = new StringBuilder();
       List<Thread> readers = drain(writer, out, err);
@@ -98,22 +139,31 @@ class LevelDbFullDiskTest {
         Thread.sleep(10);
       }
       Path filler = fs.fill("filler"); // the other process
-      assertTrue(writer.waitFor(120, TimeUnit.SECONDS), "the writer ends");
+      boolean ended = writer.waitFor(60, TimeUnit.SECONDS);
+      if (!ended) {
+        writer.destroyForcibly().waitFor();
+      }
       join(readers);
-      String printed = err.toString();
+      String printed;
+      synchronized (err) {
+        printed = err.toString();
+      }
+      assertTrue(ended, "the writer ends (its close waited for ever for LevelDB 1.13's flush):\n" + printed);
       assertEquals(0, writer.exitValue(), "no SIGBUS (134):\n" + printed);
       assertTrue(printed.contains("] insert of key 'full") && printed.contains("No space left on device"), printed);
-      assertTrue(printed.contains("[leveldb] disk: ") && printed.contains(MmapSpace.LIBRARY + " is preloaded"),
-          "the start-up lines say the preload protects this run:\n" + printed);
       List<String> acked;
       synchronized (out) {
         acked = new ArrayList<>(out);
       }
+      String closed = acked.remove(acked.size() - 1);
+      assertEquals(printed.contains("is left open until the JVM exits") ? "close=FAILED" : "close=OK", closed,
+          printed);
       assertEquals("after=ERROR", acked.remove(acked.size() - 1), "no write once one failed:\n" + printed);
       assertTrue(printed.contains("accepts no write until the database is reopened"), printed);
       assertTrue(acked.size() > 100, "the writer acknowledged records before the disk filled: " + acked.size());
 
       Files.delete(filler);
+      Files.deleteIfExists(mount.resolve("ballast"));
       fs.resize(300);
       Properties p = new Properties();
       p.setProperty("path", dir.toString());
@@ -132,6 +182,7 @@ class LevelDbFullDiskTest {
         db.cleanup();
       }
       deleteTree(dir);
+      return printed;
     }
   }
 
