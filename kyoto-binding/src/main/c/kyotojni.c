@@ -19,6 +19,7 @@
  *   close, whose rollback takes the file back to the last committed transaction.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
@@ -88,10 +89,25 @@ static void throw_kyoto(JNIEnv* env, int32_t code, const char* message) {
   throw_library(env, (jint)code, message == NULL ? "" : message);
 }
 
-/* Throws the error the last failing call on db set for this thread. */
-static void throw_db_error(JNIEnv* env, KCDB* db) {
+/* Throws the error the last failing call on db set for this thread. Kyoto sometimes fails a call without
+ * setting one (its close after a write a full disk cut short: "success: no error"); the message then names
+ * the call and the last system error, read before any other library call, as the likelier cause. */
+static int32_t db_error(KCDB* db, const char* call, char* message, size_t size) {
+  int saved = errno;
   int32_t code = kcdbecode(db);
-  throw_kyoto(env, code, kcdbemsg(db));
+  if (code != KCESUCCESS) {
+    snprintf(message, size, "%s", kcdbemsg(db));
+    return code;
+  }
+  snprintf(message, size, "%s failed and Kyoto Cabinet gave no cause; the last system error: %s", call,
+      saved != 0 ? strerror(saved) : "none");
+  return KCESYSTEM;
+}
+
+static void throw_db_error(JNIEnv* env, KCDB* db, const char* call) {
+  char message[400];
+  int32_t code = db_error(db, call, message, sizeof(message));
+  throw_kyoto(env, code, message);
 }
 
 /* Throws, and returns 1, when a transaction of this handle could not be ended; else 0. */
@@ -145,7 +161,7 @@ JNIEXPORT jlong JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_open(JNIEnv* e
     return 0;
   }
   if (!kcdbopen(db, p, (uint32_t)mode)) {
-    throw_db_error(env, db); /* copies the message before the object goes */
+    throw_db_error(env, db, "kcdbopen"); /* copies the message before the object goes */
     kcdbdel(db);
     free(hd);
     free(p);
@@ -175,6 +191,18 @@ static int flag_for_repair(const char* path) {
     ok = pwrite(fd, &flags, 1, HEADER_FLAGS_OFFSET) == 1 && fsync(fd) == 0;
   }
   return close(fd) == 0 && ok;
+}
+
+JNIEXPORT jboolean JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_flagForRepair(JNIEnv* env, jclass cls,
+    jbyteArray path) {
+  (void)cls;
+  char* p = copy_cstring(env, path, "path");
+  if (p == NULL) {
+    return JNI_FALSE;
+  }
+  int done = flag_for_repair(p);
+  free(p);
+  return done ? JNI_TRUE : JNI_FALSE;
 }
 
 /*
@@ -233,7 +261,17 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* e
     freeze_undo_log(path); /* when it cannot, the repair flag below still rebuilds the tree */
   }
   if (!kcdbclose(db)) {
-    throw_db_error(env, db);
+    if (path == NULL) {
+      throw_db_error(env, db, "kcdbclose");
+    } else { /* the frozen undo log fails the close's own writes (EBADF): say why they were stopped */
+      char cause[400];
+      char message[1024];
+      int32_t code = db_error(db, "kcdbclose", cause, sizeof(cause));
+      snprintf(message, sizeof(message), "after an earlier failure (%s) the close rolled %s back to its last"
+          " commit and flags it for Kyoto's repair at the next open; the close's own writes were stopped by"
+          " making the undo log read-only, so Kyoto's close reported: %s", hd->failed_message, path, cause);
+      throw_kyoto(env, code, message);
+    }
   }
   kcdbdel(db);
   if (path != NULL) {
@@ -249,6 +287,35 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_close(JNIEnv* e
   free(hd);
 }
 
+/* Treats the handle as after a transaction that could not be ended: a write under Kyoto's own
+ * auto-transaction failed, which may have committed part of it (kyoto-binding/README.md). */
+JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_markFailed(JNIEnv* env, jclass cls, jlong h,
+    jint code, jbyteArray why) {
+  (void)cls;
+  char* w = copy_cstring(env, why, "why");
+  if (w == NULL) {
+    return;
+  }
+  handle* hd = HANDLE(h);
+  pthread_mutex_lock(&hd->transactions);
+  mark_failed(hd, (int32_t)code, w);
+  pthread_mutex_unlock(&hd->transactions);
+  free(w);
+}
+
+/* The system error of this thread's last failed write call, read right after it: Kyoto's messages for a
+ * system error name the call ("ftruncate failed"), not the cause (a full disk: ENOSPC). */
+static __thread int work_errno;
+
+/* Copies message into out, with the saved system error when code is a system error. */
+static const char* with_cause(int32_t code, const char* message, char* out, size_t size) {
+  if (code != KCESYSTEM || work_errno == 0) {
+    return message;
+  }
+  snprintf(out, size, "%s (%s)", message == NULL ? "" : message, strerror(work_errno));
+  return out;
+}
+
 /* A write's or a batch's work: 1 when done; 0 when a library call failed (its error, read right
  * after it, in *code and *message) or with a Java exception pending (*code left 0). */
 typedef int (*work_fn)(KCDB* db, void* context, int32_t* code, const char** message);
@@ -257,6 +324,8 @@ typedef int (*work_fn)(KCDB* db, void* context, int32_t* code, const char** mess
  * with code 0 the work's Java exception is already pending). An abort that fails leaves the library
  * inside the transaction: the handle is marked failed. */
 static void abort_with(JNIEnv* env, handle* hd, int32_t code, const char* message) {
+  char said[512];
+  message = with_cause(code, message, said, sizeof(said));
   char* saved = strdup(message == NULL ? "" : message);
   const char* why = saved != NULL ? saved : "(message lost: no memory)";
   if (kcdbendtran(hd->db, 0)) {
@@ -288,10 +357,11 @@ static int in_transaction(JNIEnv* env, handle* hd, jboolean hard, work_fn work, 
   if (refused(env, hd)) {
     /* thrown */
   } else if (!kcdbbegintran(db, hard ? 1 : 0)) {
-    throw_db_error(env, db); /* nothing begun, nothing changed */
+    throw_db_error(env, db, "kcdbbegintran"); /* nothing begun, nothing changed */
   } else {
     int32_t code = 0;
     const char* message = NULL;
+    work_errno = 0;
     if (!work(db, context, &code, &message)) {
       abort_with(env, hd, code, message);
     } else if (!kcdbendtran(db, 1)) {
@@ -319,7 +389,9 @@ typedef struct {
 
 static int set_work(KCDB* db, void* context, int32_t* code, const char** message) {
   record* r = context;
+  errno = 0;
   if (!kcdbset(db, r->key, r->ksiz, r->value, r->vsiz)) {
+    work_errno = errno;
     *code = kcdbecode(db);
     *message = kcdbemsg(db);
     return 0;
@@ -331,7 +403,9 @@ static int set_work(KCDB* db, void* context, int32_t* code, const char** message
 static int remove_work(KCDB* db, void* context, int32_t* code, const char** message) {
   record* r = context;
   r->removed = JNI_TRUE;
+  errno = 0;
   if (!kcdbremove(db, r->key, r->ksiz)) {
+    work_errno = errno;
     int32_t c = kcdbecode(db);
     if (c != KCENOREC) {
       *code = c;
@@ -354,8 +428,10 @@ static void write_record(JNIEnv* env, handle* hd, work_fn work, record* r, jbool
   }
   int32_t code = 0;
   const char* message = NULL;
+  work_errno = 0;
   if (!work(hd->db, r, &code, &message)) {
-    throw_kyoto(env, code, message);
+    char said[512];
+    throw_kyoto(env, code, with_cause(code, message, said, sizeof(said)));
   }
 }
 
@@ -437,7 +513,9 @@ typedef struct {
 
 static int batch_set(void* context, const char* key, size_t ksiz, const char* value, size_t vsiz) {
   batch_state* st = context;
+  errno = 0;
   if (!kcdbset(st->db, key, ksiz, value, vsiz)) {
+    work_errno = errno;
     st->code = kcdbecode(st->db);
     st->message = kcdbemsg(st->db);
     return 0;
@@ -478,7 +556,7 @@ JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_sync(JNIEnv* en
   }
   KCDB* db = DB(h);
   if (!kcdbsync(db, hard ? 1 : 0, NULL, NULL)) {
-    throw_db_error(env, db);
+    throw_db_error(env, db, "kcdbsync");
   }
 }
 
@@ -487,7 +565,7 @@ JNIEXPORT jbyteArray JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_status(JN
   KCDB* db = DB(h);
   char* s = kcdbstatus(db);
   if (s == NULL) {
-    throw_db_error(env, db);
+    throw_db_error(env, db, "kcdbstatus");
     return NULL;
   }
   jbyteArray out = new_bytes(env, s, strlen(s));

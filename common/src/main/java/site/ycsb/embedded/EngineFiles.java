@@ -181,7 +181,8 @@ public final class EngineFiles {
    *   <li>SQLite: a database file shorter than its header's page count times page size (when no
    *       non-empty WAL or rollback journal, which may hold the rest, is beside it), or whose header
    *       fields are impossible.</li>
-   *   <li>Kyoto Cabinet: a file shorter than the size its header records.</li>
+   *   <li>Kyoto Cabinet: a file shorter than the size its header records; not checked when {@code repairing}
+   *       (kyoto.repair: Kyoto rebuilds the file from the records up to its real end).</li>
    *   <li>LMDB: a non-empty {@code data.mdb} without a valid first meta page, shorter than its two meta
    *       pages, or shorter than the last page its newer meta page records (LMDB would map the missing
    *       pages as zeros). An empty one is a new environment, as LMDB treats it.</li>
@@ -232,7 +233,7 @@ public final class EngineFiles {
         boolean recovery = nonEmpty(dir.resolve(name + "-wal")) || nonEmpty(dir.resolve(name + "-journal"));
         addIfNotNull(out, sqliteDamage(p, recovery));
       } else if (startsWith(p, KYOTO_HEADER)) {
-        addIfNotNull(out, kyotoDamage(p, nonEmpty(dir.resolve(name + ".wal"))));
+        addIfNotNull(out, kyotoDamage(p, nonEmpty(dir.resolve(name + ".wal")), repairing));
       } else if (name.equals(LMDB_DATA_FILE)) {
         addIfNotNull(out, lmdbDamage(p));
       } else if (byHeader(p) == null && Files.size(p) > 0 && !ENGINE_SIDE_FILE.matcher(name).matches()) {
@@ -314,8 +315,11 @@ public final class EngineFiles {
     return null;
   }
 
-  /** Why a Kyoto Cabinet file is shorter than its header says, or null; recoveryBeside: its write-ahead log. */
-  private static String kyotoDamage(Path file, boolean recoveryBeside) throws IOException {
+  /**
+   * Why a Kyoto Cabinet file is shorter than its header says, or null; recoveryBeside: its write-ahead log;
+   * repairing: kyoto.repair, whose rebuild reads the records up to the file's real end.
+   */
+  private static String kyotoDamage(Path file, boolean recoveryBeside, boolean repairing) throws IOException {
     long size = Files.size(file);
     String name = file.getFileName().toString();
     String repair = " Restore it from a backup (kctreemgr check " + file.toAbsolutePath() + " shows the damage)";
@@ -331,9 +335,11 @@ public final class EngineFiles {
     // Kyoto's own recovery: with auto-transactions a write the disk cut short leaves its write-ahead log
     // beside the file, and Kyoto's open rolls the file back to its size before that write (a disk another
     // process filled: KyotoFullDiskTest). Only a cut with no log to undo it is damage.
-    if (size < recorded && !recoveryBeside) {
+    if (size < recorded && !recoveryBeside && !repairing) {
       return "the Kyoto Cabinet file " + name + " is cut short: its header records " + recorded + " bytes, the file"
-          + " has " + size + "." + repair;
+          + " has " + size + ". Kyoto Cabinet can rebuild it from the records the file holds: run once with -p"
+          + " kyoto.repair=true (records in the missing " + (recorded - size) + " bytes, if any, are lost), or"
+          + " restore it from a backup (kctreemgr check " + file.toAbsolutePath() + " shows the damage)";
     }
     return null;
   }

@@ -151,7 +151,9 @@ class EngineFilesTest {
     assertEquals(List.of(), EngineFiles.damage(kyoto, false));
     Files.write(kyoto.resolve("ycsb.kct"), java.util.Arrays.copyOf(kc, 999));
     assertTrue(only(EngineFiles.damage(kyoto, false)).contains("ycsb.kct is cut short: its header records 1000"
-        + " bytes, the file has 999"));
+        + " bytes, the file has 999. Kyoto Cabinet can rebuild it from the records the file holds: run once with -p"
+        + " kyoto.repair=true"));
+    assertEquals(List.of(), EngineFiles.damage(kyoto, true), "kyoto.repair rebuilds it");
     // A write the disk cut short under auto-transactions: Kyoto's open undoes it from its log, so not damage.
     Files.write(kyoto.resolve("ycsb.kct.wal"), new byte[] {1});
     assertEquals(List.of(), EngineFiles.damage(kyoto, false));

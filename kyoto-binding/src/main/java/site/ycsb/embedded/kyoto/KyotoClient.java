@@ -67,6 +67,12 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
         + " through mmap) kills this JVM with SIGBUS; bin/ycsb preloads it (or set LD_PRELOAD to it)";
   }
 
+  /** kyoto.repair: Kyoto rebuilds the file at open, so one shorter than its header records is not refused. */
+  @Override
+  protected boolean repairs() {
+    return options.repair();
+  }
+
   @Override
   protected EngineOpener<KyotoHandle> configure(EngineProperties props, Path dir) throws IOException {
     KyotoNative.ensureLoaded();

@@ -131,6 +131,13 @@ public final class KyotoHandle {
       checkCompressor(options.compression(), options.zcomp());
     }
     boolean existed = Files.isRegularFile(file) && Files.size(file) > 0;
+    long sizeBefore = existed ? Files.size(file) : 0;
+    if (existed && options.repair()) {
+      if (!KyotoNative.flagForRepair(file.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8))) {
+        throw new IOException(KyotoOptions.REPAIR + "=true: cannot flag " + file.toAbsolutePath() + " for Kyoto's"
+            + " repair (its header could not be written)");
+      }
+    }
     long db;
     try {
       db = KyotoNative.open(options.tuning().getBytes(StandardCharsets.UTF_8), options.mode());
@@ -138,6 +145,14 @@ public final class KyotoHandle {
       throw explain(file, options.compression(), e);
     }
     KyotoHandle h = new KyotoHandle(options, db);
+    if (existed && options.repair()) {
+      System.err.println("[kyoto] repair: " + KyotoOptions.REPAIR + "=true: Kyoto Cabinet rebuilt "
+          + file.toAbsolutePath() + " from the records it held (" + sizeBefore + " bytes before; the tree from its"
+          + " leaf pages); now " + h.summary());
+    } else if (!existed && options.repair()) {
+      System.err.println("[kyoto] repair: " + KyotoOptions.REPAIR + "=true: " + file.toAbsolutePath()
+          + " did not exist, nothing to repair");
+    }
     if (existed) {
       h.notes.addAll(h.differences());
     }
@@ -184,12 +199,48 @@ public final class KyotoHandle {
   }
 
   public void put(byte[] key, byte[] value) throws KyotoException {
-    KyotoNative.set(ptr(), key, value, writesInOwnTransactions(), options.sync());
+    boolean own = writesInOwnTransactions();
+    try {
+      KyotoNative.set(ptr(), key, value, own, options.sync());
+    } catch (KyotoException e) {
+      throw failedOutsideATransaction(own, e);
+    }
   }
 
   /** Removes {@code key}; false when it was absent. */
   public boolean remove(byte[] key) throws KyotoException {
-    return KyotoNative.remove(ptr(), key, writesInOwnTransactions(), options.sync());
+    boolean own = writesInOwnTransactions();
+    try {
+      return KyotoNative.remove(ptr(), key, own, options.sync());
+    } catch (KyotoException e) {
+      throw failedOutsideATransaction(own, e);
+    }
+  }
+
+  /**
+   * Under "auto", a write that failed in Kyoto's own auto-transaction, before the look at the free space
+   * switched (a disk filled within the look's 100 ms): Kyoto may have committed part of it, the split that loses
+   * records acknowledged before. So the switch is made at once, and the handle is treated as after a
+   * transaction of the binding that could not be ended: it refuses every later call, and its close rolls the
+   * file back to the last commit and flags it for Kyoto's repair at the next open. Returns {@code e}.
+   */
+  private KyotoException failedOutsideATransaction(boolean own, KyotoException e) {
+    if (own || store == null || e.code() == KyotoNative.ENOREC) {
+      return e;
+    }
+    synchronized (this) {
+      if (ownTransactions) {
+        return e; // another thread's failure switched already; the handle refuses calls since
+      }
+      ownTransactions = true;
+    }
+    String why = "a write in Kyoto's own auto-transaction failed (" + e.getMessage() + "), which may have"
+        + " committed part of it";
+    KyotoNative.markFailed(ptr(), e.code(), why.getBytes(StandardCharsets.UTF_8));
+    System.err.println("[kyoto] " + why + ": from now on each write runs in a transaction of its own ("
+        + KyotoOptions.WRITE_TRANSACTIONS + "=auto), and this handle takes no more calls: its close rolls "
+        + file.getFileName() + " back to the last commit and flags it for Kyoto's repair at the next open");
+    return e;
   }
 
   /**

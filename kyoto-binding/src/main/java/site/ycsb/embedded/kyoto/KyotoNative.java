@@ -89,6 +89,18 @@ final class KyotoNative {
   static native void close(long db) throws KyotoException;
 
   /**
+   * Sets the fatal-error flag in the header of the closed file {@code path}, so that Kyoto's next open
+   * rebuilds it from the records it holds (and a TreeDB's tree from its leaf pages); false when it could not.
+   */
+  static native boolean flagForRepair(byte[] path);
+
+  /**
+   * Treats {@code db} as after a transaction that could not be ended: every later call but status and close
+   * is refused with {@code why}, and the close rolls the file back to the last commit and flags it for repair.
+   */
+  static native void markFailed(long db, int code, byte[] why);
+
+  /**
    * kcdbset. With {@code transaction} the set runs in a transaction of its own (kcdbbegintran, set,
    * kcdbendtran; aborted when the set fails), one transaction of the handle at a time; {@code hard}: the
    * commit syncs the device. A transaction whose commit or abort fails leaves the handle refusing every

@@ -63,6 +63,11 @@ public final class KyotoOptions {
   public static final String WRITE_TRANSACTIONS_DEFAULT = "auto";
   /** Under writetransactions=auto: the free space of the file's filesystem below which each write is a transaction. */
   public static final String WRITE_TRANSACTIONS_BELOW = "kyoto.writetransactions.below";
+  /**
+   * Runs Kyoto's repair at open (the file rebuilt from the records it holds, a TreeDB's tree from its leaf
+   * pages), and opens a file shorter than its header records, which is otherwise refused.
+   */
+  public static final String REPAIR = "kyoto.repair";
   public static final long WRITE_TRANSACTIONS_BELOW_DEFAULT = 1L << 30;
   /** Memory-mapped region (msiz) in bytes; Kyoto's own default is 64 MB. */
   public static final String MAP_SIZE = "kyoto.mapsize";
@@ -88,11 +93,12 @@ public final class KyotoOptions {
   private final int mode;
   private final String writeTransactions;
   private final long writeTransactionsBelow;
+  private final boolean repair;
   private final List<String> notes;
 
   private KyotoOptions(Path file, boolean tree, String compression, String zcomp, boolean sync, int pageSize,
       long cacheSize, int optionBits, String tuning, int mode, String writeTransactions, long writeTransactionsBelow,
-      List<String> notes) {
+      boolean repair, List<String> notes) {
     this.file = file;
     this.tree = tree;
     this.compression = compression;
@@ -105,6 +111,7 @@ public final class KyotoOptions {
     this.mode = mode;
     this.writeTransactions = writeTransactions;
     this.writeTransactionsBelow = writeTransactionsBelow;
+    this.repair = repair;
     this.notes = Collections.unmodifiableList(notes);
   }
 
@@ -133,6 +140,7 @@ public final class KyotoOptions {
     boolean autotran = props.bool(AUTOTRAN, AUTOTRAN_DEFAULT);
     String writeTransactions = props.choice(WRITE_TRANSACTIONS, WRITE_TRANSACTIONS_DEFAULT, "auto", "true", "false");
     long writeTransactionsBelow = props.size(WRITE_TRANSACTIONS_BELOW, WRITE_TRANSACTIONS_BELOW_DEFAULT);
+    boolean repair = props.bool(REPAIR, false);
     long buckets = props.integer(BUCKETS, BUCKETS_DEFAULT, 0L, 1L << 36);
     long mapSize = props.size(MAP_SIZE, MAP_SIZE_DEFAULT);
     List<String> notes = new ArrayList<>();
@@ -189,7 +197,7 @@ public final class KyotoOptions {
     int mode = KyotoNative.OWRITER | KyotoNative.OCREATE | KyotoNative.OTRYLOCK
         | (autotran ? KyotoNative.OAUTOTRAN : 0) | (sync ? KyotoNative.OAUTOSYNC : 0);
     return new KyotoOptions(file, tree, compression, zcomp, sync, pageSize, cacheSize, optionBits(options),
-        tuning.toString(), mode, writeTransactions, writeTransactionsBelow, notes);
+        tuning.toString(), mode, writeTransactions, writeTransactionsBelow, repair, notes);
   }
 
   /** The database file. */
@@ -220,6 +228,11 @@ public final class KyotoOptions {
   /** Under writetransactions=auto, the free bytes below which each write is a transaction of its own. */
   public long writeTransactionsBelow() {
     return writeTransactionsBelow;
+  }
+
+  /** Whether Kyoto's repair runs at open ({@value #REPAIR}). */
+  public boolean repair() {
+    return repair;
   }
 
   /** Whether writes and batch commits sync the device (sync=true). */

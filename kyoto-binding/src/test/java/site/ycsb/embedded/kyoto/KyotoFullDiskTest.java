@@ -32,6 +32,13 @@ class KyotoFullDiskTest {
   /** Fresh databases whose disk is filled: the old binding lost records in 5 of 14 fills. */
   static final int ROUNDS = 6;
 
+  /**
+   * Records acknowledged before the disk shrinks, one fresh database each: with 3,000 the reopen finds the file
+   * whole (Kyoto's repair at open, which the close flagged, puts it right), with 11,000 the file's next growth is
+   * larger than what is left and the file is cut short, refused until kyoto.repair=true.
+   */
+  static final int[] FAST_FILLS = {3_000, 11_000};
+
   @TempDir
   Path tmp;
 
@@ -87,6 +94,57 @@ class KyotoFullDiskTest {
   }
 
   /**
+   * Issue 32, item 2: under kyoto.writetransactions=auto a disk filled faster than the binding's look at the
+   * free space (every 100 ms of writes) met writes still in Kyoto's auto-transactions: they failed ("ftruncate
+   * failed"), the close failed with "success: no error", and the reopen refused the file as cut short, with
+   * every acknowledged record in it. kyoto.writetransactions.below=0 keeps the look from ever switching, so
+   * every fill here is faster than the look: the first failed write must switch to a transaction per write at
+   * once and leave the file as that mode does, the close must not report "success", and the reopen must hold
+   * every acknowledged record (through Kyoto's repair when the file is refused as cut short, which the refusal
+   * must offer).
+   */
+  @Test
+  void aFillFasterThanTheLookSwitchesAtOnceAndLosesNoAcknowledgedRecord() throws Exception {
+    for (int round = 1; round <= FAST_FILLS.length; round++) {
+      Path mount = tmp.resolve("fast" + round);
+      Path dir = mount.resolve("db");
+      try (SmallFilesystem fs = SmallFilesystem.mount(mount, 256)) {
+        String[] written = writeUntilTheDiskShrinks(fs, mount, dir, FAST_FILLS[round - 1],
+            "kyoto.writetransactions.below=0");
+        assertTrue(written[2].contains("now: Kyoto's auto-transactions"), written[2]);
+        assertTrue(written[2].contains("from now on each write runs in a transaction of its own"),
+            "the failed write switched at once:\n" + written[2]);
+        assertTrue(!written[2].contains("success"), "no message says success:\n" + written[2]);
+        fs.resize(256);
+        long keys = written[1].lines().count();
+        Path acked = Files.writeString(tmp.resolve("fast-acked" + round + ".txt"), written[1]);
+        String[] verified = ChildJvm.run(tmp, "fast-verify" + round, Map.of(), CrashVerifier.class, "-db",
+            KyotoClient.class.getName(), "-p", "path=" + dir, "-valuesize", "1000", "-acked", acked.toString());
+        String out = verified[1];
+        boolean refused = out.contains("open=failed");
+        if (refused) {
+          assertTrue(out.contains("cut short") && out.contains("kyoto.repair=true"),
+              "a refused file says Kyoto can repair it:\n" + out + verified[2]);
+          verified = ChildJvm.run(tmp, "fast-repair" + round, Map.of(), CrashVerifier.class, "-db",
+              KyotoClient.class.getName(), "-p", "path=" + dir, "-p", "kyoto.repair=true", "-valuesize", "1000",
+              "-acked", acked.toString());
+          out = verified[1];
+          assertTrue(verified[2].contains("[kyoto] repair: "), verified[2]);
+        }
+        System.out.println("[kyoto fast fill] round " + round + ": " + out.lines()
+            .filter(l -> l.startsWith("acknowledged=") || l.startsWith("present=") || l.startsWith("lost="))
+            .reduce((a, b) -> a + " " + b).orElse(out) + (refused ? ", after kyoto.repair=true" : "") + " | "
+            + written[2].lines().filter(l -> l.contains("close") || l.contains("insert of"))
+            .reduce((a, b) -> a + " | " + b).orElse(""));
+        assertTrue(out.contains("acknowledged=" + keys + "\n") && out.contains("\nwrong=0\nerrors=0\nopen=ok\n"),
+            out + verified[2] + "writer:\n" + written[2]);
+        assertTrue(out.contains("\nlost=0\n"), "round " + round + ": acknowledged records missing at the reopen:\n"
+            + out + "writer:\n" + written[2]);
+      }
+    }
+  }
+
+  /**
    * After a write whose transaction could not be ended, Kyoto stays half inside it and waits for ever in the
    * next transaction's begin once the disk has room again (seen in a C++ loop over the library: killed by
    * its alarm after 5 s). The binding's handle refuses calls instead: a {@link FullDiskWriter} JVM gets its
@@ -124,6 +182,43 @@ class KyotoFullDiskTest {
         assertTrue(writer.stdout().lines().count() >= 200, printed);
       }
     }
+  }
+
+  /**
+   * As {@link #writeWhileAnotherProcessFills}, but once the writer has acknowledged {@code records} the tmpfs on
+   * {@code mount} is shrunk to what it holds plus 64 KB (remount: the free space falls at once, faster than any
+   * look at it), as issue 32 did; the writer's file is then large, and grows by more than is left.
+   */
+  private String[] writeUntilTheDiskShrinks(SmallFilesystem fs, Path mount, Path dir, int records, String property)
+      throws Exception {
+    Path preload = Path.of(System.getProperty("java.library.path")).resolve(LIBRARY);
+    ChildJvm writer = ChildJvm.start(tmp, "shrink-writer-" + mount.getFileName(), Map.of("LD_PRELOAD",
+        preload.toString()), site.ycsb.embedded.crash.CrashWriter.class, "-db", KyotoClient.class.getName(), "-p",
+        "path=" + dir, "-p", "diskspacemargin=0", "-p", property, "-valuesize", "1000");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (writer.stdout().lines().count() < records && writer.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertTrue(writer.isAlive(), "the writer still writes when the disk shrinks:\n" + writer.stderr());
+    java.nio.file.FileStore store = Files.getFileStore(mount);
+    String said = "";
+    boolean shrunk = false;
+    for (int attempt = 0; attempt < 20 && !shrunk; attempt++) { // the writer may grow past the size asked for
+      long usedKb = (store.getTotalSpace() - store.getUnallocatedSpace()) / 1024;
+      Process remount = new ProcessBuilder("mount", "-o", "remount,size=" + (usedKb + 64) + "k", mount.toString())
+          .redirectErrorStream(true).start();
+      said = new String(remount.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      shrunk = remount.waitFor() == 0;
+    }
+    if (!shrunk) {
+      fs.fill("filler"); // so that the writer ends
+    }
+    int exit = writer.waitFor();
+    assertTrue(shrunk, "remount: " + said);
+    String printed = writer.stderr();
+    assertEquals(1, exit, "an insert returned ERROR (" + ChildJvm.CRASHED + " was the SIGBUS):\n" + printed);
+    assertTrue(printed.contains("returned Status [name=ERROR"), printed);
+    return new String[] {Integer.toString(exit), writer.stdout(), printed};
   }
 
   /**
