@@ -364,10 +364,13 @@ static int in_transaction(JNIEnv* env, handle* hd, jboolean hard, work_fn work, 
     work_errno = 0;
     if (!work(db, context, &code, &message)) {
       abort_with(env, hd, code, message);
-    } else if (!kcdbendtran(db, 1)) {
+    } else if (errno = 0, !kcdbendtran(db, 1)) {
+      work_errno = errno;
       code = kcdbecode(db);
+      char said[400];
       char why[512];
-      snprintf(why, sizeof(why), "committing the transaction failed: %s", kcdbemsg(db));
+      snprintf(why, sizeof(why), "committing the transaction failed: %s",
+          with_cause(code, kcdbemsg(db), said, sizeof(said)));
       mark_failed(hd, code, why);
       throw_kyoto(env, code, why);
     } else {
