@@ -225,8 +225,8 @@ public final class KyotoHandle {
    * file back to the last commit and flags it for Kyoto's repair at the next open. Returns {@code e}.
    */
   private KyotoException failedOutsideATransaction(boolean own, KyotoException e) {
-    if (own || store == null || e.code() == KyotoNative.ENOREC) {
-      return e;
+    if (own || store == null || (e.code() != KyotoNative.ESYSTEM && e.code() != KyotoNative.EBROKEN)) {
+      return e; // a refused record (too large, ...) changed nothing: only a failed file write can split a write
     }
     synchronized (this) {
       if (ownTransactions) {
