@@ -565,7 +565,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
         if definition.section == OWN_HEADING:
-            blocks += own_stream_blocks(run, definition.columns[0].scenario)
+            blocks += own_stream_blocks(run, definition.columns[0].scenario, report_dir)
             blocks += own_notes_blocks(run, definition.columns[0].scenario)
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))

@@ -5,8 +5,10 @@ carried in the tidy rows (`workload_line` on a step's OVERALL row); the tables h
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .charts import Panel, Series, bar_chart
 from .formatting import format_count
 from .parse import (
     MIXGRAPH_PREFIX,
@@ -16,7 +18,7 @@ from .parse import (
     parse_mixgraph_line,
     parse_trace_line,
 )
-from .render import Block, Paragraph, Table
+from .render import Block, Image, Paragraph, Table
 from .tables import engine_label
 
 if TYPE_CHECKING:
@@ -160,9 +162,25 @@ def mixgraph_rows(load: MixGraphSummary | None, run: MixGraphSummary | None) -> 
     return rows
 
 
-def own_stream_blocks(run: RunData, scenario: str) -> list[Block]:
-    """Under a user's workload file's table: a trace's description, or mixgraph's model beside what it generated;
-    nothing for another workload class. Engines that saw the same stream share a column."""
+QUANTILES = ("p10", "p50", "p90", "p99")
+
+
+def value_size_panel(load: MixGraphSummary | None, run: MixGraphSummary | None, engines: str) -> Panel | None:
+    """mixgraph's value-size quantiles, the model's (drawn as published) beside the generated ones (pure)."""
+    model = run or load
+    if model is None or not model.model_valuesize:
+        return None
+    series = [Series("model (FAST 2020)", [model.model_valuesize.get(q) for q in QUANTILES], published=True)]
+    for summary, what in ((load, "loaded values"), (run, "puts")):
+        if summary is not None and summary.valuesize:
+            series.append(Series(f"{what}, {engines}", [summary.valuesize.get(q) for q in QUANTILES]))
+    return Panel("value size", list(QUANTILES), series)
+
+
+def own_stream_blocks(run: RunData, scenario: str, report_dir: Path | None = None) -> list[Block]:
+    """Under a user's workload file's table: a trace's description, or mixgraph's model beside what it generated
+    (and, given report_dir, a chart of its value sizes); nothing for another workload class. Engines that saw the
+    same stream share a column."""
     lines = phase_lines(run, scenario)
     if not lines:
         return []
@@ -179,7 +197,8 @@ def own_stream_blocks(run: RunData, scenario: str) -> list[Block]:
         names = list(dict.fromkeys(name for t in tables for name in t))
         blocks += [
             Paragraph(
-                "What the trace was (its `[TRACE]` lines: the run's, what was replayed and measured; the load's keys):"
+                "What the trace was (its `[TRACE]` lines: the run's, what was replayed and measured; the load's keys). "
+                "A trace's steps end with the trace: the counts above are what they were allowed, at most."
             ),
             Table(
                 ["", *(_engines_heading(engines, everyone) for engines, _, _ in traces)],
@@ -210,4 +229,10 @@ def own_stream_blocks(run: RunData, scenario: str) -> list[Block]:
                 text_columns=frozenset(range(1, len(graphs) + 2)),
             ),
         ]
+        engines, load_m, run_m = graphs[0]
+        panel = value_size_panel(load_m, run_m, _engines_heading(engines, everyone))
+        if report_dir is not None and panel is not None:
+            title = f"{scenario}: value size, model and generated"
+            svg = bar_chart(title, "bytes", [panel], report_dir / "charts" / f"own-{scenario}-valuesize.svg")
+            blocks.append(Image(str(svg.relative_to(report_dir)), title))
     return blocks

@@ -306,3 +306,5 @@ def test_mixgraph_runs_as_a_users_file_and_the_report_puts_the_model_beside_what
     assert "| Share of get | 85.0 % |" in model
     assert "| Value size p10 / p50 / p90 / p99, puts | 3 / 20 / 81 / 228 |" in model
     assert "(2,000 values) |" in model and "| Share of requests, hottest key range | 79.1 % |" in model
+    assert "![mixgraph: value size, model and generated](charts/own-mixgraph-valuesize.svg)" in model
+    assert "model (FAST 2020)" in (out / "charts" / "own-mixgraph-valuesize.svg").read_text()

@@ -14,7 +14,7 @@ from analysis.parse import (
     traced_expectation,
     workload_summary_line,
 )
-from analysis.report_own import mixgraph_rows, trace_rows
+from analysis.report_own import mixgraph_rows, trace_rows, value_size_panel
 
 from .conftest import FIXTURES
 
@@ -120,3 +120,15 @@ def test_the_report_rows_say_what_the_trace_and_the_model_were() -> None:
     assert table["Value size p10 / p50 / p90 / p99, puts"] == ("3 / 20 / 81 / 228", "3 / 20 / 80 / 214 (298 puts)")
     assert table["Value size p10 / p50 / p90 / p99, loaded"][1] == "3 / 19 / 81 / 232 (2,000 values)"
     assert table["Share of requests, hottest key range"] == ("79.1 %", "79.5 %")
+
+
+def test_the_value_size_chart_sets_the_model_beside_the_generated_quantiles() -> None:
+    load, run = (parse_mixgraph_line(line) for line in _phases("mixgraph.err", MIXGRAPH_PREFIX))
+    panel = value_size_panel(load, run, "LMDB")
+    assert panel is not None and panel.categories == ["p10", "p50", "p90", "p99"]
+    assert [(s.name, s.values, s.published) for s in panel.series] == [
+        ("model (FAST 2020)", [3, 20, 81, 228], True),
+        ("loaded values, LMDB", [3, 19, 81, 232], False),
+        ("puts, LMDB", [3, 20, 80, 214], False),
+    ]
+    assert value_size_panel(None, None, "LMDB") is None
