@@ -43,6 +43,7 @@ from .report_costs import (
     timeline_blocks,
 )
 from .report_noise import noise_blocks, spread_blocks
+from .report_own import own_stream_blocks
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
@@ -564,6 +565,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         if definition.id == "ycsb":
             blocks += latency_blocks(run)
         if definition.section == OWN_HEADING:
+            blocks += own_stream_blocks(run, definition.columns[0].scenario, report_dir)
             blocks += own_notes_blocks(run, definition.columns[0].scenario)
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))

@@ -25,7 +25,14 @@ from typing import Protocol
 from .costs import StepShape, step_shape
 from .keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
-from .parse import Expectation, find_error_lines, parse_engine_banner, parse_ycsb_output, step_problems
+from .parse import (
+    Expectation,
+    find_error_lines,
+    parse_engine_banner,
+    parse_ycsb_output,
+    step_problems,
+    traced_expectation,
+)
 from .peers import (
     EMBEDDED_WORKLOAD,
     LOAD_REPEATS,
@@ -220,7 +227,9 @@ def resolve_step(
         props["maxexecutiontime"] = str(step.seconds)
     found_share = loaded / records if "NOT_FOUND" in step.allowed_returns and scenario.keys_drawn else None
     shape = step_shape({**file_props, **props})
-    expectation = Expectation(expected, step.allowed_returns, readseq, found_share, timed=step.seconds is not None)
+    expectation = Expectation(
+        expected, step.allowed_returns, readseq, found_share, timed=step.seconds is not None, traced=step.traced
+    )
     return ResolvedStep(step, index, records, operations, props, expectation, shape)
 
 
@@ -506,7 +515,12 @@ def run_step(
     except ValueError as e:  # a JSON file cut short by a killed JVM
         output = parse_ycsb_output(out_text)
         record.problems.append(f"unreadable JSON export: {e}")
-    record.problems += step_problems(output, code, find_error_lines(out_text, err_text), resolved.expectation)
+    expectation = resolved.expectation
+    if expectation.traced:  # a trace replay ends with its trace: what it did is what its [TRACE] line says
+        expectation, traced = traced_expectation(expectation, resolved.step.phase, err_text)
+        record.expected_operations = expectation.operations
+        record.problems += traced
+    record.problems += step_problems(output, code, find_error_lines(out_text, err_text), expectation)
     if timed_out:
         record.problems.insert(0, f"timed out after {timeout:g} s")
     killed = oom_problem(budget, code) if budget is not None and not timed_out else None

@@ -103,6 +103,7 @@ class Step:
     seconds: int | None = None  # a timed step: YCSB's maxexecutiontime; it may end before operationcount
     engine_workloads: tuple[tuple[str, str], ...] = ()  # (engine, file): stacked after workloads for that engine
     heap: str | None = None  # the JVM's -Xmx (None: the JVM's default)
+    traced: bool = False  # a trace replay: ends with its trace, at most at its count (parse.traced_expectation)
 
     @property
     def name(self) -> str:
@@ -684,6 +685,7 @@ def is_scale(scenario_id: str) -> bool:
 OWN_SECTION = "own"
 OWN_QUICK_COUNT = 10_000  # --quick: at most this many records and operations, as YCSB's own workloads run
 EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
+TRACE_WORKLOAD = "site.ycsb.embedded.workload.TraceWorkload"
 
 
 def own_scenario(
@@ -699,15 +701,18 @@ def own_scenario(
     embedded = props.get("workload") == EMBEDDED_WORKLOAD
     drawn = embedded and props.get("loadorder") == "replacement"
     deletes = embedded and float(props.get("deleteproportion", "0") or 0) > 0
-    allowed = MISSES_ALLOWED if drawn or deletes else OK_RETURNS
+    # A trace reads keys it deleted, and its seen-key filter may take a new key for a seen one: misses are its own.
+    traced = props.get("workload") == TRACE_WORKLOAD
+    allowed = MISSES_ALLOWED if drawn or deletes or traced else OK_RETURNS
     records, operations = int(props["recordcount"]), int(props["operationcount"])
     sized = "insertcount" not in props
     runs = (
         tuple(
-            _run(file, variant=f"run-{t}t", props=(("threadcount", str(t)),), allowed_returns=allowed) for t in threads
+            _run(file, variant=f"run-{t}t", props=(("threadcount", str(t)),), allowed_returns=allowed, traced=traced)
+            for t in threads
         )
         if threads
-        else (_run(file, allowed_returns=allowed),)  # the scenario's own figure: the heat map's row is its name
+        else (_run(file, allowed_returns=allowed, traced=traced),)  # the scenario's own figure: the heat map's row
     )
     return Scenario(
         id_,
@@ -715,7 +720,7 @@ def own_scenario(
         f"Your workload {id_}",
         "one operation of the workload file (a load's insert, a run's request)",
         ENGINES,
-        (_load(file, variant="load"), *runs),
+        (_load(file, variant="load", traced=traced), *runs),
         quick_records=min(records, OWN_QUICK_COUNT) if sized else None,
         quick_operations=min(operations, OWN_QUICK_COUNT) if sized else None,
         drawn=drawn,

@@ -15,7 +15,8 @@ file's mistake turns into a benchmark of something else. So a file is refused, w
   (our bindings' and the peers', the classpaths their JVMs get; a name is looked up as a `.class` entry
   of the classpath's directories and jars);
 - it sets no `recordcount` or no `operationcount`, or sets either to anything but a whole number
-  (at least 1: YCSB runs an operationcount of 0 until it is stopped).
+  (at least 1: YCSB runs an operationcount of 0 until it is stopped);
+- it replays a trace (TraceWorkload) whose `trace.file` is not given, not absolute, or not a readable file.
 
 A line ending in an odd number of backslashes continues on the next, whose leading blanks are dropped;
 the refusal names the line where the property starts.
@@ -31,7 +32,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .scenarios import Scenario, own_scenario
+from .scenarios import TRACE_WORKLOAD, Scenario, own_scenario
 
 # Escapes Properties.load understands: \t \n \r \f \uXXXX, and a backslash before a character that would
 # otherwise separate or comment (= : # ! blank) or before another backslash.
@@ -203,6 +204,19 @@ def scenario_id_of(path: Path) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "-", name).strip(".") or "workload"
 
 
+def trace_file_problems(trace: Property | None, workload_line: int) -> list[Problem]:
+    """A trace replay's trace.file: set, absolute (every step's JVM runs in the repository's root) and a readable
+    file; every cell would fail at start otherwise."""
+    if trace is None or not trace.value.strip():
+        return [(workload_line, "TraceWorkload replays trace.file, and no trace.file= line gives it")]
+    file = Path(trace.value.strip())
+    if not file.is_absolute():
+        return [(trace.line, f"trace.file={file} is not an absolute path (each step's JVM runs in the repository)")]
+    if not file.is_file() or not os.access(file, os.R_OK):
+        return [(trace.line, f"trace.file={file}: no readable file there")]
+    return []
+
+
 def check_workload_file(path: Path) -> WorkloadFile:
     """The file, parsed and checked (not yet against any classpath); WorkloadFileRefused naming each problem."""
     try:
@@ -217,6 +231,8 @@ def check_workload_file(path: Path) -> WorkloadFile:
         problems.append((None, f"no workload= line (read {lines} lines): YCSB needs the workload class to run"))
     _whole(by_name, "recordcount", 1, problems, lines)
     _whole(by_name, "operationcount", 1, problems, lines)
+    if workload is not None and workload.value.strip() == TRACE_WORKLOAD:
+        problems += trace_file_problems(by_name.get("trace.file"), workload.line)
     if problems:
         raise refusal(path, problems)
     assert workload is not None

@@ -210,3 +210,101 @@ def test_write_costs_of_variants_alone_draw_no_amplification_chart(tmp_path: Pat
     assert amplification_blocks(SimpleNamespace(figures=figures), tmp_path) == []  # type: ignore[arg-type]
     labels = [_own_label(v) for v in ("load", "", "run-1t", "run-16t")]
     assert labels == ["load", "run", "run, 1 thread", "run, 16 threads"]
+
+
+# Ten requests in the column order of the Twitter cache traces (common's TraceSamples.TWITTER_TEN):
+# timestamp,key,key size,value size,client,op,TTL. a1 and c3 are read or deleted before any write: the load's keys.
+TEN_LINE_TRACE = """0,nz:u:a1,20,100,7,get,0
+0,nz:u:b2,20,200,7,set,3600
+1,nz:u:a1,20,110,7,set,3600
+1,nz:u:b2,20,200,9,gets,0
+2,nz:u:c3,21,0,9,delete,0
+3,nz:u:d4,22,8,7,incr,0
+4,nz:u:b2,20,50,7,append,0
+5,nz:u:e5,20,300,7,add,600
+6,nz:u:a1,20,110,9,get,0
+9,nz:u:e5,20,40,7,replace,0
+"""
+
+
+def _trace_file(tmp_path: Path) -> Path:
+    """workloads/trace-replay, the template, with its trace.file set to a ten-line trace written here."""
+    trace = tmp_path / "ten.csv"
+    trace.write_text(TEN_LINE_TRACE)
+    template = (REPO / "workloads" / "trace-replay").read_text()
+    assert "trace.file=/path/to/your/trace.csv.gz\n" in template
+    path = tmp_path / "ten-lines"
+    path.write_text(template.replace("/path/to/your/trace.csv.gz", str(trace)))
+    return path
+
+
+def test_a_template_trace_without_its_file_is_refused(tmp_path: Path, capsys) -> None:
+    template = (REPO / "workloads" / "trace-replay").read_text()
+    err = refused(tmp_path, template, capsys)
+    assert f"{tmp_path / 'mine'}:21: trace.file=/path/to/your/trace.csv.gz: no readable file there" in err
+    err = refused(tmp_path, template.replace("/path/to/your/trace.csv.gz", "ten.csv"), capsys)
+    assert "trace.file=ten.csv is not an absolute path" in err
+
+
+def _steps(out: Path, engine: str, scenario: str) -> list[tuple[str, int]]:
+    cell = json.loads((out / engine / scenario / "cell.json").read_text())
+    assert cell["status"] == "ok", cell["error"]
+    return [(s["phase"], s["expected_operations"]) for s in cell["repeats"][0]]
+
+
+def test_a_ten_line_trace_replays_through_the_suite_and_the_report_says_what_it_was(tmp_path: Path, capsys) -> None:
+    """The load inserts the two keys read before written and the run replays the ten lines, with --quick's counts
+    of 10,000 above them: each step ends with the trace, and its [TRACE] line says where. With --cap 6 the run
+    stops at its sixth line."""
+    path = _trace_file(tmp_path)
+    out = tmp_path / "out"
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert _steps(out, "lmdb", "ten-lines") == [("load", 2), ("run", 10)]
+    with (out / "tidy.csv").open() as f:
+        rows = [r for r in csv.DictReader(f) if r["scenario"] == "ten-lines"]
+    done = {(r["phase"], r["operation"]): int(r["count"]) for r in rows if r["operation"] != "OVERALL"}
+    assert done == {
+        ("load", "INSERT"): 2,
+        ("run", "READ"): 3,
+        ("run", "INSERT"): 3,
+        ("run", "UPDATE"): 3,
+        ("run", "DELETE"): 1,
+    }
+    overall = [r for r in rows if r["operation"] == "OVERALL"]
+    assert [r["workload_line"][:30] for r in overall] == [
+        "[TRACE] phase=load, format=twi",
+        "[TRACE] phase=run, format=twit",
+    ]
+    own = (out / "report.md").read_text().split("## 8. Your Workloads")[1]
+    trace = own[own.index("What the trace was") : own.index("### What it cost")]
+    assert "| Lines replayed | 10 (0 malformed, skipped) |" in trace
+    assert "| Mix (what the lines became) | insert 3, read 3, update 3, delete 1 |" in trace
+    assert "| Distinct keys (HyperLogLog estimate) | ~5 |" in trace
+    assert "| Keys the load inserted (read before written) | 2 |" in trace
+    assert "| Value size, bytes | min 0, p50 100, p90 200, p99 300, max 300, mean 111.8 |" in trace
+
+    capped = tmp_path / "capped"
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(capped), "--cap", "6"]) == 0
+    capsys.readouterr()
+    assert _steps(capped, "lmdb", "ten-lines") == [("load", 2), ("run", 6)]
+    assert "| Lines replayed | 6 (0 malformed, skipped) |" in (capped / "report.md").read_text()
+
+
+def test_mixgraph_runs_as_a_users_file_and_the_report_puts_the_model_beside_what_it_generated(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "out"
+    code = run_main(
+        ["--workload", str(REPO / "workloads" / "mixgraph"), "--engines", "lmdb", "--out", str(out), "--cap", "2000"]
+    )
+    assert code == 0, capsys.readouterr().err
+    assert _steps(out, "lmdb", "mixgraph") == [("load", 2000), ("run", 2000)]
+    own = (out / "report.md").read_text().split("## 8. Your Workloads")[1]
+    model = own[own.index("The model (Cao et al., FAST 2020") : own.index("### What it cost")]
+    assert "|  | Model | Generated, LMDB (lmdbjava) |" in model
+    assert "| Share of get | 85.0 % |" in model
+    assert "| Value size p10 / p50 / p90 / p99, puts | 3 / 20 / 81 / 228 |" in model
+    assert "(2,000 values) |" in model and "| Share of requests, hottest key range | 79.1 % |" in model
+    assert "![mixgraph: value size, model and generated](charts/own-mixgraph-valuesize.svg)" in model
+    assert "model (FAST 2020)" in (out / "charts" / "own-mixgraph-valuesize.svg").read_text()
