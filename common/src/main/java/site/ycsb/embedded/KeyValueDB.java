@@ -141,6 +141,17 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * What the engine's files use now, in bytes, read before every write of {@code handle} (so it must cost a few
+   * nanoseconds: a read of memory, no system call), or null (the default) when counting the bytes written is
+   * enough. An engine where one write can grow its files by far more than its bytes (LMDB's copy-on-write while
+   * another process pins old pages) returns one, and the free-space guard looks again whenever it grew by a
+   * look's interval ({@link DiskSpaceGuard#follow}). Called once after each open; not read after the close.
+   */
+  protected java.util.function.LongSupplier diskSpaceUsed(H handle) {
+    return null;
+  }
+
+  /**
    * A line for the start-up banner about the data directory's free space (what a filling disk would do
    * to this engine), or null for none; called once, after the open.
    */
@@ -321,6 +332,7 @@ public abstract class KeyValueDB<H> extends DB {
           guard.check("opening " + engineName()); // a full disk at open is a SIGBUS for mmap engines
           h = opener.open();
           guard.opened();
+          guard.follow(diskSpaceUsed(h));
         } catch (Exception e) {
           throw undo(guard.explain(e), before, dirLock[0]);
         }
@@ -363,6 +375,7 @@ public abstract class KeyValueDB<H> extends DB {
       }, h -> {
         long t0 = System.nanoTime();
         OPEN_LAYOUTS.remove(record);
+        guard.follow(null);
         try {
           opener.close(h);
         } finally {

@@ -107,4 +107,27 @@ class DiskSpaceGuardTest {
     IOException eio = new IOException("EIO Input/output error (5)");
     assertSame(eio, DiskSpaceGuard.of(dir("eio"), 0, 0).explain(eio));
   }
+
+  /**
+   * An engine whose files grow by far more than its writes count (LMDB while another process pins a snapshot:
+   * 12 KB per 100-byte update) hands the guard what its files use: once that grew by a look's interval, the
+   * next write looks, whatever was counted (issue 32, item 3: the write map's SIGBUS).
+   */
+  @Test
+  void aFollowedFileThatGrowsByALooksIntervalIsLookedAtOnTheNextWrite() throws Exception {
+    long free = DiskSpaceGuard.of(tmp, 1, 0).free();
+    DiskSpaceGuard never = DiskSpaceGuard.of(dir("i"), free * 2, 0); // no look can pass
+    long[] used = {1L << 30};
+    never.follow(() -> used[0]);
+    DiskSpaceGuard.Counter c = never.counter();
+    c.beforeWrite(100);
+    used[0] += DiskSpaceGuard.CHECK_EVERY_BYTES - 1;
+    c.beforeWrite(100); // grown by less than an interval, 200 bytes counted: no look yet
+    used[0] += 1;
+    DiskSpaceGuard.DiskFullException e = assertThrows(DiskSpaceGuard.DiskFullException.class,
+        () -> c.beforeWrite(100), "the file grew by a look's interval: this write looks");
+    assertTrue(e.getMessage().contains("diskspacemargin"), e.getMessage());
+    never.follow(null);
+    never.opened();
+  }
 }
