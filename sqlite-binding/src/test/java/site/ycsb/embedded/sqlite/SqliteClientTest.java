@@ -80,6 +80,14 @@ class SqliteClientTest extends KeyValueDbContract {
     return SqliteOptions.class;
   }
 
+  /** Python's sqlite3 (its own SQLite) in a read transaction on the database file. */
+  @Override
+  protected Process holdFromOutside(Path dir) throws Exception {
+    return holdWithPython("import sqlite3, sys\ncon = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        + "con.execute('BEGIN')\ncon.execute('SELECT count(*) FROM usertable').fetchone()",
+        dir.resolve(SqliteOptions.FILE_DEFAULT).toString());
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(
