@@ -36,6 +36,12 @@ public abstract class KeyValueDB<H> extends DB {
   static final String FIELD_NAME_PREFIX = "fieldnameprefix";
   /** Free space (bytes) the data directory's filesystem must keep: below it writes and opens are refused. */
   public static final String DISK_SPACE_MARGIN = "diskspacemargin";
+  /**
+   * Lets a run phase (YCSB's -t) open a database that does not exist or holds no record while its workload
+   * reads records: refused by default, since every read would be NOT_FOUND (a mistyped path measured an
+   * empty database with exit 0).
+   */
+  public static final String ALLOW_EMPTY_RUN = "allowemptyrun";
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
@@ -291,6 +297,13 @@ public abstract class KeyValueDB<H> extends DB {
       String destroyWhen = props.choice(EngineProperties.DESTROY, "false", "false", "true", "load");
       boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
+      // a run phase is what YCSB's -t says explicitly; a client made without it (a test, a tool) is not one
+      boolean running = "true".equals(getProperties().getProperty("dotransactions"));
+      boolean allowEmpty = props.bool(ALLOW_EMPTY_RUN, false);
+      boolean needsRecords = running && !allowEmpty && readsRecords(getProperties());
+      props.require(!(needsRecords && destroy), EngineProperties.DESTROY, "false, or load, in a run phase whose"
+          + " operations read records, with", ALLOW_EMPTY_RUN, "the run would measure the empty database the"
+          + " destroy leaves; nothing was deleted");
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
       DataLayout[] wanted = {DataLayout.empty()};
       codec = chooseCodec(props, wanted);
@@ -316,8 +329,14 @@ public abstract class KeyValueDB<H> extends DB {
           EngineFiles.refuseForeign(dir, engineName());
           EngineFiles.refuseDamaged(dir, engineName(), repairs());
           recorded = DataLayout.read(record);
-          earlier = recorded == null && (file == null ? !EngineFiles.identify(dir).isEmpty()
-              : Files.exists(dir.resolve(file)));
+          boolean exists = file == null ? !EngineFiles.identify(dir).isEmpty() : Files.exists(dir.resolve(file));
+          if (needsRecords && !exists) { // before anything is created: a mistyped path stays missing
+            throw new IOException("this run phase reads records, but " + (file == null ? dir.toAbsolutePath()
+                : dir.resolve(file).toAbsolutePath()) + " holds no " + engineName() + " database (a mistyped path,"
+                + " or no load yet?): every read would be NOT_FOUND. Load it first, or set " + ALLOW_EMPTY_RUN
+                + "=true to run on an empty database; nothing was created");
+          }
+          earlier = recorded == null && exists;
           layoutNote = admitLayout(dir, recorded, layout);
           // a repair changes the directory on purpose: what it moved must not be deleted as new
           before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
@@ -361,6 +380,13 @@ public abstract class KeyValueDB<H> extends DB {
         if (layoutNote != null) {
           banner.append(tag).append(layoutNote).append(System.lineSeparator());
         }
+        if (running) {
+          banner.append(tag).append(allowEmpty ? "run phase on any database, empty or missing included ("
+              + ALLOW_EMPTY_RUN + "=true)" : needsRecords ? "run phase reading records: a database that does not"
+              + " exist or holds no record is refused (" + ALLOW_EMPTY_RUN + "=false)"
+              : "run phase: its operations read no record, so an empty database is measured as it is")
+              .append(System.lineSeparator());
+        }
         String diskNote = diskSpaceNote(guard);
         if (diskNote != null && OncePerJvm.first(tag + diskNote)) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
@@ -387,6 +413,16 @@ public abstract class KeyValueDB<H> extends DB {
         // a client of the same JVM joining the open handle with another layout: refused as a reopen would be
         layout.refuseDisagreement(record, OPEN_LAYOUTS.get(record));
         db = join(lease.get());
+        if (needsRecords && holdsNoRecord(db)) {
+          try {
+            leave(db);
+          } finally {
+            db = null;
+          }
+          throw new IOException("this run phase reads records, but the " + engineName() + " database in "
+              + dir.toAbsolutePath() + " holds none: every read would be NOT_FOUND. Load it first, or set "
+              + ALLOW_EMPTY_RUN + "=true to run on an empty database");
+        }
       } catch (Exception e) {
         lease.close();
         lease = null;
@@ -403,6 +439,34 @@ public abstract class KeyValueDB<H> extends DB {
     } catch (Exception e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e));
     }
+  }
+
+  /** True when a scan from the first key finds no record: one seek. */
+  private boolean holdsNoRecord(H mine) throws Exception {
+    boolean[] found = {false};
+    scan(mine, new byte[0], 1, stored -> found[0] = true);
+    return !found[0];
+  }
+
+  /**
+   * Whether a run phase of {@code p}'s workload reads records that a load wrote: any share of reads, updates
+   * (which read first), scans, read-modify-writes, deletes or full passes, with CoreWorkload's defaults (0.95
+   * reads, 0.05 updates). A run of inserts alone may start from nothing. A value that is not a number counts as
+   * reading: the workload refuses it itself.
+   */
+  static boolean readsRecords(Properties p) {
+    String[][] shares = {{"readproportion", "0.95"}, {"updateproportion", "0.05"}, {"scanproportion", "0"},
+        {"readmodifywriteproportion", "0"}, {"deleteproportion", "0"}, {"readseqproportion", "0"}};
+    for (String[] share : shares) {
+      try {
+        if (Double.parseDouble(p.getProperty(share[0], share[1]).trim()) > 0) {
+          return true;
+        }
+      } catch (NumberFormatException e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -639,6 +639,54 @@ public abstract class KeyValueDbContract {
     return p;
   }
 
+  /**
+   * A run phase on a mistyped path created an empty database and measured 1,000 NOT_FOUND reads with exit 0
+   * (issue 32, item 7). A run whose operations read records is refused on a database that does not exist (before
+   * anything is created: YCSB's client exits 3), on one that holds no record, and with destroy=true (before
+   * anything is deleted), unless allowemptyrun=true asks for it; a run of inserts alone may start from nothing.
+   */
+  @Test
+  void aRunPhaseThatReadsRecordsIsRefusedOnAMissingOrEmptyDatabaseUnlessAsked() throws Exception {
+    Path typo = tmp.resolve("typo");
+    assertYcsbRefusesUntouched(typo, "this run phase reads records", "allowemptyrun=true", "nothing was created");
+    assertFalse(Files.exists(typo), "the refused run created no directory");
+    Properties run = properties(typo);
+    run.setProperty("dotransactions", "true");
+    assertRefusedUntouched(typo, run, "holds no " + engine() + " database", "allowemptyrun");
+
+    Path empty = tmp.resolve("empty");
+    close(open(properties(empty))); // an open that wrote nothing: the engine's files, no record
+    Properties runEmpty = properties(empty);
+    runEmpty.setProperty("dotransactions", "true");
+    DBException e = assertThrows(DBException.class, () -> open(runEmpty));
+    assertTrue(e.getMessage().contains("holds none") && e.getMessage().contains("allowemptyrun=true"),
+        e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 3);
+    Properties destroyRun = properties(dir);
+    destroyRun.setProperty("dotransactions", "true");
+    destroyRun.setProperty("destroy", "true");
+    assertRefusedUntouched(dir, destroyRun, "destroy", "allowemptyrun (false)", "nothing was deleted");
+    destroyRun.setProperty("destroy", "false");
+    assertLoaded(open(destroyRun), 3); // a run on a loaded database opens as before
+    closeLeftovers();
+
+    runEmpty.setProperty("allowemptyrun", "true");
+    DB asked = open(runEmpty);
+    assertEquals(Status.NOT_FOUND, asked.read("usertable", "user0", null, new HashMap<>()), "asked for: empty");
+    close(asked);
+    Properties inserts = properties(tmp.resolve("fresh"));
+    inserts.setProperty("dotransactions", "true");
+    inserts.setProperty("readproportion", "0");
+    inserts.setProperty("updateproportion", "0");
+    inserts.setProperty("insertproportion", "1");
+    DB inserting = open(inserts);
+    assertEquals(Status.OK, inserting.insert("usertable", "k", record("f", "v")));
+    assertEquals(Map.of("f", "v"), read(inserting, "k", null));
+  }
+
   /** The binding's bad property values and the engine-neutral ones every binding refuses. */
   private List<String[]> allBadProperties() {
     List<String[]> bad = new ArrayList<>(badProperties());
