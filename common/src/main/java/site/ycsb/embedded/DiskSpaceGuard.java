@@ -33,7 +33,7 @@ import java.util.function.LongSupplier;
  * <p>Counted bytes are an estimate. Where one write can grow the engine's files by far more than it
  * counts (LMDB, when a reader of another process pins a snapshot, copies a whole path of pages per
  * 100-byte update: 12 KB), the engine hands the guard what its files really use ({@link #follow}),
- * read cheaply before every write, and the guard looks again whenever that grew by a look's interval.
+ * read cheaply every few writes, and the guard looks again whenever that grew by a look's interval.
  */
 public final class DiskSpaceGuard {
 
@@ -42,6 +42,12 @@ public final class DiskSpaceGuard {
 
   /** Bytes one client thread counts on its own before adding them to the shared total ({@link Counter}). */
   public static final long CLIENT_SHARE_BYTES = 64L << 10;
+
+  /**
+   * Writes of one client thread between two reads of what the engine's files use ({@link #follow}): a power of
+   * two. The margin covers what as many writes of every client can grow the files by (LMDB: a path of pages each).
+   */
+  public static final int GROWTH_READ_EVERY_WRITES = 8;
 
   /** One guard per data directory per JVM, so that every client thread counts into one total. */
   private static final Map<String, DiskSpaceGuard> GUARDS = new ConcurrentHashMap<>();
@@ -96,8 +102,9 @@ public final class DiskSpaceGuard {
 
   /**
    * Follows the engine's real file growth: {@code usedBytes} says how many bytes its files use now (LMDB: its
-   * last page), cheaply enough to be read before every write; whenever that has grown by {@link
-   * #CHECK_EVERY_BYTES} since the last look, the write looks at the free space, whatever was counted. Null
+   * last page), cheaply enough to be read before every {@link #GROWTH_READ_EVERY_WRITES}th write of a client (and
+   * every write through the guard itself); whenever that has grown by {@link #CHECK_EVERY_BYTES} since the last
+   * look, the write looks at the free space, whatever was counted. Null
    * stops following (before the engine closes: the supplier may read what the close frees).
    */
   public void follow(LongSupplier usedBytes) {
@@ -169,6 +176,7 @@ public final class DiskSpaceGuard {
    */
   public final class Counter {
     private long pending;
+    private int writes;
 
     private Counter() {
     }
@@ -178,7 +186,9 @@ public final class DiskSpaceGuard {
       if (margin == 0) {
         return;
       }
-      checkGrowth(); // a volatile read while the guard follows nothing, and no shared write
+      if ((++writes & (GROWTH_READ_EVERY_WRITES - 1)) == 0) {
+        checkGrowth(); // a volatile read while the guard follows nothing, and no shared write
+      }
       if (bytes < CLIENT_SHARE_BYTES && !low) {
         pending += bytes;
         if (pending < CLIENT_SHARE_BYTES) {

@@ -147,11 +147,12 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
-   * What the engine's files use now, in bytes, read before every write of {@code handle} (so it must cost a few
-   * nanoseconds: a read of memory, no system call), or null (the default) when counting the bytes written is
-   * enough. An engine where one write can grow its files by far more than its bytes (LMDB's copy-on-write while
-   * another process pins old pages) returns one, and the free-space guard looks again whenever it grew by a
-   * look's interval ({@link DiskSpaceGuard#follow}). Called once after each open; not read after the close.
+   * What the engine's files use now, in bytes, read every few writes of a client of {@code handle} (so it must
+   * cost a few nanoseconds: a read of memory, no system call), or null (the default) when counting the bytes
+   * written is enough. An engine where one write can grow its files by far more than its bytes (LMDB's
+   * copy-on-write while another process pins old pages) returns one, and the free-space guard looks again
+   * whenever it grew by a look's interval ({@link DiskSpaceGuard#follow}). Called once after each open; not read
+   * after the close.
    */
   protected java.util.function.LongSupplier diskSpaceUsed(H handle) {
     return null;

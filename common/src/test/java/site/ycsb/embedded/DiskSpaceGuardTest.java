@@ -120,12 +120,16 @@ class DiskSpaceGuardTest {
     long[] used = {1L << 30};
     never.follow(() -> used[0]);
     DiskSpaceGuard.Counter c = never.counter();
-    c.beforeWrite(100);
     used[0] += DiskSpaceGuard.CHECK_EVERY_BYTES - 1;
-    c.beforeWrite(100); // grown by less than an interval, 200 bytes counted: no look yet
+    for (int i = 0; i < 2 * DiskSpaceGuard.GROWTH_READ_EVERY_WRITES; i++) {
+      c.beforeWrite(100); // grown by less than an interval, a few KB counted: no look yet
+    }
     used[0] += 1;
+    for (int i = 1; i < DiskSpaceGuard.GROWTH_READ_EVERY_WRITES; i++) {
+      c.beforeWrite(100); // the client reads the growth once in so many writes
+    }
     DiskSpaceGuard.DiskFullException e = assertThrows(DiskSpaceGuard.DiskFullException.class,
-        () -> c.beforeWrite(100), "the file grew by a look's interval: this write looks");
+        () -> c.beforeWrite(100), "the file grew by a look's interval: this write reads it and looks");
     assertTrue(e.getMessage().contains("diskspacemargin"), e.getMessage());
     never.follow(null);
     never.opened();

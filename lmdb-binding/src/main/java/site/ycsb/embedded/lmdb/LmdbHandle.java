@@ -143,7 +143,7 @@ public final class LmdbHandle {
   }
 
   /**
-   * Maps data.mdb's meta pages, so that {@link #usedBytes} can be read before every write; once, after open.
+   * Maps data.mdb's meta pages, so that {@link #usedBytes} can be read every few writes; once, after open.
    * On failure the caller closes the handle.
    */
   synchronized void followMetaPages() throws IOException {

@@ -11,7 +11,7 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * data.mdb's two meta pages, mapped read-only, so that the last page LMDB has used (the file's real size in
- * use) can be read before every write for the price of a few memory reads: through lmdbjava, {@code
+ * use) can be read every few writes for the price of a few memory reads: through lmdbjava, {@code
  * mdb_env_info} allocates a native struct and crosses JNR-FFI on each call. LMDB writes its meta pages with
  * {@code pwrite} (or through its own write map), which a shared map of the same file sees at once.
  *
@@ -42,7 +42,7 @@ final class LmdbMetaPages implements AutoCloseable {
       return new LmdbMetaPages(map, pageSize);
     } catch (IOException e) {
       throw new IOException("cannot map the meta pages of " + dataFile.toAbsolutePath() + " (the free-space guard"
-          + " reads LMDB's last page there before each write): " + e.getMessage(), e);
+          + " reads LMDB's last page there every few writes): " + e.getMessage(), e);
     }
   }
 
