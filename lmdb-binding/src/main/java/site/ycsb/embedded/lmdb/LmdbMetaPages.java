@@ -37,6 +37,9 @@ final class LmdbMetaPages implements AutoCloseable {
   /** Maps the two meta pages of {@code dataFile}, whose pages have {@code pageSize} bytes. */
   static LmdbMetaPages map(Path dataFile, int pageSize) throws IOException {
     try (FileChannel ch = FileChannel.open(dataFile, StandardOpenOption.READ)) {
+      if (ch.size() < 2L * pageSize) { // a read past the end of a map is a fault: LMDB wrote both at creation
+        throw new IOException("the file has " + ch.size() + " bytes, less than its two meta pages of " + pageSize);
+      }
       MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, 2L * pageSize);
       map.order(ByteOrder.LITTLE_ENDIAN); // as LMDB writes them on x86_64
       return new LmdbMetaPages(map, pageSize);

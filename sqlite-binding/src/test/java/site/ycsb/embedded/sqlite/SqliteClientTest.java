@@ -117,6 +117,23 @@ class SqliteClientTest extends KeyValueDbContract {
     return open(new SqliteColumnsClient(), p);
   }
 
+  /**
+   * The columns layout has no kv scan: its run phase tells an empty table by a query of its own. A run reading
+   * records on a loaded table opens (it was refused, the empty test failing on the kv table it lacks).
+   */
+  @Test
+  void theColumnsLayoutRefusesARunOnAnEmptyTableAndRunsOnALoadedOne() throws Exception {
+    close(columns(props("fieldcount", "2")));
+    DBException e = assertThrows(DBException.class, () -> columns(props("fieldcount", "2", "dotransactions", "true")));
+    assertTrue(e.getMessage().contains("holds none") && e.getMessage().contains("allowemptyrun=true"),
+        e.getMessage());
+    DB loader = columns(props("fieldcount", "2"));
+    assertEquals(Status.OK, loader.insert("usertable", "user1", record("field0", "a", "field1", "b")));
+    close(loader);
+    DB runner = columns(props("fieldcount", "2", "dotransactions", "true"));
+    assertEquals(Map.of("field0", "a", "field1", "b"), read(runner, "user1", null));
+  }
+
   private Properties props(String... nameValue) {
     Properties p = properties(tmp.resolve("db"));
     for (int i = 0; i < nameValue.length; i += 2) {
