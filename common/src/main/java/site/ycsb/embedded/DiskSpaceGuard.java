@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Refuses writes while the data directory's filesystem has less free space than a margin.
@@ -28,6 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * before it reaches the engine, and must also fit itself, times the number of copies the engine may
  * hold of it at once (its write factor: LevelDB's log, the table its flush writes, and a compaction's
  * output): a 40 MB value on a disk with less room was accepted and crashed leveldbjni.
+ *
+ * <p>Counted bytes are an estimate. Where one write can grow the engine's files by far more than it
+ * counts (LMDB, when a reader of another process pins a snapshot, copies a whole path of pages per
+ * 100-byte update: 12 KB), the engine hands the guard what its files really use ({@link #follow}),
+ * read cheaply every few writes, and the guard looks again whenever that grew by a look's interval.
  */
 public final class DiskSpaceGuard {
 
@@ -36,6 +42,12 @@ public final class DiskSpaceGuard {
 
   /** Bytes one client thread counts on its own before adding them to the shared total ({@link Counter}). */
   public static final long CLIENT_SHARE_BYTES = 64L << 10;
+
+  /**
+   * Writes of one client thread between two reads of what the engine's files use ({@link #follow}): a power of
+   * two. The margin covers what as many writes of every client can grow the files by (LMDB: a path of pages each).
+   */
+  public static final int GROWTH_READ_EVERY_WRITES = 8;
 
   /** One guard per data directory per JVM, so that every client thread counts into one total. */
   private static final Map<String, DiskSpaceGuard> GUARDS = new ConcurrentHashMap<>();
@@ -47,6 +59,10 @@ public final class DiskSpaceGuard {
   private final AtomicLong sinceCheck = new AtomicLong();
   private final AtomicLong sinceOpen = new AtomicLong();
   private volatile FileStore store;
+  /** What the engine's files use now, read before every write (see {@link #follow}); null: counted bytes only. */
+  private volatile LongSupplier used;
+  /** What {@link #used} said at the last look; written only when the guard looks. */
+  private volatile long usedAtLook;
   /** Set while the last look found too little space: then every write looks again. */
   private volatile boolean low;
   /** Set once a refusal since the last open was handed out to be said (see {@link #firstRefusal}). */
@@ -85,6 +101,32 @@ public final class DiskSpaceGuard {
   }
 
   /**
+   * Follows the engine's real file growth: {@code usedBytes} says how many bytes its files use now (LMDB: its
+   * last page), cheaply enough to be read before every {@link #GROWTH_READ_EVERY_WRITES}th write of a client (and
+   * every write through the guard itself); whenever that has grown by {@link #CHECK_EVERY_BYTES} since the last
+   * look, the write looks at the free space, whatever was counted. Null
+   * stops following (before the engine closes: the supplier may read what the close frees).
+   */
+  public void follow(LongSupplier usedBytes) {
+    if (usedBytes != null) {
+      usedAtLook = usedBytes.getAsLong();
+    }
+    used = usedBytes;
+  }
+
+  /** Looks at the free space when the engine's files grew by a look's interval since the last look. */
+  private void checkGrowth() throws DiskFullException {
+    LongSupplier u = used;
+    if (u != null) {
+      long now = u.getAsLong();
+      if (now - usedAtLook >= CHECK_EVERY_BYTES) {
+        usedAtLook = now;
+        check("write", 0);
+      }
+    }
+  }
+
+  /**
    * True for the first caller after each open: the refusal it holds is to be printed whatever else
    * was printed before, since it says why every later write fails (a binding prints only its first
    * few errors per JVM, and a long run or another DB in the same JVM may have used them up).
@@ -110,6 +152,7 @@ public final class DiskSpaceGuard {
     if (margin == 0) {
       return;
     }
+    checkGrowth();
     if (deferredShare > 0) {
       sinceOpen.addAndGet(bytes);
     }
@@ -133,6 +176,7 @@ public final class DiskSpaceGuard {
    */
   public final class Counter {
     private long pending;
+    private int writes;
 
     private Counter() {
     }
@@ -141,6 +185,9 @@ public final class DiskSpaceGuard {
     public void beforeWrite(long bytes) throws DiskFullException {
       if (margin == 0) {
         return;
+      }
+      if ((++writes & (GROWTH_READ_EVERY_WRITES - 1)) == 0) {
+        checkGrowth(); // a volatile read while the guard follows nothing, and no shared write
       }
       if (bytes < CLIENT_SHARE_BYTES && !low) {
         pending += bytes;

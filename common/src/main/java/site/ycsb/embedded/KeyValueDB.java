@@ -36,6 +36,12 @@ public abstract class KeyValueDB<H> extends DB {
   static final String FIELD_NAME_PREFIX = "fieldnameprefix";
   /** Free space (bytes) the data directory's filesystem must keep: below it writes and opens are refused. */
   public static final String DISK_SPACE_MARGIN = "diskspacemargin";
+  /**
+   * Lets a run phase (YCSB's -t) open a database that does not exist or holds no record while its workload
+   * reads records: refused by default, since every read would be NOT_FOUND (a mistyped path measured an
+   * empty database with exit 0).
+   */
+  public static final String ALLOW_EMPTY_RUN = "allowemptyrun";
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
@@ -138,6 +144,18 @@ public abstract class KeyValueDB<H> extends DB {
    */
   protected double diskSpaceWriteFactor() {
     return 1;
+  }
+
+  /**
+   * What the engine's files use now, in bytes, read every few writes of a client of {@code handle} (so it must
+   * cost a few nanoseconds: a read of memory, no system call), or null (the default) when counting the bytes
+   * written is enough. An engine where one write can grow its files by far more than its bytes (LMDB's
+   * copy-on-write while another process pins old pages) returns one, and the free-space guard looks again
+   * whenever it grew by a look's interval ({@link DiskSpaceGuard#follow}). Called once after each open; not read
+   * after the close.
+   */
+  protected java.util.function.LongSupplier diskSpaceUsed(H handle) {
+    return null;
   }
 
   /**
@@ -280,6 +298,13 @@ public abstract class KeyValueDB<H> extends DB {
       String destroyWhen = props.choice(EngineProperties.DESTROY, "false", "false", "true", "load");
       boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
+      // a run phase is what YCSB's -t says explicitly; a client made without it (a test, a tool) is not one
+      boolean running = "true".equals(getProperties().getProperty("dotransactions"));
+      boolean allowEmpty = props.bool(ALLOW_EMPTY_RUN, false);
+      boolean needsRecords = running && !allowEmpty && readsRecords(getProperties());
+      props.require(!(needsRecords && destroy), EngineProperties.DESTROY, "false, or load, in a run phase whose"
+          + " operations read records, with", ALLOW_EMPTY_RUN, "the run would measure the empty database the"
+          + " destroy leaves; nothing was deleted");
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
       DataLayout[] wanted = {DataLayout.empty()};
       codec = chooseCodec(props, wanted);
@@ -305,8 +330,14 @@ public abstract class KeyValueDB<H> extends DB {
           EngineFiles.refuseForeign(dir, engineName());
           EngineFiles.refuseDamaged(dir, engineName(), repairs());
           recorded = DataLayout.read(record);
-          earlier = recorded == null && (file == null ? !EngineFiles.identify(dir).isEmpty()
-              : Files.exists(dir.resolve(file)));
+          boolean exists = file == null ? !EngineFiles.identify(dir).isEmpty() : Files.exists(dir.resolve(file));
+          if (needsRecords && !exists) { // before anything is created: a mistyped path stays missing
+            throw new IOException("this run phase reads records, but " + (file == null ? dir.toAbsolutePath()
+                : dir.resolve(file).toAbsolutePath()) + " holds no " + engineName() + " database (a mistyped path,"
+                + " or no load yet?): every read would be NOT_FOUND. Load it first, or set " + ALLOW_EMPTY_RUN
+                + "=true to run on an empty database; nothing was created");
+          }
+          earlier = recorded == null && exists;
           layoutNote = admitLayout(dir, recorded, layout);
           // a repair changes the directory on purpose: what it moved must not be deleted as new
           before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
@@ -321,6 +352,7 @@ public abstract class KeyValueDB<H> extends DB {
           guard.check("opening " + engineName()); // a full disk at open is a SIGBUS for mmap engines
           h = opener.open();
           guard.opened();
+          guard.follow(diskSpaceUsed(h));
         } catch (Exception e) {
           throw undo(guard.explain(e), before, dirLock[0]);
         }
@@ -349,6 +381,13 @@ public abstract class KeyValueDB<H> extends DB {
         if (layoutNote != null) {
           banner.append(tag).append(layoutNote).append(System.lineSeparator());
         }
+        if (running) {
+          banner.append(tag).append(allowEmpty ? "run phase on any database, empty or missing included ("
+              + ALLOW_EMPTY_RUN + "=true)" : needsRecords ? "run phase reading records: a database that does not"
+              + " exist or holds no record is refused (" + ALLOW_EMPTY_RUN + "=false)"
+              : "run phase: its operations read no record, so an empty database is measured as it is")
+              .append(System.lineSeparator());
+        }
         String diskNote = diskSpaceNote(guard);
         if (diskNote != null && OncePerJvm.first(tag + diskNote)) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
@@ -363,6 +402,7 @@ public abstract class KeyValueDB<H> extends DB {
       }, h -> {
         long t0 = System.nanoTime();
         OPEN_LAYOUTS.remove(record);
+        guard.follow(null);
         try {
           opener.close(h);
         } finally {
@@ -374,6 +414,16 @@ public abstract class KeyValueDB<H> extends DB {
         // a client of the same JVM joining the open handle with another layout: refused as a reopen would be
         layout.refuseDisagreement(record, OPEN_LAYOUTS.get(record));
         db = join(lease.get());
+        if (needsRecords && holdsNoRecord(db)) {
+          try {
+            leave(db);
+          } finally {
+            db = null;
+          }
+          throw new IOException("this run phase reads records, but the " + engineName() + " database in "
+              + dir.toAbsolutePath() + " holds none: every read would be NOT_FOUND. Load it first, or set "
+              + ALLOW_EMPTY_RUN + "=true to run on an empty database");
+        }
       } catch (Exception e) {
         lease.close();
         lease = null;
@@ -390,6 +440,37 @@ public abstract class KeyValueDB<H> extends DB {
     } catch (Exception e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e));
     }
+  }
+
+  /**
+   * True when the database holds no record, for a run phase that reads records: by default a scan from the
+   * first key (one seek); a binding whose YCSB operations are its own (SQLite's columns table) overrides it.
+   */
+  protected boolean holdsNoRecord(H mine) throws Exception {
+    boolean[] found = {false};
+    scan(mine, new byte[0], 1, stored -> found[0] = true);
+    return !found[0];
+  }
+
+  /**
+   * Whether a run phase of {@code p}'s workload reads records that a load wrote: any share of reads, updates
+   * (which read first), scans, read-modify-writes, deletes or full passes, with CoreWorkload's defaults (0.95
+   * reads, 0.05 updates). A run of inserts alone may start from nothing. A value that is not a number counts as
+   * reading: the workload refuses it itself.
+   */
+  static boolean readsRecords(Properties p) {
+    String[][] shares = {{"readproportion", "0.95"}, {"updateproportion", "0.05"}, {"scanproportion", "0"},
+        {"readmodifywriteproportion", "0"}, {"deleteproportion", "0"}, {"readseqproportion", "0"}};
+    for (String[] share : shares) {
+      try {
+        if (Double.parseDouble(p.getProperty(share[0], share[1]).trim()) > 0) {
+          return true;
+        }
+      } catch (NumberFormatException e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

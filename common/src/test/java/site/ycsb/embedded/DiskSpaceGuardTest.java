@@ -107,4 +107,31 @@ class DiskSpaceGuardTest {
     IOException eio = new IOException("EIO Input/output error (5)");
     assertSame(eio, DiskSpaceGuard.of(dir("eio"), 0, 0).explain(eio));
   }
+
+  /**
+   * An engine whose files grow by far more than its writes count (LMDB while another process pins a snapshot:
+   * 12 KB per 100-byte update) hands the guard what its files use: once that grew by a look's interval, the
+   * next write looks, whatever was counted (issue 32, item 3: the write map's SIGBUS).
+   */
+  @Test
+  void aFollowedFileThatGrowsByALooksIntervalIsLookedAtOnTheNextWrite() throws Exception {
+    long free = DiskSpaceGuard.of(tmp, 1, 0).free();
+    DiskSpaceGuard never = DiskSpaceGuard.of(dir("i"), free * 2, 0); // no look can pass
+    long[] used = {1L << 30};
+    never.follow(() -> used[0]);
+    DiskSpaceGuard.Counter c = never.counter();
+    used[0] += DiskSpaceGuard.CHECK_EVERY_BYTES - 1;
+    for (int i = 0; i < 2 * DiskSpaceGuard.GROWTH_READ_EVERY_WRITES; i++) {
+      c.beforeWrite(100); // grown by less than an interval, a few KB counted: no look yet
+    }
+    used[0] += 1;
+    for (int i = 1; i < DiskSpaceGuard.GROWTH_READ_EVERY_WRITES; i++) {
+      c.beforeWrite(100); // the client reads the growth once in so many writes
+    }
+    DiskSpaceGuard.DiskFullException e = assertThrows(DiskSpaceGuard.DiskFullException.class,
+        () -> c.beforeWrite(100), "the file grew by a look's interval: this write reads it and looks");
+    assertTrue(e.getMessage().contains("diskspacemargin"), e.getMessage());
+    never.follow(null);
+    never.opened();
+  }
 }

@@ -572,6 +572,121 @@ public abstract class KeyValueDbContract {
     assertEquals(Map.of("f", "me"), read(again, "keep", null), "the files survived too");
   }
 
+  /**
+   * Starts a process outside the project that has the database in {@code dir} open as the engine's own readers
+   * have it (its own file lock, not the project's directory lock), and returns once it holds it: each binding's
+   * test names one ({@code mdb_dump}, a Python sqlite3 connection in a read transaction ...).
+   */
+  protected abstract Process holdFromOutside(Path dir) throws Exception;
+
+  /**
+   * {@code destroy=true} deleted a database another process had open: an LMDB environment {@code mdb_dump} was
+   * reading, an SQLite file a Python connection held in a read transaction (issue 32, item 4), since such a
+   * process takes the engine's lock, not the project's. A destroy takes the engine's own locks first: refused,
+   * naming the process, every file left as it was.
+   */
+  @Test
+  void destroyIsRefusedUntouchedWhileAProcessOutsideTheProjectHoldsTheDatabase() throws Exception {
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 100);
+    Process holder = holdFromOutside(dir);
+    try {
+      assertTrue(holder.isAlive(), "the other process holds the database");
+      Properties p = properties(dir);
+      p.setProperty("destroy", "true");
+      assertRefusedUntouched(dir, p, "cannot destroy " + dir.toAbsolutePath(), "process " + holder.pid() + " (",
+          "nothing was deleted");
+    } finally {
+      holder.destroyForcibly().waitFor();
+    }
+    assertLoaded(open(properties(dir)), 100);
+  }
+
+  /**
+   * Runs {@code command} with its output piped and never read past its first line, and returns once that line
+   * came: a dump tool (mdb_dump, kctreemgr list) then waits on the full pipe with its database open. Adds
+   * {@code padding} records of 200 bytes to {@code dir} first, so that its output is longer than a pipe holds.
+   */
+  protected final Process holdWithUnreadOutput(Path dir, int padding, String... command) throws Exception {
+    DB db = open(properties(dir));
+    for (int i = 0; i < padding; i++) {
+      assertEquals(Status.OK, db.insert("usertable", String.format("pad%06d", i), record("f", "p".repeat(200))));
+    }
+    close(db);
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String first = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        StandardCharsets.UTF_8), 1).readLine();
+    assertTrue(first != null && p.isAlive(), String.join(" ", command) + " holds the database open: " + first);
+    return p;
+  }
+
+  /**
+   * For {@link #holdWithPython}: takes the fcntl record lock over the whole file {@code argv[1]} ("exclusive"
+   * or "shared" in {@code argv[2]}), as LevelDB, RocksDB and Kyoto Cabinet lock their files.
+   */
+  protected static final String LOCKF_WHOLE_FILE = "import fcntl, sys\nf = open(sys.argv[1], 'r+b')\n"
+      + "fcntl.lockf(f, fcntl.LOCK_EX if sys.argv[2] == 'exclusive' else fcntl.LOCK_SH)";
+
+  /** A python3 running {@code script} with {@code args}; returns once it printed "held". */
+  protected static Process holdWithPython(String script, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("python3", "-c", script + "\nprint('held', flush=True)\n"
+        + "import time\ntime.sleep(120)"));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String said = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        StandardCharsets.UTF_8)).readLine();
+    assertEquals("held", said, "python3 holds the database");
+    return p;
+  }
+
+  /**
+   * A run phase on a mistyped path created an empty database and measured 1,000 NOT_FOUND reads with exit 0
+   * (issue 32, item 7). A run whose operations read records is refused on a database that does not exist (before
+   * anything is created: YCSB's client exits 3), on one that holds no record, and with destroy=true (before
+   * anything is deleted), unless allowemptyrun=true asks for it; a run of inserts alone may start from nothing.
+   */
+  @Test
+  void aRunPhaseThatReadsRecordsIsRefusedOnAMissingOrEmptyDatabaseUnlessAsked() throws Exception {
+    Path typo = tmp.resolve("typo");
+    assertYcsbRefusesUntouched(typo, "this run phase reads records", "allowemptyrun=true", "nothing was created");
+    assertFalse(Files.exists(typo), "the refused run created no directory");
+    Properties run = properties(typo);
+    run.setProperty("dotransactions", "true");
+    assertRefusedUntouched(typo, run, "holds no " + engine() + " database", "allowemptyrun");
+
+    Path empty = tmp.resolve("empty");
+    close(open(properties(empty))); // an open that wrote nothing: the engine's files, no record
+    Properties runEmpty = properties(empty);
+    runEmpty.setProperty("dotransactions", "true");
+    DBException e = assertThrows(DBException.class, () -> open(runEmpty));
+    assertTrue(e.getMessage().contains("holds none") && e.getMessage().contains("allowemptyrun=true"),
+        e.getMessage());
+    assertEquals(0, SharedHandles.openCount());
+
+    Path dir = tmp.resolve("db");
+    loadAndClose(dir, 3);
+    Properties destroyRun = properties(dir);
+    destroyRun.setProperty("dotransactions", "true");
+    destroyRun.setProperty("destroy", "true");
+    assertRefusedUntouched(dir, destroyRun, "destroy", "allowemptyrun (false)", "nothing was deleted");
+    destroyRun.setProperty("destroy", "false");
+    assertLoaded(open(destroyRun), 3); // a run on a loaded database opens as before
+    closeLeftovers();
+
+    runEmpty.setProperty("allowemptyrun", "true");
+    DB asked = open(runEmpty);
+    assertEquals(Status.NOT_FOUND, asked.read("usertable", "user0", null, new HashMap<>()), "asked for: empty");
+    close(asked);
+    Properties inserts = properties(tmp.resolve("fresh"));
+    inserts.setProperty("dotransactions", "true");
+    inserts.setProperty("readproportion", "0");
+    inserts.setProperty("updateproportion", "0");
+    inserts.setProperty("insertproportion", "1");
+    DB inserting = open(inserts);
+    assertEquals(Status.OK, inserting.insert("usertable", "k", record("f", "v")));
+    assertEquals(Map.of("f", "v"), read(inserting, "k", null));
+  }
+
   /** The binding's bad property values and the engine-neutral ones every binding refuses. */
   private List<String[]> allBadProperties() {
     List<String[]> bad = new ArrayList<>(badProperties());

@@ -67,6 +67,13 @@ class KyotoClientTest extends KeyValueDbContract {
     return KyotoOptions.class;
   }
 
+  /** Kyoto's own reader, kctreemgr list, waiting on its unread output with the file open (its shared fcntl lock). */
+  @Override
+  protected Process holdFromOutside(Path dir) throws Exception {
+    return holdWithUnreadOutput(dir, 2000, "kctreemgr", "list", "-pv",
+        dir.resolve(KyotoOptions.FILE_DEFAULT).toString());
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -59,6 +59,12 @@ class LevelDbClientTest extends KeyValueDbContract {
     return ".sst";
   }
 
+  /** A process holding LOCK as LevelDB's own LockFile does (fcntl, write lock over the whole file). */
+  @Override
+  protected Process holdFromOutside(Path dir) throws Exception {
+    return holdWithPython(LOCKF_WHOLE_FILE, dir.resolve("LOCK").toString(), "exclusive");
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -60,6 +60,8 @@ public final class LmdbHandle {
   private final Set<Txn<byte[]>> readers = ConcurrentHashMap.newKeySet();
   private final List<String> notes;
   private boolean closed;
+  /** data.mdb's meta pages, mapped for the free-space guard ({@link #followMetaPages}); null until then. */
+  private LmdbMetaPages meta;
 
   private LmdbHandle(LmdbOptions options, Path dir, Env<byte[]> env, Dbi<byte[]> dbi, List<String> notes) {
     this.options = options;
@@ -138,6 +140,21 @@ public final class LmdbHandle {
             + " so the open is refused", e);
       }
     }
+  }
+
+  /**
+   * Maps data.mdb's meta pages, so that {@link #usedBytes} can be read every few writes; once, after open.
+   * On failure the caller closes the handle.
+   */
+  synchronized void followMetaPages() throws IOException {
+    if (meta == null) {
+      meta = LmdbMetaPages.map(dir.resolve(EngineFiles.LMDB_DATA_FILE), env.stat().pageSize);
+    }
+  }
+
+  /** The bytes of data.mdb up to the last page LMDB used, from its newer meta page (a few memory reads). */
+  long usedBytes() {
+    return meta.usedBytes();
   }
 
   public LmdbOptions options() {
@@ -261,7 +278,13 @@ public final class LmdbHandle {
       }
       dbi.close();
     } finally {
-      env.close();
+      try {
+        env.close();
+      } finally {
+        if (meta != null) {
+          meta.close();
+        }
+      }
     }
   }
 

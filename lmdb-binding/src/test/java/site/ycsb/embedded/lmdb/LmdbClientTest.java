@@ -56,6 +56,12 @@ class LmdbClientTest extends KeyValueDbContract {
     return LmdbOptions.class;
   }
 
+  /** LMDB's own mdb_dump, waiting on its unread output inside its read transaction (lmdb-utils). */
+  @Override
+  protected Process holdFromOutside(Path dir) throws Exception {
+    return holdWithUnreadOutput(dir, 2000, "mdb_dump", "-p", dir.toString());
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -91,6 +91,57 @@ class LmdbFullDiskTest {
   }
 
   /**
+   * A reader in another process (mdb_dump, its output not read, so it holds its read transaction) pins a
+   * snapshot: no page a later commit frees can be reused, and each insert of a 100-byte record grows the file by
+   * its copied path (about 12 KB), far more than the guard counted (twice the write's bytes, looked at once per
+   * MB). With the write map that growth ran past the free space between two looks: a SIGBUS in mdb_page_alloc
+   * (exit 134, issue 32). The guard now follows the last page LMDB used: the insert that finds too little room
+   * is an ERROR naming the filesystem, and every acknowledged record is there once space is freed.
+   */
+  @Test
+  void aReaderInAnotherProcessPinningPagesIsAnErrorThroughTheWriteMapNotASigbus() throws Exception {
+    Path mount = tmp.resolve("pinned");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 48)) {
+      Path dir = mount.resolve("db");
+      List<String> args = new ArrayList<>(List.of("-db", LmdbClient.class.getName(), "-p", "path=" + dir,
+          "-p", "lmdb.writemap=true", "-p", "lmdb.mapsize=1g", "-records", "1000000", "-valuesize", "100"));
+      ChildJvm writer = ChildJvm.start(tmp, "pinned", Map.of(), CrashWriter.class, args.toArray(new String[0]));
+      Process reader = null;
+      try {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (writer.isAlive() && writer.stdout().lines().count() < 2000 && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertTrue(writer.isAlive(), "the writer runs until the reader comes:\n" + writer.stderr());
+        // mdb_dump's output is never read: once the pipe is full it waits, holding its read transaction
+        reader = new ProcessBuilder("mdb_dump", "-p", dir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+        int exit = writer.waitFor();
+        assertEquals(1, exit, "an insert returned ERROR (" + ChildJvm.CRASHED + " is the SIGBUS):\n"
+            + writer.stderr());
+        assertTrue(reader.isAlive(), "mdb_dump still held its snapshot when the writer stopped");
+        assertTrue(writer.stderr().contains("mounted on " + mount) && writer.stderr().contains("diskspacemargin"),
+            "the refused insert names the filesystem and the margin:\n" + writer.stderr());
+      } finally {
+        if (reader != null) {
+          reader.destroyForcibly().waitFor();
+        }
+        if (writer.isAlive()) {
+          writer.waitFor();
+        }
+      }
+      long acknowledged = writer.stdout().lines().count();
+      assertTrue(acknowledged > 2000, acknowledged + " acknowledged");
+      Path acked = Files.writeString(tmp.resolve("pinned-acked.txt"), writer.stdout());
+      fs.resize(200);
+      String[] verified = ChildJvm.run(tmp, "pinned-verify", Map.of(), CrashVerifier.class, "-db",
+          LmdbClient.class.getName(), "-p", "path=" + dir, "-valuesize", "100", "-acked", acked.toString());
+      assertTrue(verified[1].contains("acknowledged=" + acknowledged + "\npresent=" + acknowledged
+          + "\nlost=0\nwrong=0\nerrors=0\nopen=ok\n"), verified[1] + verified[2]);
+    }
+  }
+
+  /**
    * A {@link CrashWriter} JVM inserting {@code records} records into {@code dir}: {exit, stdout, stderr}. Each of
    * {@code options} is a property (name=value), or a writer's option and its value ("-valuesize", "10000").
    */

@@ -64,6 +64,12 @@ class RocksDbClientTest extends KeyValueDbContract {
     return RocksDbOptions.class;
   }
 
+  /** A process holding LOCK as RocksDB's own LockFile does (fcntl, write lock over the whole file). */
+  @Override
+  protected Process holdFromOutside(Path dir) throws Exception {
+    return holdWithPython(LOCKF_WHOLE_FILE, dir.resolve("LOCK").toString(), "exclusive");
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -36,6 +36,16 @@ abstract class Schema {
     return new ColumnsTable(table, keyType, withoutRowid, keys, fields, counterField);
   }
 
+  /** Whether the table has no row: what a run phase that reads records refuses. */
+  boolean isEmpty(Session s) throws java.sql.SQLException {
+    s.lock();
+    try (java.sql.ResultSet rs = s.query(s.prepared("SELECT 1 FROM " + quote(table) + " LIMIT 1"))) {
+      return !rs.next();
+    } finally {
+      s.unlock();
+    }
+  }
+
   /** The same CREATE TABLE, run only where the table is missing. */
   String createIfMissing() {
     return create.replaceFirst("^CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ");
