@@ -16,9 +16,10 @@ import pytest
 
 from analysis.render import Block, Heading, HeatMap, Paragraph, Table, to_html
 from analysis.report import TITLE, build_report
-from analysis.report_costs import section_scenarios
+from analysis.report_costs import section_scenarios, short_label
 from analysis.results import TIDY_COLUMNS, RunData
-from analysis.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
+from analysis.scenarios import SCENARIOS_BY_ID
+from analysis.tables import engine_label
 
 from .test_report import figure
 
@@ -258,8 +259,7 @@ return {
 
 def test_a_heat_map_of_more_engines_scrolls_with_its_tests_in_sight(tmp_path):
     engines = [*ENGINES, "rocksdb@ycsb-0.17.0", "leveldb@ycsb-0.17.0", "sqlite@ycsb-0.17.0"]
-    columns = [peer_label(e) if is_peer(e) else ENGINE_LABELS[e] for e in engines]
-    short = [c if is_peer(e) else c.split(" (")[0] for e, c in zip(engines, columns, strict=True)]
+    columns, short = [engine_label(e) for e in engines], [short_label(e) for e in engines]
     rows: list[tuple[str, list[float | None]]] = [
         (f"largevalue-randwrite {k}", [1.0 / (1 + (k + j) % 7) for j in range(len(engines))]) for k in range(5)
     ]
