@@ -55,6 +55,7 @@ class HeatMap:
     columns: list[str]
     rows: list[tuple[str, list[float | None]]]  # (label, one score or None per column)
     marks: list[list[str]] = field(default_factory=list)  # per row, a mark after each score ("" for none)
+    short_columns: list[str] = field(default_factory=list)  # the columns' names on a narrow screen (HTML)
 
     def cell(self, row: int, column: int) -> str:
         """A cell's text: its score, then its mark if it has one."""
@@ -152,7 +153,9 @@ def to_markdown(blocks: list[Block]) -> str:
 # Words break only between words or after a hyphen, never inside (no overflow-wrap: anywhere, no
 # word-break: break-all): a table's columns are as wide as its longest word. Below 700 px a table of four
 # or more columns lays each row out as a card, its first cell the title, then "header: value" pairs that
-# flow side by side as the width allows, so none scrolls.
+# flow side by side as the width allows, so none scrolls. The heat map keeps its grid: there its headers give
+# the engines' short names and its text is smaller, so that six engines fit 390 px; more (peers beside ours)
+# scroll inside the map, its first column (the tests) fixed.
 _CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto;
        padding: 0 1em; color: #222; line-height: 1.45; overflow-wrap: break-word; }
@@ -167,6 +170,8 @@ code { background: #f6f6f6; padding: 0 0.2em; }
 nav ul { columns: 2 18em; }
 table.heat td.num { min-width: 3.2em; }
 table.heat tbody th { text-align: left; }
+table.heat th:first-child { position: sticky; left: 0; }  /* the tests stay in sight as the map scrolls */
+table.heat span.short { display: none; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.6em 0; font-size: 0.9em; }
 .legend span.swatch { display: inline-block; width: 1.6em; height: 0.9em; margin-right: 0.35em;
                       vertical-align: -0.05em; border: 1px solid #555; }
@@ -184,6 +189,9 @@ table.heat tbody th { text-align: left; }
   table.heat { font-size: 0.75em; }
   table.heat th, table.heat td { padding: 0.2em 0.25em; }
   table.heat td.num { min-width: 0; }
+  table.heat th { font-size: 0.9em; }
+  table.heat span.long { display: none; }
+  table.heat span.short { display: inline; }
 }
 """
 
@@ -245,8 +253,19 @@ def _table_html(table: Table) -> str:
     return f"<table{cards}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
+def _heat_header(name: str, short: str) -> str:
+    """A column's header: its name, or on a narrow screen its short name (the name as its tooltip)."""
+    if short in ("", name):
+        return f"<th>{_inline_html(name)}</th>"
+    return (
+        f'<th title="{html.escape(name)}"><span class="long">{_inline_html(name)}</span>'
+        f'<span class="short">{_inline_html(short)}</span></th>'
+    )
+
+
 def _heat_html(heat: HeatMap) -> str:
-    head = "".join(f"<th>{_inline_html(h)}</th>" for h in [heat.corner, *heat.columns])
+    shorts = heat.short_columns or [""] * len(heat.columns)
+    head = _heat_header(heat.corner, "") + "".join(map(_heat_header, heat.columns, shorts))
     rows = []
     for r, (label, scores) in enumerate(heat.rows):
         cells = "".join(

@@ -26,7 +26,7 @@ from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Parag
 from .report_scale import scale_summary
 from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
-from .scenarios import SCENARIOS_BY_ID, catalogue
+from .scenarios import SCENARIOS_BY_ID, catalogue, is_peer
 from .steady import CLIMBING, MARK_LEGEND, MARKS, STEADY, STEADY_MIN_RATE, STEADY_MIN_SECONDS, TOO_SHORT
 from .steady import describe as describe_steadiness
 from .tables import DISPLAY_ORDER, engine_label
@@ -284,6 +284,13 @@ def report_engines(run: RunData) -> list[str]:
 
 
 YCSB_MARK = " †"  # a heat map row on YCSB's clock
+ALONE_HEADING = Heading(3, "Tests of one engine")
+
+
+def short_label(engine: str) -> str:
+    """An engine's name in a narrow heat map's header: its label without the library in brackets
+    ('LevelDB 1.13', 'LMDB'); a peer's keeps its tree's version, which tells it from ours."""
+    return engine_label(engine) if is_peer(engine) else engine_label(engine).split(" (")[0]
 
 
 def glance_blocks(
@@ -293,26 +300,34 @@ def glance_blocks(
     steadiness: Mapping[tuple[str, str, str], str] | None = None,
 ) -> list[Block]:
     """The report's first view: a heat map of engines by tests, each cell the engine's figure relative to
-    the best engine of that test. compared, on_ycsb: the figures on the clock each test is compared on, and
-    the tests on YCSB's clock (results.like_for_like); default: every test on YCSB's. steadiness: each
-    figure's steady-state verdict (steady.py): a figure that is not steady is marked."""
+    the best engine of that test; below it, the tests that ran on one engine of several (an engine's own
+    tuning), which have nothing to compare, with their figures. compared, on_ycsb: the figures on the clock
+    each test is compared on, and the tests on YCSB's clock (results.like_for_like); default: every test on
+    YCSB's. steadiness: each figure's steady-state verdict (steady.py): a figure that is not steady is marked."""
     figures = run.figures if compared is None else compared
     ycsb = {(f.scenario, f.variant) for f in figures} if on_ycsb is None else on_ycsb
-    engines = report_engines(run)
+    several = len(report_engines(run)) > 1
     timed = len(ycsb) < len({(f.scenario, f.variant) for f in figures})  # some test on db_bench's clock
-    rows, marks = [], []
     flags = steadiness or {}
-    for _, scenario, variant in report_tests():
-        by_engine = scores([f for f in figures if (f.scenario, f.variant) == (scenario, variant)])
-        if by_engine:
-            mark = YCSB_MARK if timed and (scenario, variant) in ycsb else ""
-            rows.append((f"{scenario}{' ' + variant if variant else ''}{mark}", [by_engine.get(e) for e in engines]))
-            marks.append(
-                [MARKS.get(flags.get((e, scenario, variant), STEADY), "") if e in by_engine else "" for e in engines]
-            )
-    if not rows:
+    compared_tests, alone = [], []
+    for section, scenario, variant in report_tests():
+        ran = [f for f in figures if (f.scenario, f.variant) == (scenario, variant)]
+        by_engine = scores(ran)
+        if not by_engine:
+            continue
+        mark = YCSB_MARK if timed and (scenario, variant) in ycsb else ""
+        label = f"{scenario}{' ' + variant if variant else ''}{mark}"
+        flagged = {e: MARKS.get(flags.get((e, scenario, variant), STEADY), "") for e in by_engine}
+        if several and len(ran) == 1:
+            alone.append((label, ran[0], flagged[ran[0].engine], section))
+        else:
+            compared_tests.append((label, by_engine, flagged, {f.engine for f in ran}))
+    if not compared_tests and not alone:
         return []
-    shown = {m for row in marks for m in row if m}
+    engines = [e for e in report_engines(run) if any(e in ran for *_, ran in compared_tests)]
+    rows = [(label, [by_engine.get(e) for e in engines]) for label, by_engine, _, _ in compared_tests]
+    marks = [[flagged.get(e, "") for e in engines] for _, _, flagged, _ in compared_tests]
+    shown = {m for row in marks for m in row} | {m for *_, m, _ in alone}
     legend = "".join(f" {mark}: {MARK_LEGEND[verdict]}." for verdict, mark in MARKS.items() if mark in shown)
     clocks = (
         f" Each test with a published figure is compared on db_bench's clock ('{OPERATIONS_CLOCK}': the "
@@ -322,17 +337,44 @@ def glance_blocks(
         if timed
         else f" Every test on {YCSB_CLOCK}'s throughput (this run has no in-operation times)."
     )
-    return [
-        Heading(2, "At a glance"),
-        Paragraph(
-            "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
-            "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
-            "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
-            + clocks
-            + legend
-        ),
-        HeatMap("Test", [engine_label(e) for e in engines], rows, marks if shown else []),
-    ]
+    blocks: list[Block] = [Heading(2, "At a glance")]
+    if rows:
+        blocks += [
+            Paragraph(
+                "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
+                "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
+                "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
+                + clocks
+                + legend
+            ),
+            HeatMap(
+                "Test",
+                [engine_label(e) for e in engines],
+                rows,
+                marks if any(m for row in marks for m in row) else [],
+                [short_label(e) for e in engines],
+            ),
+        ]
+    if alone:
+        blocks += [
+            ALONE_HEADING,
+            Paragraph(
+                "Tests that only one engine of this run ran (its own tuning, or the others were not asked to), "
+                "left out of the map for want of another engine to compare with: each one's figure (the median, "
+                "on the clock the map would compare it on, with the same marks) and the section that shows it."
+                + ("" if rows else clocks + legend)
+            ),
+            Table(
+                ["Test", "Engine", "Figure", "Section"],
+                [
+                    [label, engine_label(f.engine), format_figure(f.value, f.unit) + (f" {m}" if m else ""), section]
+                    for label, f, m, section in alone
+                ],
+                align_right_from=2,
+                text_columns=frozenset({3}),
+            ),
+        ]
+    return blocks
 
 
 def fastest_text(figures: list[Figure]) -> str | None:

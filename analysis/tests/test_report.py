@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +17,7 @@ from analysis.report import build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.scenarios import SCENARIOS_BY_ID
+from analysis.steady import CLIMBING, TOO_SHORT
 from analysis.tables import build_table
 
 TABLES = {t.id: t for t in REPORT_TABLES}
@@ -368,6 +370,49 @@ def test_the_report_opens_with_a_heat_map_then_the_summary_then_contents(tmp_pat
     page = to_html(blocks, "test", tmp_path)
     assert '<h2 id="1-baseline-performance">' in page and '<a href="#findings">Findings</a>' in page
     assert '<td class="num" style="background: #a6dba0">1.00</td>' in page
+
+
+def test_tests_of_one_engine_are_listed_below_the_heat_map_not_in_it(tmp_path):
+    from analysis.render import Heading, HeatMap
+    from analysis.report_costs import glance_blocks
+
+    run = constructed_run(tmp_path)
+    run.figures = BASELINE_AND_BATCH + [
+        figure("sqlite", "pk-update", 500.0, "one-row-per-txn"),
+        figure("sqlite", "pk-update", 40_000.0, "1000-rows-per-txn"),
+        figure("sqlite", "pk-update", None, "10000-rows-per-txn", status="failed"),
+        figure("leveldb", "tinykeys", 700_000.0),
+    ]
+    steadiness = {("sqlite", "pk-update", "one-row-per-txn"): TOO_SHORT, ("kyoto", "randread", ""): CLIMBING}
+    blocks = glance_blocks(run, steadiness=steadiness)
+    heat = next(b for b in blocks if isinstance(b, HeatMap))
+    # The map compares engines: only tests with two or more engines are its rows (a failed one still counts).
+    assert [label for label, _ in heat.rows] == [
+        "seqwrite",
+        "randwrite",
+        "randread",
+        "batch-seqwrite",
+        "batch-randwrite",
+    ]
+    assert heat.columns == ["LevelDB 1.13 (leveldbjni)", "Kyoto TreeDB", "SQLite3"]
+    assert heat.short_columns == ["LevelDB 1.13", "Kyoto TreeDB", "SQLite3"]
+    assert blocks.index(heat) < blocks.index(Heading(3, "Tests of one engine"))
+    markdown = to_markdown(blocks)
+    alone = markdown[markdown.index("### Tests of one engine") :]
+    assert "| Test | Engine | Figure | Section |" in alone
+    assert "| pk-update one-row-per-txn | SQLite3 | 500 ops/sec ◦ | 5. SQLite Performance Notes |" in alone
+    assert "| pk-update 1000-rows-per-txn | SQLite3 | 40,000 ops/sec | 5. SQLite Performance Notes |" in alone
+    assert "| tinykeys | LevelDB 1.13 (leveldbjni) | 700,000 ops/sec | 4. LevelDB vs RocksDB Writes |" in alone
+    assert "10000-rows-per-txn" not in markdown  # no figure: in neither
+    # The steady-state marks of both, one legend.
+    assert "| randread | 1.00 | 0.60 ↗ | 0.40 |" in markdown
+    legend = markdown[: markdown.index("| Test |")]
+    assert "↗: the rate still climbed" in legend and "◦: the step lasted fewer than" in legend
+    # A run of one engine has nothing to compare: its map keeps every test, as before.
+    one = replace(run, figures=[f for f in run.figures if f.engine == "leveldb"])
+    [single] = [b for b in glance_blocks(one) if isinstance(b, HeatMap)]
+    assert [label for label, _ in single.rows][-1] == "tinykeys"
+    assert "Tests of one engine" not in to_markdown(glance_blocks(one))
 
 
 def test_an_elapsed_time_test_scores_the_shortest_best():
