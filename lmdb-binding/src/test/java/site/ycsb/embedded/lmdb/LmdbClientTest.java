@@ -269,17 +269,31 @@ class LmdbClientTest extends KeyValueDbContract {
   }
 
   /**
-   * A kept snapshot (lmdb.readsnapshot=client) stays between reads, goes before the client's own write, and is
-   * renewed at the next read after any client's write: each read sees every write acknowledged before it.
+   * Two clients of one environment, lmdb.readsnapshot={@code snapshot} (null: the default); the first has
+   * inserted k = {f: v0} and read it back.
    */
-  @Test
-  void aKeptSnapshotSeesItsOwnAndOtherClientsWritesAtTheNextRead() throws Exception {
+  private DB[] twoClientsAfterARead(String snapshot) throws Exception {
     Properties p = properties(tmp.resolve("db"));
-    p.setProperty("lmdb.readsnapshot", "client");
+    if (snapshot != null) {
+      p.setProperty("lmdb.readsnapshot", snapshot);
+    }
     DB a = open(p);
     DB b = open(p);
     assertEquals(Status.OK, a.insert("usertable", "k", record("f", "v0")));
     assertEquals(Map.of("f", "v0"), read(a, "k", null));
+    return new DB[] {a, b};
+  }
+
+  /**
+   * A kept snapshot (lmdb.readsnapshot=client, the default) stays between reads, goes before the client's own
+   * write, and is renewed at the next read after any client's write: each read sees every write acknowledged
+   * before it.
+   */
+  @Test
+  void aKeptSnapshotSeesItsOwnAndOtherClientsWritesAtTheNextRead() throws Exception {
+    DB[] ab = twoClientsAfterARead(null);
+    DB a = ab[0];
+    DB b = ab[1];
     assertTrue(reader(a).holdsSnapshot(), "the snapshot is kept after a read");
     assertEquals(Status.OK, a.update("usertable", "k", record("g", "a1")));
     assertFalse(reader(a).holdsSnapshot(), "the snapshot goes before the client's own write");
@@ -308,12 +322,9 @@ class LmdbClientTest extends KeyValueDbContract {
   /** lmdb.readsnapshot=operation: a snapshot per read or scan, none held between them, the same contents. */
   @Test
   void aSnapshotPerOperationIsHeldOnlyDuringTheRead() throws Exception {
-    Properties p = properties(tmp.resolve("db"));
-    p.setProperty("lmdb.readsnapshot", "operation");
-    DB a = open(p);
-    DB b = open(p);
-    assertEquals(Status.OK, a.insert("usertable", "k", record("f", "v0")));
-    assertEquals(Map.of("f", "v0"), read(a, "k", null));
+    DB[] ab = twoClientsAfterARead("operation");
+    DB a = ab[0];
+    DB b = ab[1];
     assertFalse(reader(a).holdsSnapshot());
     assertEquals(Status.OK, b.update("usertable", "k", record("f", "b1")));
     assertEquals(Map.of("f", "b1"), read(a, "k", null));
