@@ -22,6 +22,10 @@
  *   FLOOR_SQLITE_PAGE_SIZE=1024 (default: the workload files'), any power of two from 512 to 65536
  * The library line names both, and the SQLite the process really runs (sqlite3_libversion).
  *
+ * LMDB's read snapshot, as the binding's lmdb.readsnapshot: FLOOR_LMDB_SNAPSHOT=operation (default: the read
+ * transaction renewed for each get and reset after it) or client (renewed before the first get and kept, as
+ * db_bench_mdb keeps one for its read loop; the floor writes nothing while it reads).
+ *
  * Built a second time with -DFLOOR_ROCKSDBJNI as floor-rocksdbjni, RocksDB only, linked against the
  * native library inside the rocksdbjni jar (which exports RocksDB's C API): the same C loop over
  * the very RocksDB build the Java library runs (a release build of its version), where Debian's
@@ -503,11 +507,13 @@ static void kdb_version(const char *dir, char *out, size_t cap) {
 
 /* LMDB: the binding's defaults (lmdb-binding's LmdbOptions): a 64 GB map, MDB_NOSYNC (sync=false)
  * and MDB_NOTLS, one unnamed database; a write transaction per put or per batch; one read
- * transaction renewed for each get and reset after it, as each client of the binding keeps one. */
+ * transaction renewed for each get and reset after it, or kept (FLOOR_LMDB_SNAPSHOT=client). */
 typedef struct {
   MDB_env *env;
   MDB_dbi dbi;
   MDB_txn *reader;
+  int keep; /* FLOOR_LMDB_SNAPSHOT=client */
+  int held; /* the reader holds a snapshot */
 } mdb;
 static void mdb_check(int rc, const char *what) {
   if (rc != MDB_SUCCESS) die(what, mdb_strerror(rc));
@@ -526,6 +532,10 @@ static void *mdb_floor_open(const char *dir, int big) {
   mdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
   mdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &h->reader), "mdb_txn_begin reader");
   mdb_txn_reset(h->reader);
+  const char *snapshot = getenv("FLOOR_LMDB_SNAPSHOT");
+  if (snapshot && strcmp(snapshot, "client") != 0 && strcmp(snapshot, "operation") != 0)
+    die("FLOOR_LMDB_SNAPSHOT", "operation or client");
+  h->keep = snapshot && strcmp(snapshot, "client") == 0;
   return h;
 }
 static void mdb_put_in(mdb *h, MDB_txn *txn, const char *k, const char *v, size_t vlen) {
@@ -548,9 +558,10 @@ static void mdb_floor_put(void *p, const char *k, const char *v, size_t vlen) {
 static long mdb_floor_get(void *p, const char *k) {
   mdb *h = p;
   MDB_val key = {KEY_LEN, (void *) k}, val;
-  mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
+  if (!h->held) mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
   int rc = mdb_get(h->reader, h->dbi, &key, &val);
-  mdb_txn_reset(h->reader);
+  if (h->keep) h->held = 1;
+  else mdb_txn_reset(h->reader);
   if (rc == MDB_NOTFOUND) return -1;
   mdb_check(rc, "mdb_get");
   return (long) val.mv_size;
@@ -561,6 +572,8 @@ static long mdb_floor_scan_all(void *p, long *bytes) {
   MDB_val key, val;
   long n = 0;
   int rc;
+  if (h->held) mdb_txn_reset(h->reader);
+  h->held = 0;
   mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
   mdb_check(mdb_cursor_open(h->reader, h->dbi, &cur), "mdb_cursor_open");
   for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == MDB_SUCCESS;
@@ -603,9 +616,12 @@ static const engine ENGINES[] = {
 
 /* ---- shapes -------------------------------------------------------------------------------- */
 
+/* FLOOR_CLOCK=thread times the loop in the thread's CPU time (CLOCK_THREAD_CPUTIME_ID): on a machine other
+ * processes keep busy, the time the loop ran, not the time it waited for a core; default: wall (monotonic). */
+static clockid_t floor_clock = CLOCK_MONOTONIC;
 static double now_us(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(floor_clock, &t);
   return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
@@ -659,6 +675,9 @@ int main(int argc, char **argv) {
   if (*end || count < 1) die("count must be a positive number, got", argv[3]);
   const char *dir = argv[4];
   values_init();
+  const char *clock_name = getenv("FLOOR_CLOCK");
+  if (clock_name && strcmp(clock_name, "thread") == 0) floor_clock = CLOCK_THREAD_CPUTIME_ID;
+  else if (clock_name && strcmp(clock_name, "wall") != 0) die("FLOOR_CLOCK", "wall or thread");
 
   double us;
   long entries = count; /* per entry: a pass reads the distinct keys the fill left */

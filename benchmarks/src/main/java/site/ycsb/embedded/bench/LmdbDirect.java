@@ -5,8 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-import org.lmdbjava.Txn;
-
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.lmdb.LmdbOptions;
@@ -14,14 +12,15 @@ import site.ycsb.embedded.lmdb.LmdbOptions;
 /**
  * Layer (b) for LMDB, and the side-by-side benchmark's direct side: lmdbjava through the binding's
  * {@link LmdbHandle}, opened with the options {@link LmdbOptions} reads from the same properties, and
- * one read transaction as a client of the binding keeps one; no codec, no batching of its own.
+ * one reader as a client of the binding keeps one (its snapshot let go before a write, as the binding
+ * does); no codec, no batching of its own.
  */
 final class LmdbDirect implements LayerDirect {
 
   private final LmdbHandle db;
-  private final Txn<byte[]> reader;
+  private final LmdbHandle.Reader reader;
 
-  private LmdbDirect(LmdbHandle db, Txn<byte[]> reader) {
+  private LmdbDirect(LmdbHandle db, LmdbHandle.Reader reader) {
     this.db = db;
     this.reader = reader;
   }
@@ -38,6 +37,7 @@ final class LmdbDirect implements LayerDirect {
 
   @Override
   public void put(byte[] key, byte[] value) throws IOException {
+    reader.drop();
     db.put(key, value);
   }
 
@@ -58,6 +58,7 @@ final class LmdbDirect implements LayerDirect {
 
   @Override
   public void putBatch(byte[][] keys, byte[][] values, int from, int count) throws IOException {
+    reader.drop();
     db.putAll(Arrays.copyOfRange(keys, from, from + count), Arrays.copyOfRange(values, from, from + count), count);
   }
 

@@ -1,5 +1,9 @@
 package site.ycsb.embedded.lmdb;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.util.Comparator;
 
 import jnr.ffi.Pointer;
@@ -18,6 +22,12 @@ import org.lmdbjava.ByteArrayProxy;
  * copies into two native buffers per thread, used in turn and kept by the thread: a call into LMDB
  * reads at most the two values handed in just before it (a key and a value), each in its own buffer,
  * and LMDB copies what it keeps before it returns. Values coming out are copied into new arrays.
+ *
+ * <p>The copies are {@code sun.misc.Unsafe.copyMemory}, which the JIT compiles to a plain copy. JNR-FFI's
+ * own ({@code Pointer.put} and {@code get} of a byte array) each cross into native code through JNI
+ * (jffi's {@code Foreign.putByteArray}, {@code getByteArray}), and reading a value built a {@code Pointer}
+ * object for it: two JNI crossings and an allocation per read, measured in lmdb-binding/README.md. Unsafe
+ * is reached by reflection (module jdk.unsupported opens it to every module, so no JVM flag is needed).
  */
 final class HeldBytesProxy extends BufferProxy<byte[]> {
 
@@ -25,21 +35,55 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
 
   private static final MemoryManager MEMORY = Runtime.getSystemRuntime().getMemoryManager();
   private static final ThreadLocal<Held> HELD = ThreadLocal.withInitial(Held::new);
+  /** {@code Unsafe.copyMemory(Object srcBase, long srcOffset, Object destBase, long destOffset, long bytes)}. */
+  private static final MethodHandle COPY;
+  /** Where a byte array's first element lies in the array object ({@code Unsafe.arrayBaseOffset}). */
+  private static final long BYTES;
+
+  static {
+    try {
+      Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+      Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+      theUnsafe.setAccessible(true);
+      Object unsafe = theUnsafe.get(null);
+      COPY = MethodHandles.lookup().findVirtual(unsafeClass, "copyMemory", MethodType.methodType(void.class,
+          Object.class, long.class, Object.class, long.class, long.class)).bindTo(unsafe);
+      BYTES = (int) unsafeClass.getMethod("arrayBaseOffset", Class.class).invoke(unsafe, byte[].class);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new ExceptionInInitializerError("the LMDB binding copies keys and values with sun.misc.Unsafe"
+          + " (module jdk.unsupported), which this JVM does not give: " + e);
+    }
+  }
 
   /** One thread's two native buffers, handed out in turn; each grows to the largest copy it took. */
   private static final class Held {
+    /** The buffers' owners: the memory stays allocated while they are referenced. */
     private final Pointer[] buffers = new Pointer[2];
+    private final long[] addresses = new long[2];
     private final int[] sizes = new int[2];
     private int next;
 
-    Pointer take(int size) {
+    /** The address of the next buffer, of at least {@code size} bytes. */
+    long take(int size) {
       int i = next;
       next = 1 - i;
       if (buffers[i] == null || sizes[i] < size) {
         sizes[i] = Math.max(size, Math.max(256, 2 * sizes[i]));
         buffers[i] = MEMORY.allocateDirect(sizes[i]);
+        addresses[i] = buffers[i].address();
       }
-      return buffers[i];
+      return addresses[i];
+    }
+  }
+
+  /** Copies {@code bytes} bytes: an array and an offset in it from {@link #BYTES} on, or null and an address. */
+  private static void copy(Object from, long fromOffset, Object to, long toOffset, long bytes) {
+    try {
+      COPY.invokeExact(from, fromOffset, to, toOffset, bytes);
+    } catch (Error | RuntimeException e) {
+      throw e;
+    } catch (Throwable e) { // copyMemory declares no checked exception
+      throw new IllegalStateException(e);
     }
   }
 
@@ -74,10 +118,10 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
   /** Points the MDB_val at {@code ptr} to a copy of {@code buffer} in this thread's next held buffer. */
   @Override
   protected void in(byte[] buffer, Pointer ptr, long ptrAddr) {
-    Pointer copy = HELD.get().take(buffer.length);
-    copy.put(0, buffer, 0, buffer.length);
+    long copy = HELD.get().take(buffer.length);
+    copy(buffer, BYTES, null, copy, buffer.length);
     ptr.putLong(STRUCT_FIELD_OFFSET_SIZE, buffer.length);
-    ptr.putAddress(STRUCT_FIELD_OFFSET_DATA, copy.address());
+    ptr.putAddress(STRUCT_FIELD_OFFSET_DATA, copy);
   }
 
   /** MDB_RESERVE's sizing call: the binding never reserves. */
@@ -92,7 +136,7 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
     long address = ptr.getAddress(STRUCT_FIELD_OFFSET_DATA);
     int size = (int) ptr.getLong(STRUCT_FIELD_OFFSET_SIZE);
     byte[] bytes = new byte[size];
-    MEMORY.newPointer(address, size).get(0, bytes, 0, size);
+    copy(null, address, bytes, BYTES, size);
     return bytes;
   }
 }

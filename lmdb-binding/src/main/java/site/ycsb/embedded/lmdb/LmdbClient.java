@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;
 
-import org.lmdbjava.Txn;
-
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
@@ -14,12 +12,12 @@ import site.ycsb.embedded.KeyValueDB;
  * YCSB binding for LMDB through lmdbjava: one environment per data directory, shared by the client
  * threads of a JVM ({@link LmdbHandle}), its properties in {@link LmdbOptions}; property table:
  * lmdb-binding/README.md. Each client keeps one read transaction of its own, from {@link #init} to
- * {@link #cleanup}.
+ * {@link #cleanup} ({@link LmdbHandle.Reader}), and lets its snapshot go before it writes.
  */
 public class LmdbClient extends KeyValueDB<LmdbHandle> {
 
-  /** This client's read transaction (reset between operations); null outside init..cleanup. */
-  private Txn<byte[]> reader;
+  /** This client's read transaction; null outside init..cleanup. */
+  private LmdbHandle.Reader reader;
 
   @Override
   protected String engineName() {
@@ -100,11 +98,16 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
 
   @Override
   protected void leave(LmdbHandle mine) {
-    Txn<byte[]> r = reader;
+    LmdbHandle.Reader r = reader;
     reader = null;
     if (r != null) {
       mine.release(r);
     }
+  }
+
+  /** This client's reader, for tests: null outside init..cleanup. */
+  LmdbHandle.Reader reader() {
+    return reader;
   }
 
   @Override
@@ -114,11 +117,13 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
 
   @Override
   protected void put(LmdbHandle h, byte[] key, byte[] value) throws IOException {
+    reader.drop();
     h.put(key, value);
   }
 
   @Override
   protected boolean remove(LmdbHandle h, byte[] key) throws IOException {
+    reader.drop();
     return h.remove(key);
   }
 
@@ -130,6 +135,7 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   /** One write transaction per batch. */
   @Override
   protected void applyBatch(LmdbHandle h, byte[][] keys, byte[][] values, int count) throws IOException {
+    reader.drop();
     h.putAll(keys, values, count);
   }
 }

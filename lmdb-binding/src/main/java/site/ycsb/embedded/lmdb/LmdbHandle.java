@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -34,11 +35,11 @@ import site.ycsb.embedded.OncePerJvm;
  *
  * <p>Writes: a write transaction per call (one per operation or per batch); LMDB lets one run at a
  * time and makes the others wait on its writer mutex. Reads: each client thread keeps one read
- * transaction ({@link #reader}), renewed for an operation and reset after it, so it holds a reader
- * slot but never an old snapshot; the handle closes any a client left open before it closes the
- * environment, so nothing outlives it. Keys and values cross as byte arrays through
- * {@link HeldBytesProxy}, not lmdbjava's own byte-array proxy, which can let a key's native copy be
- * freed while LMDB reads it.
+ * transaction ({@link #reader}) and its reader slot; it is renewed for a read and reset after it, or
+ * (lmdb.readsnapshot=client) kept until a write commits, see {@link Reader}. The handle closes any
+ * a client left open before it closes the environment, so nothing outlives it. Keys and values cross
+ * as byte arrays through {@link HeldBytesProxy}, not lmdbjava's own byte-array proxy, which can let a
+ * key's native copy be freed while LMDB reads it.
  */
 public final class LmdbHandle {
 
@@ -56,8 +57,10 @@ public final class LmdbHandle {
   private final Path dir;
   private final Env<byte[]> env;
   private final Dbi<byte[]> dbi;
-  /** Every read transaction handed out and not yet released: closed before the environment. */
-  private final Set<Txn<byte[]>> readers = ConcurrentHashMap.newKeySet();
+  /** Every reader handed out and not yet released: closed before the environment. */
+  private final Set<Reader> readers = ConcurrentHashMap.newKeySet();
+  /** Write transactions committed through this handle: a kept snapshot older than the count is renewed. */
+  private final AtomicLong commits = new AtomicLong();
   private final List<String> notes;
   private boolean closed;
   /** data.mdb's meta pages, mapped for the free-space guard ({@link #followMetaPages}); null until then. */
@@ -176,8 +179,71 @@ public final class LmdbHandle {
     return env.getMaxKeySize();
   }
 
-  /** A read transaction for one client thread, reset (holding its reader slot, no snapshot). */
-  public Txn<byte[]> reader() throws IOException {
+  /**
+   * One client's read transaction and its reader slot, used from one thread at a time. With
+   * lmdb.readsnapshot=operation a read or scan renews it and resets it after, so no snapshot is held
+   * between operations (LMDB's renew and reset: two calls per read). With client it keeps the snapshot
+   * after a read and takes a new one before the next read only when {@link #commits} moved since, that
+   * is when a write committed through this handle: every writer of the environment does (one handle
+   * per directory per JVM, and the directory lock keeps other processes out), and it counts its commit
+   * before its write returns, so a read still sees every write acknowledged before it began; a
+   * read-merge-write update reads after the previous update of its key counted its commit (the key's
+   * stripe orders them). {@link #drop} lets the snapshot go before this client writes. What a kept
+   * snapshot costs: it pins the pages other clients' commits free from the read until this client's
+   * next operation, so a writer cannot reuse them for that long.
+   */
+  public final class Reader {
+    private final Txn<byte[]> txn;
+    /** {@link #commits} when the snapshot held was taken; -1 while none is held (the transaction reset). */
+    private long takenAt = -1;
+
+    private Reader(Txn<byte[]> txn) {
+      this.txn = txn;
+    }
+
+    /** The transaction, holding a snapshot with every commit counted so far. */
+    private Txn<byte[]> snapshot() {
+      long now = commits.get(); // read before the renew: the snapshot holds at least these commits
+      if (takenAt != now) {
+        drop();
+        try {
+          txn.renew();
+        } catch (RuntimeException e) {
+          try {
+            txn.reset(); // lmdbjava leaves a failed renew's transaction DONE: reset it for the next try
+          } catch (RuntimeException again) {
+            e.addSuppressed(again);
+          }
+          throw e;
+        }
+        takenAt = now;
+      }
+      return txn;
+    }
+
+    /** After a read: with operation, the snapshot goes; with client it stays. */
+    private void done() {
+      if (!options.keepsSnapshot()) {
+        drop();
+      }
+    }
+
+    /** Whether the transaction holds a snapshot now (between operations only with lmdb.readsnapshot=client). */
+    boolean holdsSnapshot() {
+      return takenAt != -1;
+    }
+
+    /** Resets the transaction if it holds a snapshot: the pages it pins are free again for the writer. */
+    public void drop() {
+      if (takenAt != -1) {
+        takenAt = -1;
+        txn.reset();
+      }
+    }
+  }
+
+  /** A reader for one client thread (holding its reader slot, no snapshot). */
+  public Reader reader() throws IOException {
     Txn<byte[]> txn;
     try {
       txn = env.txnRead();
@@ -187,34 +253,35 @@ public final class LmdbHandle {
           + " number of client threads", e);
     }
     txn.reset();
-    readers.add(txn);
-    return txn;
+    Reader reader = new Reader(txn);
+    readers.add(reader);
+    return reader;
   }
 
-  /** Ends a read transaction {@link #reader} gave, once; the handle's close ends those left. */
-  public void release(Txn<byte[]> reader) {
+  /** Ends the read transaction of a reader {@link #reader} gave, once; the handle's close ends those left. */
+  public void release(Reader reader) {
     if (readers.remove(reader)) {
-      reader.close();
+      reader.txn.close();
     }
   }
 
-  /** The value under {@code key} in a snapshot taken now, or null. */
-  public byte[] get(Txn<byte[]> reader, byte[] key) {
-    reader.renew();
+  /** The value under {@code key} in a snapshot holding every write acknowledged so far, or null. */
+  public byte[] get(Reader reader, byte[] key) {
+    Txn<byte[]> txn = reader.snapshot();
     try {
-      return dbi.get(reader, key);
+      return dbi.get(txn, key);
     } finally {
-      reader.reset();
+      reader.done();
     }
   }
 
   /** Feeds up to {@code count} values from the first key >= {@code start}, in key order, from one snapshot. */
-  public void scan(Txn<byte[]> reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
+  public void scan(Reader reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
     if (count <= 0) {
       return;
     }
-    reader.renew();
-    try (Cursor<byte[]> cursor = dbi.openCursor(reader)) {
+    Txn<byte[]> txn = reader.snapshot();
+    try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
       // LMDB refuses an empty key for MDB_SET_RANGE: "" starts at the first key
       boolean more = start.length == 0 ? cursor.first() : cursor.get(start, GetOp.MDB_SET_RANGE);
       for (int n = 0; more && n < count; n++) {
@@ -222,7 +289,7 @@ public final class LmdbHandle {
         more = n + 1 < count && cursor.next();
       }
     } finally {
-      reader.reset();
+      reader.done();
     }
   }
 
@@ -237,6 +304,7 @@ public final class LmdbHandle {
         dbi.put(txn, keys[i], values[i]);
       }
       txn.commit();
+      commits.incrementAndGet(); // before the write returns: kept snapshots are renewed from now on
     } catch (Env.MapFullException e) {
       throw mapFull(e);
     }
@@ -247,6 +315,7 @@ public final class LmdbHandle {
     try (Txn<byte[]> txn = env.txnWrite()) {
       boolean found = dbi.delete(txn, key);
       txn.commit();
+      commits.incrementAndGet();
       return found;
     } catch (Env.MapFullException e) {
       throw mapFull(e);
@@ -270,7 +339,7 @@ public final class LmdbHandle {
     }
     closed = true;
     try {
-      for (Txn<byte[]> reader : new ArrayList<>(readers)) {
+      for (Reader reader : new ArrayList<>(readers)) {
         release(reader);
       }
       if (!options.sync()) {

@@ -58,21 +58,31 @@ public final class LmdbOptions {
   public static final String MAX_READERS = "lmdb.maxreaders";
   public static final int MAX_READERS_DEFAULT = 126;
   static final int MAX_READERS_MAX = 1 << 16;
+  /**
+   * How long a client keeps a read snapshot: {@code operation} renews its read transaction before each read or
+   * scan and resets it after; {@code client} keeps it after a read and renews it only once a write committed
+   * through this environment since (any client's: the directory lock keeps other processes out), or before this
+   * client writes. Either way a read sees every write acknowledged before it began.
+   */
+  public static final String READ_SNAPSHOT = "lmdb.readsnapshot";
+  public static final String READ_SNAPSHOT_DEFAULT = "client";
 
   private final long mapSize;
   private final int maxReaders;
   private final boolean sync;
   private final boolean writeMap;
   private final boolean readAhead;
+  private final boolean keepsSnapshot;
   private final List<String> notes;
 
   private LmdbOptions(long mapSize, int maxReaders, boolean sync, boolean writeMap, boolean readAhead,
-      List<String> notes) {
+      boolean keepsSnapshot, List<String> notes) {
     this.mapSize = mapSize;
     this.maxReaders = maxReaders;
     this.sync = sync;
     this.writeMap = writeMap;
     this.readAhead = readAhead;
+    this.keepsSnapshot = keepsSnapshot;
     this.notes = Collections.unmodifiableList(notes);
   }
 
@@ -95,6 +105,7 @@ public final class LmdbOptions {
     }
     boolean writeMap = props.bool(WRITE_MAP, WRITE_MAP_DEFAULT);
     boolean readAhead = props.bool(READ_AHEAD, READ_AHEAD_DEFAULT);
+    boolean keepsSnapshot = props.choice(READ_SNAPSHOT, READ_SNAPSHOT_DEFAULT, "operation", "client").equals("client");
     int maxReaders = props.integer(MAX_READERS, MAX_READERS_DEFAULT, 1, MAX_READERS_MAX);
     int threads = props.integer("threadcount", 1, 1, Integer.MAX_VALUE);
     props.require(threads <= maxReaders, MAX_READERS, "at least", "threadcount",
@@ -109,7 +120,7 @@ public final class LmdbOptions {
           + " free-space guard (another process filling it), the write is a SIGBUS that kills the JVM, not an"
           + " ERROR; the data file is also extended to the whole map size at once");
     }
-    return new LmdbOptions(mapSize, maxReaders, sync, writeMap, readAhead, notes);
+    return new LmdbOptions(mapSize, maxReaders, sync, writeMap, readAhead, keepsSnapshot, notes);
   }
 
   /** The map size asked for in bytes (LMDB keeps a larger one an existing file records). */
@@ -132,6 +143,11 @@ public final class LmdbOptions {
 
   public boolean readAhead() {
     return readAhead;
+  }
+
+  /** Whether a client keeps its read snapshot between reads until a write commits ({@link #READ_SNAPSHOT}=client). */
+  public boolean keepsSnapshot() {
+    return keepsSnapshot;
   }
 
   /** The mdb_env_open flags: MDB_NOTLS always (a read transaction per client, used from its thread). */

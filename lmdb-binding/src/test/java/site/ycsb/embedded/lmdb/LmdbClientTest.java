@@ -71,6 +71,7 @@ class LmdbClientTest extends KeyValueDbContract {
         new String[] {"lmdb.writemap", "maybe"},
         new String[] {"lmdb.readahead", "sometimes"},
         new String[] {"lmdb.maxreaders", "0"},
+        new String[] {"lmdb.readsnapshot", "thread"},
         new String[] {"lmdb.compression", "snappy"},
         new String[] {"lmdb.cachesize", "4x"});
   }
@@ -297,12 +298,80 @@ class LmdbClientTest extends KeyValueDbContract {
     assertFalse(Files.exists(tmp.resolve("db")));
   }
 
+  private static LmdbHandle.Reader reader(DB db) {
+    return ((LmdbClient) db).reader();
+  }
+
+  /**
+   * Two clients of one environment, lmdb.readsnapshot={@code snapshot} (null: the default); the first has
+   * inserted k = {f: v0} and read it back.
+   */
+  private DB[] twoClientsAfterARead(String snapshot) throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    if (snapshot != null) {
+      p.setProperty("lmdb.readsnapshot", snapshot);
+    }
+    DB a = open(p);
+    DB b = open(p);
+    assertEquals(Status.OK, a.insert("usertable", "k", record("f", "v0")));
+    assertEquals(Map.of("f", "v0"), read(a, "k", null));
+    return new DB[] {a, b};
+  }
+
+  /**
+   * A kept snapshot (lmdb.readsnapshot=client, the default) stays between reads, goes before the client's own
+   * write, and is renewed at the next read after any client's write: each read sees every write acknowledged
+   * before it.
+   */
+  @Test
+  void aKeptSnapshotSeesItsOwnAndOtherClientsWritesAtTheNextRead() throws Exception {
+    DB[] ab = twoClientsAfterARead(null);
+    DB a = ab[0];
+    DB b = ab[1];
+    assertTrue(reader(a).holdsSnapshot(), "the snapshot is kept after a read");
+    assertEquals(Status.OK, a.update("usertable", "k", record("g", "a1")));
+    assertFalse(reader(a).holdsSnapshot(), "the snapshot goes before the client's own write");
+    assertEquals(Map.of("f", "v0", "g", "a1"), read(a, "k", null));
+    assertTrue(reader(a).holdsSnapshot());
+    // another client's update, insert and delete while a keeps a snapshot from before them
+    assertEquals(Status.OK, b.update("usertable", "k", record("f", "b1")));
+    assertEquals(Status.OK, b.insert("usertable", "k2", record("f", "new")));
+    assertEquals(Map.of("f", "b1", "g", "a1"), read(a, "k", null));
+    assertEquals(Map.of("f", "new"), read(a, "k2", null));
+    assertEquals(Status.OK, b.delete("usertable", "k2"));
+    assertEquals(Status.NOT_FOUND, a.read("usertable", "k2", null, new HashMap<>()));
+    assertEquals(Status.OK, b.insert("usertable", "k3", record("f", "three")));
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, a.scan("usertable", "k", 10, null, rows));
+    assertEquals(List.of(Map.of("f", "b1", "g", "a1"), Map.of("f", "three")),
+        rows.stream().map(KeyValueDbContract::strings).toList());
+    assertTrue(reader(a).holdsSnapshot(), "a scan keeps its snapshot too");
+    // a's read-merge-write update merges into b's latest write, not into the snapshot a kept
+    assertEquals(Status.OK, b.update("usertable", "k", record("f", "b2")));
+    assertEquals(Status.OK, a.update("usertable", "k", record("g", "a2")));
+    assertEquals(Map.of("f", "b2", "g", "a2"), read(b, "k", null));
+    assertEquals(Map.of("f", "b2", "g", "a2"), read(a, "k", null));
+  }
+
+  /** lmdb.readsnapshot=operation: a snapshot per read or scan, none held between them, the same contents. */
+  @Test
+  void aSnapshotPerOperationIsHeldOnlyDuringTheRead() throws Exception {
+    DB[] ab = twoClientsAfterARead("operation");
+    DB a = ab[0];
+    DB b = ab[1];
+    assertFalse(reader(a).holdsSnapshot());
+    assertEquals(Status.OK, b.update("usertable", "k", record("f", "b1")));
+    assertEquals(Map.of("f", "b1"), read(a, "k", null));
+    assertEquals(Status.OK, a.scan("usertable", "k", 10, null, new Vector<>()));
+    assertFalse(reader(a).holdsSnapshot());
+  }
+
   @Test
   void aReaderLeftOpenIsClosedWithTheEnvironment() throws Exception {
     DB db = open();
     assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));
     LmdbHandle h = handle(db);
-    org.lmdbjava.Txn<byte[]> extra = h.reader(); // as a client that never reached cleanup would leave it
+    LmdbHandle.Reader extra = h.reader(); // as a client that never reached cleanup would leave it
     close(db);
     assertEquals(0, SharedHandles.openCount());
     h.release(extra); // already ended by the close: releasing again does nothing
