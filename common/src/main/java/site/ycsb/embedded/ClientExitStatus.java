@@ -85,6 +85,19 @@ public final class ClientExitStatus {
     databaseStarted = true;
   }
 
+  /**
+   * Forgets the inits of {@link Warmup}'s scratch database, which ran before YCSB's client: whether YCSB
+   * itself gets past the workload is still to be seen.
+   */
+  static void warmupOver() {
+    databaseStarted = false;
+  }
+
+  /** Records that the warm-up refused the start ({@code reason}); the caller exits with {@link #REFUSED}. */
+  static void refusedWarmup(String reason) {
+    refusal(reason);
+  }
+
   /** Records one operation that returned ERROR. */
   public static void operationFailed() {
     if (FAILED.getAndIncrement() == 0) {
