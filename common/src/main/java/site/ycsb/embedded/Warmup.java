@@ -135,6 +135,13 @@ public final class Warmup {
     // The workload class takes YCSB's measurements as it is made: set up as Client sets them up, from the same
     // properties, which Client sets again (the same) before it makes its own workload.
     Measurements.setProperties(props);
+    try {
+      // YCSB's DBWrapper, another DB class: compiled code that assumed it knew every DB class would be thrown
+      // away when Client loads it as its clock starts
+      Class.forName("site.ycsb.DBWrapper");
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("YCSB's core is not on the class path", e);
+    }
     Held held = Held.install();
     try {
       Ran ran = where.run(props, dbClass, nano, limits);
@@ -365,13 +372,14 @@ public final class Warmup {
           inner.setProperties(mine);
           db = new Measured(inner, own, errors);
           db.init();
+          DB[] views = Measured.views((Measured) db);
           phases.arriveAndAwaitAdvance(); // the clock starts when every thread's database is open
           long t0 = System.nanoTime();
-          firstCount.addAndGet(loop(first, db, id, threads, p, t0));
+          firstCount.addAndGet(loop(first, views, id, threads, p, t0));
           phases.arriveAndAwaitAdvance(); // every thread's records are in before any transaction
           arrived = true;
           if (then != null) {
-            thenCount.addAndGet(loop(then, db, id, threads, p, t0));
+            thenCount.addAndGet(loop(then, views, id, threads, p, t0));
           }
           elapsed.accumulateAndGet(System.nanoTime() - t0, Math::max);
         } catch (Throwable e) {
@@ -408,12 +416,14 @@ public final class Warmup {
     return new long[] {firstCount.get(), thenCount.get(), elapsed.get()};
   }
 
-  private static long loop(Phase phase, DB db, int id, int threads, Properties p, long t0) throws Exception {
+  /** The phase's operations on this thread, each through the next of the {@code views} of its DB. */
+  private static long loop(Phase phase, DB[] views, int id, int threads, Properties p, long t0) throws Exception {
     Workload w = phase.workload;
     Object state = w.initThread(p, id, threads);
     long deadline = t0 + phase.nanos;
     long done = 0;
     while (System.nanoTime() - deadline < 0 && phase.budget.getAndDecrement() > 0) {
+      DB db = views[(int) (done % views.length)];
       if (!(phase.insert ? w.doInsert(db, state) : w.doTransaction(db, state))) {
         break;
       }
@@ -503,8 +513,15 @@ public final class Warmup {
    * latency and an intended latency into the measurements, the status count), into a Measurements of the
    * warm-up's own: so that the measurement classes the measured phase calls are compiled, while its own
    * figures (YCSB's singleton) stay empty. Counts the operations that returned ERROR.
+   *
+   * <p>The workload calls the DB it is handed; in the measured phase that is YCSB's {@code DBWrapper}, a class
+   * the warm-up cannot hand it. Had the warm-up handed one class, the JIT would have compiled the workload's
+   * calls for that class alone, and the measured phase's first call would throw that code away (the
+   * workload's {@code doTransaction} and {@code doTransactionRead} "made not entrant" as the clock starts,
+   * recompiled inside it). The warm-up hands three {@link #views} in turn, so that the compiled workload
+   * makes a virtual call that takes any class, DBWrapper too.
    */
-  static final class Measured extends DB {
+  static class Measured extends DB {
     private final DB db;
     private final Measurements m;
     private final AtomicLong errors;
@@ -513,6 +530,25 @@ public final class Warmup {
       this.db = db;
       this.m = m;
       this.errors = errors;
+    }
+
+    /** Three views of one DB, each of its own class: {@code first} and two more. */
+    static DB[] views(Measured first) {
+      return new DB[] {first, new Second(first.db, first.m, first.errors), new Third(first.db, first.m, first.errors)};
+    }
+
+    /** A second class of view (see {@link #views}). */
+    private static final class Second extends Measured {
+      Second(DB db, Measurements m, AtomicLong errors) {
+        super(db, m, errors);
+      }
+    }
+
+    /** A third class of view (see {@link #views}). */
+    private static final class Third extends Measured {
+      Third(DB db, Measurements m, AtomicLong errors) {
+        super(db, m, errors);
+      }
     }
 
     @Override
