@@ -18,11 +18,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.Phaser;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import site.ycsb.ByteIterator;
+import site.ycsb.ClientThread;
 import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.Workload;
@@ -44,11 +45,12 @@ import site.ycsb.workloads.CoreWorkload;
  * first, then waits (up to {@value #QUIET_LIMIT_MILLIS} ms) until the JIT has compiled nothing for
  * {@value #QUIET_MILLIS} ms, so that the measured phase does not share the cores with the compiler.
  *
- * <p>What is warmed: the workload class, the binding and its engine's native path (or the DB named by
- * {@code nanotimed.db} inside {@link NanoTimedDB}), and the per-operation calls YCSB's {@code DBWrapper}
- * makes into its measurements ({@link Measured} makes the same calls into a {@code Measurements} of its own).
- * What stays cold: {@code DBWrapper} itself and {@code ClientThread}, whose measurements are YCSB's singleton
- * (private state, no reset): no warm-up operation may land in the measured figures. The workload's own
+ * <p>What is warmed: YCSB's {@code ClientThread} (the operations run through it), the workload class, the
+ * binding and its engine's native path (or the DB named by {@code nanotimed.db} inside {@link NanoTimedDB}),
+ * and the per-operation calls YCSB's {@code DBWrapper} makes into its measurements ({@link Measured} makes
+ * the same calls into a {@code Measurements} of its own). What stays cold: {@code DBWrapper} itself, which
+ * measures into YCSB's singleton (private state, no reset): no warm-up operation may land in the measured
+ * figures. The workload's own
  * measurement (CoreWorkload's read-modify-write, its data-integrity check) would, so the warm-up runs
  * read-modify-write's share as reads and updates and checks no integrity; a workload class of another
  * project that measures on its own is found after the warm-up and said in a warning.
@@ -143,6 +145,16 @@ public final class Warmup {
       throw new IllegalStateException("YCSB's core is not on the class path", e);
     }
     Held held = Held.install();
+    // YCSB's client thread exits the JVM (status 0) when the workload throws: not without a word, nor 0
+    Thread exiting = new Thread(() -> {
+      held.release(true);
+      String why = "the warm-up stopped the JVM: YCSB's client thread exits when the workload throws (above);"
+          + " set " + OPERATIONS + "=0 to run without it";
+      System.err.println("[ycsb-embedded] " + why);
+      ClientExitStatus.refusedWarmup(why);
+      Runtime.getRuntime().halt(ClientExitStatus.REFUSED);
+    }, "ycsb-embedded-warmup-exit");
+    Runtime.getRuntime().addShutdownHook(exiting);
     try {
       Ran ran = where.run(props, dbClass, nano, limits);
       long quiet = System.nanoTime();
@@ -160,6 +172,7 @@ public final class Warmup {
           + "; set " + OPERATIONS + "=0 to run without it", e);
     } finally {
       held.release(true);
+      Runtime.getRuntime().removeShutdownHook(exiting);
     }
   }
 
@@ -347,87 +360,106 @@ public final class Warmup {
   }
 
   /**
-   * Runs one pass on fresh DB instances, one per thread, as YCSB's client threads do: open, the {@code first}
-   * phase, then (every thread's first phase done) the {@code then} phase when it is not null, close. Returns
-   * each phase's count of operations and the nanoseconds from the last open to the last operation.
+   * Runs one pass: opens one DB per thread (as YCSB's client threads do), runs the {@code first} phase, then the
+   * {@code then} phase when it is not null, and closes them. Returns each phase's count of operations and the
+   * nanoseconds from the last open to the last operation.
    */
   private static long[] pass(Properties p, String dbClass, int threads, Phase first, Phase then) throws Exception {
     Measurements own = ownMeasurements(p);
-    AtomicLong firstCount = new AtomicLong();
-    AtomicLong thenCount = new AtomicLong();
     AtomicLong errors = new AtomicLong();
-    AtomicLong elapsed = new AtomicLong();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Phaser phases = new Phaser(threads);
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      int id = t;
-      Thread w = new Thread(() -> {
-        DB db = null;
-        boolean arrived = false;
+    List<DB> opened = new ArrayList<>();
+    long[] done = new long[3];
+    Exception failure = null;
+    try {
+      for (int t = 0; t < threads; t++) {
+        DB db = newDb(dbClass);
+        Properties mine = new Properties();
+        mine.putAll(p);
+        db.setProperties(mine);
+        db.init();
+        opened.add(db);
+      }
+      long t0 = System.nanoTime(); // the time limit counts operations, not opens
+      done[0] = phase(first, opened, own, errors, p, t0);
+      if (then != null) {
+        done[1] = phase(then, opened, own, errors, p, t0);
+      }
+      done[2] = System.nanoTime() - t0;
+    } catch (Exception e) {
+      failure = e;
+    } finally {
+      for (DB db : opened) {
         try {
-          DB inner = newDb(dbClass);
-          Properties mine = new Properties();
-          mine.putAll(p);
-          inner.setProperties(mine);
-          db = new Measured(inner, own, errors);
-          db.init();
-          DB[] views = Measured.views((Measured) db);
-          phases.arriveAndAwaitAdvance(); // the clock starts when every thread's database is open
-          long t0 = System.nanoTime();
-          firstCount.addAndGet(loop(first, views, id, threads, p, t0));
-          phases.arriveAndAwaitAdvance(); // every thread's records are in before any transaction
-          arrived = true;
-          if (then != null) {
-            thenCount.addAndGet(loop(then, views, id, threads, p, t0));
-          }
-          elapsed.accumulateAndGet(System.nanoTime() - t0, Math::max);
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        } finally {
-          if (!arrived) {
-            phases.arriveAndDeregister();
-          }
-          try {
-            if (db != null) {
-              db.cleanup();
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
+          db.cleanup();
+        } catch (Exception e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
           }
         }
-      }, "warmup-" + t);
-      workers.add(w);
-      w.start();
-    }
-    for (Thread w : workers) {
-      w.join();
+      }
     }
     first.workload.cleanup();
     if (then != null) {
       then.workload.cleanup();
     }
-    if (failure.get() != null) {
-      throw failure.get() instanceof Exception e ? e : new IllegalStateException(failure.get());
+    if (failure != null) {
+      throw failure;
     }
     if (errors.get() > 0) {
       throw new IllegalStateException(errors.get() + " operation(s) returned ERROR on the scratch database");
     }
-    return new long[] {firstCount.get(), thenCount.get(), elapsed.get()};
+    return done;
   }
 
-  /** The phase's operations on this thread, each through the next of the {@code views} of its DB. */
-  private static long loop(Phase phase, DB[] views, int id, int threads, Properties p, long t0) throws Exception {
-    Workload w = phase.workload;
-    Object state = w.initThread(p, id, threads);
+  /**
+   * One phase's operations through YCSB's own {@code ClientThread} (public; it measures nothing itself, so its
+   * loop is compiled without a warm-up operation reaching YCSB's figures), one per open DB, in rounds: each
+   * round hands the workload the next class of {@link Measured#view}. Stops at the phase's budget or deadline
+   * (the workload's stop request, which YCSB's client threads check between operations).
+   */
+  private static long phase(Phase phase, List<DB> dbs, Measurements own, AtomicLong errors, Properties p, long t0)
+      throws InterruptedException {
     long deadline = t0 + phase.nanos;
     long done = 0;
-    while (System.nanoTime() - deadline < 0 && phase.budget.getAndDecrement() > 0) {
-      DB db = views[(int) (done % views.length)];
-      if (!(phase.insert ? w.doInsert(db, state) : w.doTransaction(db, state))) {
-        break;
+    for (int view = 0; view < Measured.VIEWS && !phase.workload.isStopRequested(); view++) {
+      long round = Math.min(Integer.MAX_VALUE, phase.budget.get() / (Measured.VIEWS - view));
+      int n = (int) Math.min(dbs.size(), round);
+      if (n <= 0 || System.nanoTime() - deadline >= 0) {
+        continue;
       }
-      done++;
+      CountDownLatch latch = new CountDownLatch(n);
+      List<ClientThread> clients = new ArrayList<>();
+      List<Thread> threads = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        // YCSB's own split of the operations among its threads; never 0, which ClientThread takes as no limit
+        int ops = (int) (round / n + (i < round % n ? 1 : 0));
+        ClientThread c = new ClientThread(Measured.view(view, dbs.get(i), own, errors), !phase.insert,
+            phase.workload, p, ops, -1, latch);
+        c.setThreadId(i);
+        c.setThreadCount(n);
+        clients.add(c);
+        Thread t = new Thread(c, "warmup-" + i);
+        threads.add(t);
+        t.start();
+      }
+      if (!latch.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        phase.workload.requestStop();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      long ran = 0;
+      for (ClientThread c : clients) {
+        ran += c.getOpsDone();
+      }
+      if (ran == 0 && !phase.workload.isStopRequested()) {
+        throw new IllegalStateException("YCSB's client threads ran no operation on the scratch database (their"
+            + " output is above)");
+      }
+      done += ran;
+      phase.budget.addAndGet(-ran);
     }
     return done;
   }
@@ -518,8 +550,8 @@ public final class Warmup {
    * the warm-up cannot hand it. Had the warm-up handed one class, the JIT would have compiled the workload's
    * calls for that class alone, and the measured phase's first call would throw that code away (the
    * workload's {@code doTransaction} and {@code doTransactionRead} "made not entrant" as the clock starts,
-   * recompiled inside it). The warm-up hands three {@link #views} in turn, so that the compiled workload
-   * makes a virtual call that takes any class, DBWrapper too.
+   * recompiled inside it). The warm-up hands three classes of {@link #view} in turn, so that the compiled
+   * workload makes a virtual call that takes any class, DBWrapper too.
    */
   static class Measured extends DB {
     private final DB db;
@@ -532,33 +564,40 @@ public final class Warmup {
       this.errors = errors;
     }
 
-    /** Three views of one DB, each of its own class: {@code first} and two more. */
-    static DB[] views(Measured first) {
-      return new DB[] {first, new Second(first.db, first.m, first.errors), new Third(first.db, first.m, first.errors)};
+    /** How many classes of view there are ({@link #view}). */
+    static final int VIEWS = 3;
+
+    /** View {@code which} (0 to {@value #VIEWS} - 1) of {@code db}, each number of its own class. */
+    static DB view(int which, DB db, Measurements m, AtomicLong errors) {
+      return switch (which) {
+        case 0 -> new Measured(db, m, errors);
+        case 1 -> new Second(db, m, errors);
+        default -> new Third(db, m, errors);
+      };
     }
 
-    /** A second class of view (see {@link #views}). */
+    /** A second class of view (see {@link #view}). */
     private static final class Second extends Measured {
       Second(DB db, Measurements m, AtomicLong errors) {
         super(db, m, errors);
       }
     }
 
-    /** A third class of view (see {@link #views}). */
+    /** A third class of view (see {@link #view}). */
     private static final class Third extends Measured {
       Third(DB db, Measurements m, AtomicLong errors) {
         super(db, m, errors);
       }
     }
 
+    /** Nothing: the warm-up opens the DB once for every round of views ({@link #pass}). */
     @Override
-    public void init() throws site.ycsb.DBException {
-      db.init();
+    public void init() {
     }
 
+    /** Nothing: the warm-up closes the DB after its last round. */
     @Override
-    public void cleanup() throws site.ycsb.DBException {
-      db.cleanup();
+    public void cleanup() {
     }
 
     private Status measured(String op, long intended, long start, Status s) {
