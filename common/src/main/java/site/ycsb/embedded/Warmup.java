@@ -148,6 +148,7 @@ public final class Warmup {
     // YCSB's client thread exits the JVM (status 0) when the workload throws: not without a word, nor 0
     Thread exiting = new Thread(() -> {
       held.release(true);
+      where.deleteRoot();
       String why = "the warm-up stopped the JVM: YCSB's client thread exits when the workload throws (above);"
           + " set " + OPERATIONS + "=0 to run without it";
       System.err.println("[ycsb-embedded] " + why);
@@ -188,6 +189,8 @@ public final class Warmup {
     final List<String> pathNames;
     /** The properties that would delete the directory first, each set to false. */
     final List<String> destroyNames;
+    /** The scratch root once made: what a JVM exiting inside the warm-up deletes. */
+    private volatile Path root;
 
     private Scratch(String skipped, Path real, String engine, List<String> pathNames, List<String> destroyNames) {
       this.skipped = skipped;
@@ -236,6 +239,7 @@ public final class Warmup {
         base.setProperty(name, "false");
       }
       Path root = real == null ? null : createRoot(real.toAbsolutePath().normalize());
+      this.root = root;
       Ran ran = new Ran(root);
       long time = (long) (limits.seconds * 1e9); // of operations: each pass's clock starts after its open
       AtomicLong budget = new AtomicLong(limits.operations);
@@ -301,6 +305,18 @@ public final class Warmup {
         }
       }
       return p;
+    }
+
+    /** Deletes the scratch root, if any is left (a JVM exiting inside the warm-up). */
+    void deleteRoot() {
+      Path r = root;
+      if (r != null && Files.exists(r)) {
+        try {
+          DirectoryListing.deleteTree(r);
+        } catch (IOException e) {
+          System.err.println("[ycsb-embedded] the warm-up's scratch directory " + r + " was not deleted: " + e);
+        }
+      }
     }
 
     /** The scratch root: a hidden sibling of the real directory, made new for this process. */
