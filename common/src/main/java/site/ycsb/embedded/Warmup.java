@@ -103,6 +103,15 @@ public final class Warmup {
         props.decimal(SECONDS, SECONDS_DEFAULT, 0, 3600));
   }
 
+  /** No scratch directory could be made: the warm-up is skipped, and the real open meets the same directory. */
+  static final class NoRoot extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NoRoot(String message) {
+      super(message);
+    }
+  }
+
   /** A warm-up that could not run: the measured phase must not start without a word. */
   static final class Failed extends Exception {
     private static final long serialVersionUID = 1L;
@@ -165,10 +174,17 @@ public final class Warmup {
       return TAG + ran.describe(props, target, where, limits) + ", JIT quiet after " + seconds(quiet) + " s more"
           + (leaked.isEmpty() ? "" : System.lineSeparator() + TAG + "WARNING: the workload class measured its own "
           + "operations into YCSB's figures during the warm-up (" + leaked + "): they are counted in this run");
+    } catch (NoRoot e) {
+      held.release(false);
+      return TAG + "skipped: " + e.getMessage();
     } catch (Exception | LinkageError e) {
       held.release(true);
       Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
           ? e.getCause() : e;
+      if (cause instanceof site.ycsb.DBException) { // a refused open: the real one would be refused the same way
+        throw new Failed("the binding refused to open the warm-up's scratch database, as it would the real one: "
+            + cause.getMessage(), e);
+      }
       throw new Failed("the warm-up on a scratch database failed (its output is above): " + cause
           + "; set " + OPERATIONS + "=0 to run without it", e);
     } finally {
@@ -319,8 +335,19 @@ public final class Warmup {
       }
     }
 
-    /** The scratch root: a hidden sibling of the real directory, made new for this process. */
-    private static Path createRoot(Path real) throws IOException {
+    /**
+     * The scratch root: a hidden sibling of the real directory, made new for this process; a {@link NoRoot} when
+     * none can be made (the real open then says what is wrong with the directory).
+     */
+    private static Path createRoot(Path real) throws NoRoot {
+      try {
+        return makeRoot(real);
+      } catch (IOException e) {
+        throw new NoRoot("cannot make a scratch directory beside " + real + " (" + e + ")");
+      }
+    }
+
+    private static Path makeRoot(Path real) throws IOException {
       Path parent = real.getParent();
       if (parent == null) {
         throw new IOException("the data directory " + real + " has no parent to hold a scratch database beside it");

@@ -122,6 +122,11 @@ class WarmupTest {
     assertTrue(named.contains("on a scratch site.ycsb.embedded.NothingDB database in " + tmp.toAbsolutePath()
         + "/.other.warmup-"), named);
     assertEquals(List.of(), leftInTmp());
+    // a directory that cannot be: no warm-up, and the real open says what is wrong with it
+    Path plain = Files.writeString(tmp.resolve("plainfile"), "not a directory");
+    String nowhere = Warmup.run(props("path", plain.resolve("db").toString(), Warmup.OPERATIONS, "10"));
+    assertTrue(nowhere.startsWith("[ycsb-embedded] warm-up: skipped: cannot make a scratch directory beside "
+        + plain.resolve("db")), nowhere);
   }
 
   @Test
