@@ -178,13 +178,18 @@ public final class Warmup {
       held.release(false);
       return TAG + "skipped: " + e.getMessage();
     } catch (Exception | LinkageError e) {
-      held.release(true);
       Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
           ? e.getCause() : e;
+      if (cause instanceof site.ycsb.WorkloadException) { // YCSB's Client makes the same workload next, and says why
+        held.release(false);
+        return TAG + "skipped: the workload did not start (YCSB says why below)";
+      }
       if (cause instanceof site.ycsb.DBException) { // a refused open: the real one would be refused the same way
+        held.release(true);
         throw new Failed("the binding refused to open the warm-up's scratch database, as it would the real one: "
             + cause.getMessage(), e);
       }
+      held.release(true);
       throw new Failed("the warm-up on a scratch database failed (its output is above): " + cause
           + "; set " + OPERATIONS + "=0 to run without it", e);
     } finally {
@@ -243,7 +248,7 @@ public final class Warmup {
       }
       return new Scratch(target + " is not one of this project's bindings: a DB that keeps its data in a local"
           + " directory is warmed on a scratch one when " + PATH_PROPERTY + " names the property that holds it;"
-          + " a remote store's data cannot be set apart", null, null, List.of(), List.of());
+          + " a remote store is not warmed, its data having no scratch copy", null, null, List.of(), List.of());
     }
 
     /** Creates the scratch directory, runs the passes, deletes it; returns what ran. */
