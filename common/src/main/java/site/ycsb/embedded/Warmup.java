@@ -165,13 +165,19 @@ public final class Warmup {
       Runtime.getRuntime().halt(ClientExitStatus.REFUSED);
     }, "ycsb-embedded-warmup-exit");
     Runtime.getRuntime().addShutdownHook(exiting);
+    long cpu0 = processCpuNanos();
+    long written0 = writtenBytes();
     try {
       Ran ran = where.run(props, dbClass, nano, limits);
       long quiet = System.nanoTime();
       awaitQuietCompiler(ManagementFactory.getCompilationMXBean(), QUIET_LIMIT_MILLIS);
       held.release(false);
       String leaked = Measurements.getMeasurements().getSummary().trim();
+      long cpu = processCpuNanos();
+      long written = writtenBytes();
       return TAG + ran.describe(props, target, where, limits) + ", JIT quiet after " + seconds(quiet) + " s more"
+          + "; it used " + (cpu0 < 0 || cpu < 0 ? "?" : decimal((cpu - cpu0) / 1e9)) + " s of CPU and wrote "
+          + (written0 < 0 || written < 0 ? "?" : Long.toString(written - written0)) + " bytes (in this JVM's totals)"
           + (leaked.isEmpty() ? "" : System.lineSeparator() + TAG + "WARNING: the workload class measured its own "
           + "operations into YCSB's figures during the warm-up (" + leaked + "): they are counted in this run");
     } catch (NoRoot e) {
@@ -271,6 +277,7 @@ public final class Warmup {
         if (load) {
           // the phase's own inserts, as many per pass as the real load makes, each pass on a fresh database
           for (int pass = 1; budget.get() > 0 && time > 0; pass++) {
+            long start = System.nanoTime();
             Properties p = passProperties(base, root, pass, nano);
             long n = Math.min(records, budget.get());
             long[] done = pass(p, dbClass, threads, new Phase(sized(p, n, false), true, new AtomicLong(n), time),
@@ -278,10 +285,12 @@ public final class Warmup {
             ran.inserted += done[0];
             ran.passes = pass;
             budget.addAndGet(-done[0]);
-            time -= done[2];
             if (root != null) {
               DirectoryListing.deleteTree(root.resolve("pass" + pass));
             }
+            // the first open is not counted; every later pass's open, close and delete are, so that a small load
+            // (many passes) stays within the time asked
+            time -= pass == 1 ? done[2] : System.nanoTime() - start;
             if (done[0] < n) {
               break; // the time ran out first
             }
@@ -578,6 +587,26 @@ public final class Warmup {
         return;
       }
     }
+  }
+
+  /** The JVM's CPU time so far in nanoseconds, or -1 when it cannot tell. */
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime() : -1;
+  }
+
+  /** The bytes this process has had written to storage so far ({@code /proc/self/io}), or -1 when unreadable. */
+  private static long writtenBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        if (line.startsWith("write_bytes:")) {
+          return Long.parseLong(line.substring("write_bytes:".length()).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
   }
 
   private static String seconds(long since) {
