@@ -216,15 +216,19 @@ public final class Warmup {
     final List<String> pathNames;
     /** The properties that would delete the directory first, each set to false. */
     final List<String> destroyNames;
+    /** The properties that let a run open an empty database, each set to true. */
+    final List<String> allowNames;
     /** The scratch root once made: what a JVM exiting inside the warm-up deletes. */
     private volatile Path root;
 
-    private Scratch(String skipped, Path real, String engine, List<String> pathNames, List<String> destroyNames) {
+    private Scratch(String skipped, Path real, String engine, List<String> pathNames, List<String> destroyNames,
+        List<String> allowNames) {
       this.skipped = skipped;
       this.real = real;
       this.engine = engine;
       this.pathNames = pathNames;
       this.destroyNames = destroyNames;
+      this.allowNames = allowNames;
     }
 
     static Scratch of(DB probe, String target, Properties props) {
@@ -238,7 +242,9 @@ public final class Warmup {
           }
         });
         return new Scratch(null, Path.of(dir), engine, names,
-            List.of(EngineProperties.DESTROY, engine + "." + EngineProperties.DESTROY));
+            List.of(EngineProperties.DESTROY, engine + "." + EngineProperties.DESTROY),
+            // the scratch database opens empty for the run's warm-up, which loads it first
+            List.of(KeyValueDB.ALLOW_EMPTY_RUN, engine + "." + KeyValueDB.ALLOW_EMPTY_RUN));
       }
       String named = props.getProperty(PATH_PROPERTY);
       if (named != null) {
@@ -247,14 +253,15 @@ public final class Warmup {
           throw new EngineProperties.BadPropertyException(PATH_PROPERTY + "=" + named + " names a property that is"
               + " not set: it must name the property that holds " + target + "'s data directory");
         }
-        return new Scratch(null, Path.of(dir), target, List.of(named), List.of());
+        return new Scratch(null, Path.of(dir), target, List.of(named), List.of(), List.of());
       }
       if (probe instanceof NothingDB) {
-        return new Scratch(null, null, target, List.of(), List.of());
+        return new Scratch(null, null, target, List.of(), List.of(), List.of());
       }
       return new Scratch(target + " is not one of this project's bindings: a DB that keeps its data in a local"
           + " directory is warmed on a scratch one when " + PATH_PROPERTY + " names the property that holds it;"
-          + " a remote store is not warmed, its data having no scratch copy", null, null, List.of(), List.of());
+          + " a remote store is not warmed, its data having no scratch copy", null, null, List.of(), List.of(),
+          List.of());
     }
 
     /** Creates the scratch directory, runs the passes, deletes it; returns what ran. */
@@ -264,6 +271,9 @@ public final class Warmup {
       noOwnMeasurements(base);
       for (String name : destroyNames) {
         base.setProperty(name, "false");
+      }
+      for (String name : allowNames) {
+        base.setProperty(name, "true");
       }
       Path root = real == null ? null : createRoot(real.toAbsolutePath().normalize());
       this.root = root;
