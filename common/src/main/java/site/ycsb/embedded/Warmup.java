@@ -112,6 +112,20 @@ public final class Warmup {
     }
   }
 
+  /**
+   * Operations returned ERROR on the scratch database (a disk filling up, say): the warm-up stops there, and the
+   * measured phase meets whatever is real about it on its own.
+   */
+  static final class ScratchErrors extends Exception {
+    private static final long serialVersionUID = 1L;
+    final long count;
+
+    ScratchErrors(long count) {
+      super(count + " operation(s) returned ERROR on the scratch database");
+      this.count = count;
+    }
+  }
+
   /** A warm-up that could not run: the measured phase must not start without a word. */
   static final class Failed extends Exception {
     private static final long serialVersionUID = 1L;
@@ -183,6 +197,11 @@ public final class Warmup {
     } catch (NoRoot e) {
       held.release(false);
       return TAG + "skipped: " + e.getMessage();
+    } catch (ScratchErrors e) {
+      held.release(false);
+      KeyValueDB.forgetErrors(); // the measured phase prints its own first errors
+      return TAG + "stopped: " + e.getMessage() + ", whose messages are held back (the measured phase prints"
+          + " its own); the scratch directory is deleted";
     } catch (Exception | LinkageError e) {
       Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
           ? e.getCause() : e;
@@ -475,7 +494,7 @@ public final class Warmup {
       throw failure;
     }
     if (errors.get() > 0) {
-      throw new IllegalStateException(errors.get() + " operation(s) returned ERROR on the scratch database");
+      throw new ScratchErrors(errors.get());
     }
     return done;
   }
@@ -502,7 +521,7 @@ public final class Warmup {
       for (int i = 0; i < n; i++) {
         // YCSB's own split of the operations among its threads; never 0, which ClientThread takes as no limit
         int ops = (int) (round / n + (i < round % n ? 1 : 0));
-        ClientThread c = new ClientThread(Measured.view(view, dbs.get(i), own, errors), !phase.insert,
+        ClientThread c = new ClientThread(Measured.view(view, dbs.get(i), own, errors, phase.workload), !phase.insert,
             phase.workload, p, ops, -1, latch);
         c.setThreadId(i);
         c.setThreadCount(n);
@@ -644,36 +663,39 @@ public final class Warmup {
     private final DB db;
     private final Measurements m;
     private final AtomicLong errors;
+    /** Stopped at the first ERROR: no warm-up goes on against a failing engine (a full disk). */
+    private final Workload workload;
 
-    Measured(DB db, Measurements m, AtomicLong errors) {
+    Measured(DB db, Measurements m, AtomicLong errors, Workload workload) {
       this.db = db;
       this.m = m;
       this.errors = errors;
+      this.workload = workload;
     }
 
     /** How many classes of view there are ({@link #view}). */
     static final int VIEWS = 3;
 
     /** View {@code which} (0 to {@value #VIEWS} - 1) of {@code db}, each number of its own class. */
-    static DB view(int which, DB db, Measurements m, AtomicLong errors) {
+    static DB view(int which, DB db, Measurements m, AtomicLong errors, Workload workload) {
       return switch (which) {
-        case 0 -> new Measured(db, m, errors);
-        case 1 -> new Second(db, m, errors);
-        default -> new Third(db, m, errors);
+        case 0 -> new Measured(db, m, errors, workload);
+        case 1 -> new Second(db, m, errors, workload);
+        default -> new Third(db, m, errors, workload);
       };
     }
 
     /** A second class of view (see {@link #view}). */
     private static final class Second extends Measured {
-      Second(DB db, Measurements m, AtomicLong errors) {
-        super(db, m, errors);
+      Second(DB db, Measurements m, AtomicLong errors, Workload workload) {
+        super(db, m, errors, workload);
       }
     }
 
     /** A third class of view (see {@link #view}). */
     private static final class Third extends Measured {
-      Third(DB db, Measurements m, AtomicLong errors) {
-        super(db, m, errors);
+      Third(DB db, Measurements m, AtomicLong errors, Workload workload) {
+        super(db, m, errors, workload);
       }
     }
 
@@ -695,6 +717,7 @@ public final class Warmup {
       m.reportStatus(op, s);
       if (s == Status.ERROR) {
         errors.incrementAndGet();
+        workload.requestStop();
       }
       return s;
     }

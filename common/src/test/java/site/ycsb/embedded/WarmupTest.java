@@ -133,6 +133,16 @@ class WarmupTest {
   }
 
   @Test
+  void anEngineThatFailsStopsTheWarmUpAtItsFirstErrorWithoutRefusingTheRun() throws Exception {
+    String line = Warmup.run(props("dotransactions", "false", Warmup.OPERATIONS, "500", InMemoryDb.FAIL_WRITES,
+        "true"));
+    assertEquals("[ycsb-embedded] warm-up: stopped: 1 operation(s) returned ERROR on the scratch database, whose"
+        + " messages are held back (the measured phase prints its own); the scratch directory is deleted", line);
+    assertEquals(1, scratchOperations(), line);
+    assertEquals(List.of(), leftInTmp());
+  }
+
+  @Test
   void badLimitsAreRefusedNamingTheProperty() {
     String ops = assertThrows(EngineProperties.BadPropertyException.class,
         () -> Warmup.limits(props(Warmup.OPERATIONS, "-1"))).getMessage();
