@@ -118,8 +118,11 @@ def cost_columns(
     )
     cpu = None
     if resources.get("user_seconds") is not None:
-        cpu = resources["user_seconds"] + resources["system_seconds"]
+        # the launcher's warm-up ran in the same JVM before YCSB's clock: not this step's cost
+        cpu = max(0.0, resources["user_seconds"] + resources["system_seconds"] - resources.get("warmup_cpu_seconds", 0))
     written = resources.get("written_bytes")
+    if written is not None:
+        written = max(0, written - resources.get("warmup_written_bytes", 0))
     user_written = user_bytes_written(counts, shape) if shape else None
     stored = user_bytes_stored(phase, recordcount, counts, shape, loaded) if shape else None
     on_disk = resources.get("allocated_bytes")

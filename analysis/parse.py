@@ -436,6 +436,19 @@ _ERROR_LINE = re.compile(
 _NOTE_LINE = re.compile(r"^\[[a-z0-9]+\] NOTE: ")
 
 
+# The launcher's warm-up line (common/.../Warmup.java): what it ran before YCSB's clock, and the CPU and bytes it
+# took, which are in the JVM's totals that the step's costs are measured from.
+_WARMUP_COSTS = re.compile(
+    r"^\[ycsb-embedded\] warm-up: .*; it used ([0-9.]+) s of CPU and wrote ([0-9]+) bytes", re.MULTILINE
+)
+
+
+def parse_warmup_costs(stderr: str) -> dict[str, float | int]:
+    """`warmup_cpu_seconds` and `warmup_written_bytes` from the launcher's warm-up line; empty without one."""
+    m = _WARMUP_COSTS.search(stderr)
+    return {"warmup_cpu_seconds": float(m.group(1)), "warmup_written_bytes": int(m.group(2))} if m else {}
+
+
 def find_error_lines(stdout: str, stderr: str) -> list[str]:
     """Lines that say something went wrong: Java exceptions (not their stack frames), YCSB's own
     complaints (a missing workload file), the binding's failed operations, the launcher's errors."""

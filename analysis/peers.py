@@ -17,6 +17,11 @@ from pathlib import Path
 from .scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
+# Our launcher's main (common/.../CheckedClient.java), with our common jar on a peer's classpath: YCSB's Client
+# after the same warm-up ours get, on a scratch directory beside the peer's (named by WARMUP_PATH_PROPERTY); a
+# peer without a local directory (a remote store) is not warmed, and its first line says so.
+CHECKED_CLIENT = "site.ycsb.embedded.CheckedClient"
+WARMUP_PATH_PROPERTY = "warmup.pathproperty"
 # Our timing layer (common/.../NanoTimedDB.java): with our common jar on a peer's classpath it wraps the
 # peer's DB as bin/ycsb's launcher wraps ours, so a peer's figure is on the same in-operation clock.
 NANOTIMED_DB = "site.ycsb.embedded.NanoTimedDB"
@@ -200,10 +205,13 @@ def make_peers(ycsb_home: Path, specs: list[str], common_jar: Path | None) -> li
 
 def peer_properties(peer: Peer, data_dir: Path) -> dict[str, str]:
     """The -p properties a peer's step adds after ours: its fresh data directory under the binding's own
-    name (where upstream's binding keeps one), then what the user gave, with {dir} filled in."""
+    name (where upstream's binding keeps one; with our common jar, also named for the warm-up), then what the
+    user gave, with {dir} filled in."""
     props: dict[str, str] = {}
     if peer.binding in EMBEDDED_DIR_PROPERTIES:
         props[EMBEDDED_DIR_PROPERTIES[peer.binding]] = str(data_dir)
+        if peer.common_jar is not None:
+            props[WARMUP_PATH_PROPERTY] = EMBEDDED_DIR_PROPERTIES[peer.binding]
     for name, value in peer.properties.items():
         props[name] = value.replace(DATA_DIR_PLACEHOLDER, str(data_dir))
     return props
@@ -235,7 +243,7 @@ def java_command(peer: Peer, phase: str) -> list[str]:
         db = ["-db", NANOTIMED_DB, "-p", f"nanotimed.db={peer.binding_class}"]
     else:
         db = ["-db", peer.binding_class]
-    return [*java_main(peer, YCSB_CLIENT), *db, *mode]
+    return [*java_main(peer, CHECKED_CLIENT if peer.common_jar is not None else YCSB_CLIENT), *db, *mode]
 
 
 def prepare_command(peer: Peer, data_dir: Path, workload_props: Mapping[str, str]) -> list[str] | None:

@@ -29,6 +29,7 @@ from .parse import (
     Expectation,
     find_error_lines,
     parse_engine_banner,
+    parse_warmup_costs,
     parse_ycsb_output,
     step_problems,
     traced_expectation,
@@ -509,6 +510,7 @@ def run_step(
     record.resources = step_resources(usage, disk_size(data_dir), resolved.shape, cpu, budget)
     record.exit_code = code
     out_text, err_text = stdout.read_text(errors="replace"), stderr.read_text(errors="replace")
+    record.resources.update(parse_warmup_costs(err_text))  # costs.py takes the warm-up out of the step's costs
     json_text = export.read_text(errors="replace") if export.exists() else None
     try:
         output = parse_ycsb_output(out_text, json_text)

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.costs import step_shape, user_bytes_stored, user_bytes_written
+from analysis.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.keydraws import distinct_keys
+from analysis.parse import parse_warmup_costs
 from analysis.reference import load_findings
 from analysis.render import to_markdown
 from analysis.report import build_report
@@ -174,6 +175,21 @@ def test_user_bytes_written_and_stored():
     # A load that drew its keys with replacement stores only the distinct ones it drew.
     assert user_bytes_stored("load", 1000, {"INSERT": 1000}, shape, loaded=632) == 632 * 1008
     assert user_bytes_stored("run", 1000, counts, shape, loaded=632) == (632 + 10 - 2) * 1008
+
+
+def test_the_launchers_warm_up_is_taken_out_of_the_steps_cpu_and_bytes():
+    line = (
+        "[ycsb-embedded] warm-up: 13500 inserts in 45 passes ... JIT quiet after 0.1 s more; it used 1.87 s of CPU"
+        " and wrote 31064064 bytes (in this JVM's totals)"
+    )
+    warmup = parse_warmup_costs("[lmdb] engine: LMDB\n" + line + "\nCommand line: ...\n")
+    assert warmup == {"warmup_cpu_seconds": 1.87, "warmup_written_bytes": 31064064}
+    assert parse_warmup_costs("[ycsb-embedded] warm-up: off (warmup.operations=0, warmup.seconds=2)") == {}
+    process = {"user_seconds": 2.5, "system_seconds": 0.5, "written_bytes": 41064064}
+    costs = cost_columns({**process, **warmup}, "load", 1000, {"INSERT": 1000}, 1000)
+    assert costs["cpu_seconds"] == pytest.approx(3.0 - 1.87)
+    assert costs["written_bytes"] == 10_000_000
+    assert cost_columns(process, "load", 1000, {"INSERT": 1000}, 1000)["cpu_seconds"] == 3.0  # no warm-up line
 
 
 FINDINGS = {f.id: f for f in load_findings()}

@@ -10,6 +10,7 @@ import pytest
 from analysis.peers import (
     Peer,
     binding_dir,
+    java_command,
     make_peers,
     our_binding_properties,
     parse_peer_spec,
@@ -80,6 +81,12 @@ def test_classpath_is_upstreams_with_our_common_jar_beside_core(tmp_path: Path) 
 def test_a_cells_fresh_directory_reaches_the_peer(tmp_path: Path) -> None:
     rocksdb = Peer("rocksdb@ycsb-0.17.0", "rocksdb", "site.ycsb.db.rocksdb.RocksDBClient", tmp_path, "0.17.0")
     assert peer_properties(rocksdb, Path("/d/r1")) == {"rocksdb.dir": "/d/r1"}
+    # with our common jar the launcher's warm-up puts its scratch directory beside that one
+    warmed = Peer(rocksdb.engine, "rocksdb", rocksdb.binding_class, tmp_path, "0.17.0", {}, tmp_path / "common.jar")
+    assert peer_properties(warmed, Path("/d/r1")) == {"rocksdb.dir": "/d/r1", "warmup.pathproperty": "rocksdb.dir"}
+    assert "site.ycsb.embedded.CheckedClient" in java_command(warmed, "run")
+    assert "site.ycsb.embedded.CheckedClient" not in java_command(rocksdb, "run")  # no common jar: YCSB's Client
+    assert "site.ycsb.Client" in java_command(rocksdb, "run")
     jdbc = Peer("jdbc@ycsb-0.17.0", "jdbc", "c", tmp_path, "0.17.0", {"db.url": "jdbc:sqlite:{dir}/x.db"})
     assert peer_properties(jdbc, Path("/d/r1")) == {"db.url": "jdbc:sqlite:/d/r1/x.db"}
 

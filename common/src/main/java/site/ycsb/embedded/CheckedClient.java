@@ -1,12 +1,15 @@
 package site.ycsb.embedded;
 
 import java.util.Arrays;
+import java.util.Properties;
 
 /**
- * YCSB's own {@code site.ycsb.Client}, unchanged, as {@code bin/ycsb load|run} starts it, with two
- * additions: a run stopped before any database opened exits non-zero, and with {@code -p
+ * YCSB's own {@code site.ycsb.Client}, unchanged, as {@code bin/ycsb load|run} starts it, with three
+ * additions: a run stopped before any database opened exits non-zero; with {@code -p
  * nanotimed.file=FILE} the binding runs inside {@link NanoTimedDB}, which times its operations in
- * nanoseconds apart from its open and close and writes them to FILE.
+ * nanoseconds apart from its open and close and writes them to FILE; and before Client starts, a
+ * {@link Warmup} on a scratch database compiles the code the measured phase runs ({@code warmup.operations},
+ * {@code warmup.seconds}), and one line on stderr says what it ran.
  *
  * <p>Client initialises the workload before it loads the binding's class, and on a WorkloadException
  * (CoreWorkload's {@code requestdistribution=bogus}, a workload class it cannot load) prints it and
@@ -22,7 +25,33 @@ public final class CheckedClient {
   /** Runs {@code site.ycsb.Client.main(args)}, with the exit status checked as the JVM exits. */
   public static void main(String[] args) {
     ClientExitStatus.expectDatabase();
-    site.ycsb.Client.main(timed(args));
+    String[] timed = timed(args);
+    warmUp(YcsbArguments.parse(timed));
+    site.ycsb.Client.main(timed);
+  }
+
+  /**
+   * Runs the warm-up {@code props} ask for (none when they are null: Client refuses the command line and says
+   * why) and prints its line; a bad warm-up property or a failed warm-up exits with {@link ClientExitStatus#REFUSED}.
+   */
+  private static void warmUp(Properties props) {
+    if (props == null) {
+      return;
+    }
+    String refusal;
+    try {
+      System.err.println(Warmup.run(props));
+      System.err.flush();
+      ClientExitStatus.warmupOver();
+      return;
+    } catch (EngineProperties.BadPropertyException e) {
+      refusal = e.getMessage();
+    } catch (Warmup.Failed e) {
+      refusal = e.getMessage();
+    }
+    System.err.println("[ycsb-embedded] " + refusal);
+    ClientExitStatus.refusedWarmup(refusal);
+    System.exit(ClientExitStatus.REFUSED);
   }
 
   /**

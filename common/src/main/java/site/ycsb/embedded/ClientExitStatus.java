@@ -85,6 +85,20 @@ public final class ClientExitStatus {
     databaseStarted = true;
   }
 
+  /**
+   * Forgets the inits and failed operations of {@link Warmup}'s scratch database, which ran before YCSB's
+   * client: whether YCSB itself gets past the workload, and whether its operations fail, is still to be seen.
+   */
+  static void warmupOver() {
+    databaseStarted = false;
+    FAILED.set(0); // its scratch database's errors are said in its line, not counted against the measured run
+  }
+
+  /** Records that the warm-up refused the start ({@code reason}); the caller exits with {@link #REFUSED}. */
+  static void refusedWarmup(String reason) {
+    refusal(reason);
+  }
+
   /** Records one operation that returned ERROR. */
   public static void operationFailed() {
     if (FAILED.getAndIncrement() == 0) {

@@ -120,7 +120,8 @@ final class DirectoryListing {
     return (a.isDirectory() ? "dir" : Long.toString(a.size())) + " " + a.lastModifiedTime().toInstant();
   }
 
-  private static void deleteTree(Path top) throws IOException {
+  /** Deletes {@code top} and everything under it. */
+  static void deleteTree(Path top) throws IOException {
     try (Stream<Path> s = Files.walk(top)) {
       for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
         Files.delete(p);

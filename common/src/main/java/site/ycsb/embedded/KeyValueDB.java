@@ -48,6 +48,11 @@ public abstract class KeyValueDB<H> extends DB {
   /** How many engine errors a JVM prints with their cause before only counting them (not a full disk's). */
   static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
+
+  /** Forgets the errors printed so far: the warm-up's on its scratch database ({@link Warmup}). */
+  static void forgetErrors() {
+    ERRORS.set(0);
+  }
   /** The layout each open shared handle was opened with, by its record's path. */
   private static final java.util.concurrent.ConcurrentMap<Path, DataLayout> OPEN_LAYOUTS =
       new java.util.concurrent.ConcurrentHashMap<>();

@@ -48,8 +48,6 @@ public final class LayerStep {
   static final long SETTLED_PASS_MILLIS = 10;
   /** The most warm-up passes. */
   static final int MAX_WARMUP_PASSES = 8;
-  /** How long the JIT must have compiled nothing before the measured loop starts. */
-  static final long QUIET_MILLIS = 100;
   /** The longest wait for a quiet JIT. */
   static final long QUIET_LIMIT_MILLIS = 5_000;
   /** Operations whose YCSB arguments (field and result maps) are made untimed before their calls are timed. */
@@ -288,29 +286,15 @@ public final class LayerStep {
   }
 
   /**
-   * Waits until the JIT has compiled nothing for {@value #QUIET_MILLIS} ms (at most
-   * {@value #QUIET_LIMIT_MILLIS} ms). The warm-up queues the compilations of the loop's code, and
-   * the optimising compiler works through that queue on one of the machine's two cores for up to
-   * half a second after the warm-up returns: timed then, the loop would share the cores with the
-   * compiler as well as with the engine's background thread. The binding's longer path queues more,
-   * so without this wait (c) was charged more of that compiling than (b).
+   * Waits until the JIT has compiled nothing for a while ({@link site.ycsb.embedded.Warmup#awaitQuietCompiler}).
+   * The warm-up queues the compilations of the loop's code, and the optimising compiler works through that
+   * queue on one of the machine's two cores for up to half a second after the warm-up returns: timed then, the
+   * loop would share the cores with the compiler as well as with the engine's background thread. The binding's
+   * longer path queues more, so without this wait (c) was charged more of that compiling than (b).
    */
   static void awaitQuietCompiler(CompilationMXBean jit, boolean timed) throws InterruptedException {
-    if (!timed) {
-      return;
-    }
-    long deadline = System.nanoTime() + QUIET_LIMIT_MILLIS * 1_000_000L;
-    long last = jit.getTotalCompilationTime();
-    long quietSince = System.nanoTime();
-    while (System.nanoTime() < deadline) {
-      Thread.sleep(10);
-      long now = jit.getTotalCompilationTime();
-      if (now != last) {
-        last = now;
-        quietSince = System.nanoTime();
-      } else if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000L) {
-        return;
-      }
+    if (timed) {
+      site.ycsb.embedded.Warmup.awaitQuietCompiler(jit, QUIET_LIMIT_MILLIS);
     }
   }
 
