@@ -177,6 +177,7 @@ def _run(*workloads: str, **kw: Any) -> Step:
 # --- S1: LevelDB benchmarks, July 2011 -----------------------------------------------------
 
 QUICK_ENTRIES = 100_000  # the 2011 runs used 1,000,000
+QUICK_SHORT_ENTRIES = 1_000  # large values and synced writes: 300 measured the open and a cold JVM
 QUICK_READSEQ_PASSES = 5  # one pass over 100k entries in a cold JVM mostly measures the JIT
 
 TREEDB_BATCH_NOTE = "TreeDB through transactions of 1,000 (the 2011 page had no TreeDB batch row)"
@@ -276,7 +277,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("largevalue-seqwrite",),
         "sequential",
         None,
-        quick=300,
+        quick=QUICK_SHORT_ENTRIES,
     ),
     _write(
         "largevalue-randwrite",
@@ -285,7 +286,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("largevalue-randwrite",),
         "random",
         None,
-        quick=300,
+        quick=QUICK_SHORT_ENTRIES,
     ),
     _write(
         "batch-seqwrite",
@@ -308,9 +309,23 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         notes={"kyoto": TREEDB_BATCH_NOTE},
     ),
     _write(
-        "sync-seqwrite", "2C", "Synchronous Writes, Sequential", ("sync-seqwrite",), "sequential", "seqwrite", quick=300
+        "sync-seqwrite",
+        "2C",
+        "Synchronous Writes, Sequential",
+        ("sync-seqwrite",),
+        "sequential",
+        "seqwrite",
+        quick=QUICK_SHORT_ENTRIES,
     ),
-    _write("sync-randwrite", "2C", "Synchronous Writes, Random", ("sync-randwrite",), "random", "randwrite", quick=300),
+    _write(
+        "sync-randwrite",
+        "2C",
+        "Synchronous Writes, Random",
+        ("sync-randwrite",),
+        "random",
+        "randwrite",
+        quick=QUICK_SHORT_ENTRIES,
+    ),
     _write(
         "nocomp-seqwrite",
         "2D",
@@ -418,6 +433,7 @@ ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
 # The variants set YCSB's threadcount and the binding's properties; the workload files hold the rest.
 
 PK_QUERY_THREADS = (1, 2, 4, 8, 16)
+QUICK_READS_PER_THREAD = 40_000  # pk-query-threads in --quick: as many reads per thread at every thread count
 PK_QUERY_SHARED_THREADS = (1, 2, 4)  # the published shared-cache figures stop at 4 threads
 
 
@@ -448,7 +464,8 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
         ("sqlite",),
         _pk_query_steps(),
         quick_records=10_000,
-        quick_operations=5_000,
+        # per thread: 5,000 reads (0.2 s) measured the one-thread step cold, and 8 threads "2.87x" on 2 cores
+        quick_operations=QUICK_READS_PER_THREAD,
         bindings=SQLITE_COLUMNS,
     ),
     Scenario(
@@ -474,10 +491,11 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
             _load("pk-update", measured=False),
             _run("pk-update", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_operations=500),
             _run("pk-update", variant="1000-rows-per-txn", props=(("batchsize", "1000"),)),
-            _run("pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),)),
+            # 2,000 operations never filled one 10,000-row transaction: three full ones in --quick
+            _run("pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),), quick_operations=30_000),
         ),
         quick_records=10_000,
-        quick_operations=2_000,
+        quick_operations=10_000,
         bindings=SQLITE_COLUMNS,
     ),
 )

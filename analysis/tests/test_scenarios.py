@@ -177,3 +177,35 @@ def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
             )
         )
         assert bindings <= named, f"workloads/{name}: its header does not name {sorted(bindings - named)}"
+
+
+def _quick_steps():
+    from analysis.runner import resolve_step
+
+    for scenario in SCENARIOS:
+        for index, step in enumerate(scenario.steps):
+            props = stacked_properties([REPO / "workloads" / f for f in step.workloads])
+            yield scenario, step, resolve_step(step, index, scenario, props, quick=True, cap=None)
+
+
+def test_every_quick_batched_run_fills_several_whole_batches():
+    # Issue 31: pk-update "10,000 rows per transaction" ran 2,000 operations in --quick, so no
+    # transaction reached 10,000 rows while the report printed a ratio against the published figure.
+    checked = 0
+    for scenario, step, resolved in _quick_steps():
+        batch = resolved.props.get("batchsize", "1")
+        if step.phase != "run" or not batch.isdigit() or int(batch) <= 1:
+            continue
+        checked += 1
+        assert resolved.operationcount >= 3 * int(batch), f"{scenario.id} {step.variant}: {resolved.operationcount} ops"
+    assert checked >= 2
+
+
+def test_a_quick_thread_series_does_as_many_operations_per_thread_at_every_count():
+    # Issue 31: the one-thread step did 5,000 reads (0.2 s, cold), so 8 threads on 2 cores showed 2.87x.
+    per_thread = {}
+    for scenario, step, resolved in _quick_steps():
+        if scenario.id == "pk-query-threads" and step.phase == "run":
+            per_thread[step.variant] = resolved.operationcount // int(resolved.props["threadcount"])
+    assert len(per_thread) == 8 and len(set(per_thread.values())) == 1, per_thread
+    assert min(per_thread.values()) >= 20_000
