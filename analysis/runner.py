@@ -92,6 +92,9 @@ def our_classpath(repo: Path, binding: str) -> str | None:
     return os.pathsep.join(str(p) for p in parts)
 
 
+WARMUP_SECONDS = "warmup.seconds"  # common/.../Warmup.java
+
+
 @dataclass(frozen=True)
 class RunOptions:
     repo: Path
@@ -108,6 +111,7 @@ class RunOptions:
     peers: Mapping[str, Peer] = field(default_factory=dict)  # engine -> an upstream YCSB tree's binding
     memory: int | None = None  # --memory: each step's JVM in a memory cgroup of this many bytes
     controller: Controller | None = None  # where those cgroups are made (membudget.find_controller)
+    warmup_seconds: float | None = None  # the launcher's warm-up per measured step (None: its default, 2 s)
 
     @property
     def launcher(self) -> Path:
@@ -243,6 +247,7 @@ def ycsb_command(
     export_file: Path | None,
     hdr_prefix: Path | None = None,
     timing_file: Path | None = None,
+    warmup_seconds: float | None = None,
 ) -> list[str]:
     """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
     hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them;
@@ -267,6 +272,11 @@ def ycsb_command(
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
+    # The launcher warms the JIT up on a scratch database before each phase (common/.../Warmup.java): a step
+    # whose figure is not reported needs none, and the suite may ask for a shorter one (--warmup-seconds).
+    warmup = 0.0 if not resolved.step.measured else warmup_seconds
+    if warmup is not None and WARMUP_SECONDS not in resolved.props:
+        props[WARMUP_SECONDS] = f"{warmup:g}"
     for name, value in props.items():
         command += ["-p", f"{name}={value}"]
     return command + ["-s"]
@@ -459,6 +469,7 @@ def run_step(
         export if options.exporter == "json" else None,
         repeat_dir / f"{stem}." if resolved.step.seconds is not None else None,
         timing,
+        options.warmup_seconds,
     )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(

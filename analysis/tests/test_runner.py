@@ -20,6 +20,7 @@ from analysis.runner import (
     resolve_step,
     run_cell,
     stacked_properties,
+    ycsb_command,
 )
 from analysis.scenarios import SCENARIOS_BY_ID, Scenario, Step
 from analysis.suite import run_matrix
@@ -270,3 +271,25 @@ def test_leveldb_runs_on_both_libraries_through_one_binding(fake_repo, tmp_path)
             assert step.command[1:3] == [step.phase, "leveldb"]
             assert f"leveldb.library={library}" in step.command
         assert (options.out / engine / "randread" / "cell.json").is_file()
+
+
+def test_the_suites_warm_up_goes_to_measured_steps_and_none_to_the_rest(tmp_path):
+    # The quick run asks the launcher for a shorter warm-up per measured step; an unmeasured step (pk-update's
+    # load) gets none; without --warmup-seconds the launcher's default stands.
+    scenario = SCENARIOS_BY_ID["pk-update"]
+
+    def warmups(seconds: float | None) -> dict[str, list[str]]:
+        found = {}
+        for i, step in enumerate(scenario.steps):
+            files = [REPO / "workloads" / f for f in step.workloads]
+            resolved = resolve_step(step, i, scenario, stacked_properties(files), quick=True, cap=None)
+            command = ycsb_command(Path("bin/ycsb"), "sqlite", files, resolved, tmp_path, None, warmup_seconds=seconds)
+            found[step.name] = [a for a in command if a.startswith("warmup.seconds=")]
+        return found
+
+    quick = warmups(0.5)
+    assert quick.pop("load-pk-update") == ["warmup.seconds=0"], quick
+    assert len(quick) == 3 and all(w == ["warmup.seconds=0.5"] for w in quick.values()), quick
+    default = warmups(None)
+    assert default.pop("load-pk-update") == ["warmup.seconds=0"]
+    assert all(w == [] for w in default.values()), default
