@@ -21,13 +21,15 @@ common=(-P "$here/workloads/workloadc" -p recordcount="$records" -p operationcou
   -p fieldlength=100 -p status.interval=1 -s)
 
 run_one() { # label props opts -> "first median overall"
-  local props=$2 opts=$3 extra=() out
+  local props=$2 opts=$3 extra=() jvm=() out
+  # the JVM options, "~"-separated (a configuration is one word on the command line)
+  [ -z "$opts" ] || IFS='~' read -r -a jvm <<< "$opts"
   if [ "$props" != - ]; then
     IFS=, read -r -a pairs <<< "$props"
     for p in "${pairs[@]}"; do extra+=(-p "$p"); done
   fi
   if [ "$engine" = nothing ]; then
-    out=$(java ${opts//\~/ } -cp "$here/lmdb-binding/target/classes:$here/lmdb-binding/target/lib/*" \
+    out=$(java "${jvm[@]}" -cp "$here/lmdb-binding/target/classes:$here/lmdb-binding/target/lib/*" \
       site.ycsb.embedded.CheckedClient -db site.ycsb.embedded.NothingDB -t "${common[@]}" "${extra[@]}" 2>&1)
   else
     out=$(JAVA_OPTS="${opts//\~/ }" "$here/bin/ycsb" run "$engine" "${common[@]}" -p path="$dir/$engine" \
