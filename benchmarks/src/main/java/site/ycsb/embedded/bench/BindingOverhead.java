@@ -52,26 +52,6 @@ public final class BindingOverhead {
     void close() throws java.io.IOException, java.sql.SQLException;
   }
 
-  /** One engine (see {@link Engines}): its Java library driven directly, and its binding. */
-  public interface Engine {
-    String name();
-
-    /**
-     * The engine's Java library alone, opened in {@code dir} with the values the binding's Options read
-     * from {@code props} (YCSB's properties, the engine's prefix included).
-     */
-    LayerDirect openDirect(Path dir, Properties props) throws Exception;
-
-    /** The engine and version inside the Java library {@link #openDirect} calls with these properties. */
-    String libraryVersion(Properties props) throws Exception;
-
-    DB newClient();
-
-    /** Properties both sides of the side-by-side benchmark are opened with (beyond the defaults). */
-    default void configure(Properties p) {
-    }
-  }
-
   public static void main(String[] args) throws Exception {
     List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto");
     int ops = 200_000;
@@ -102,36 +82,57 @@ public final class BindingOverhead {
     Workload w = new Workload(ops);
     System.out.printf(Locale.ROOT, "binding overhead: %d puts then %d gets per side, 16-byte keys (random order),"
         + " 100-byte values, %d rounds alternating direct/binding%n", ops, ops, rounds);
-    List<String> summary = new ArrayList<>();
-    for (String name : engines) {
-      Engine e = Engines.named(name);
-      double[][] direct = new double[PHASES.length][rounds];
-      double[][] binding = new double[PHASES.length][rounds];
-      for (int r = 0; r < rounds; r++) {
-        double[] d = runDirect(e, base.resolve(name + "-direct-" + r), w);
-        double[] b = runBinding(e, base.resolve(name + "-binding-" + r), w);
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-8s round %d:", name, r + 1));
-        for (int k = 0; k < PHASES.length; k++) {
-          direct[k][r] = d[k];
-          binding[k][r] = b[k];
-          line.append(String.format(Locale.ROOT, " %s direct %,.0f binding %,.0f;", PHASES[k], d[k], b[k]));
-        }
-        System.out.println(line);
-      }
-      for (int k = 0; k < PHASES.length; k++) {
-        double dm = median(direct[k]);
-        double bm = median(binding[k]);
-        summary.add(String.format(Locale.ROOT, "%-8s %-4s direct %,10.0f ops/s  binding %,10.0f ops/s"
-            + "  binding/direct %.2f", name, PHASES[k], dm, bm, bm / dm));
-      }
-    }
-    System.out.println("medians:");
-    summary.forEach(s -> System.out.println("  " + s));
+    alternate(engines, rounds, base, new Side("direct", (e, dir) -> runDirect(e, dir, w)),
+        new Side("binding", (e, dir) -> runBinding(e, dir, w)), "binding/direct");
     if (ownBase) {
       try (java.util.stream.Stream<Path> files = Files.walk(base)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
     }
+  }
+
+  /** One round of one side on a fresh directory: entries per second of each of {@link #PHASES}. */
+  interface Round {
+    double[] run(Engines.Engine e, Path dir) throws Exception;
+  }
+
+  /** One side of a pairing of whole rounds: its label in the lines, and its round. */
+  record Side(String label, Round round) {
+  }
+
+  /**
+   * The one pairing of whole rounds in one JVM (side-by-side, disk-guard): per engine, {@code rounds} rounds of side
+   * {@code a} then side {@code b}, each on a fresh directory under {@code base}; a line per round, then the medians
+   * per phase and their ratio, {@code b/a} when {@code ratio} is "b-label/a-label", else {@code a/b}.
+   */
+  static void alternate(List<String> engines, int rounds, Path base, Side a, Side b, String ratio) throws Exception {
+    boolean bOverA = ratio.equals(b.label() + "/" + a.label());
+    List<String> summary = new ArrayList<>();
+    for (String name : engines) {
+      Engines.Engine e = Engines.named(name);
+      double[][] first = new double[PHASES.length][rounds];
+      double[][] second = new double[PHASES.length][rounds];
+      for (int r = 0; r < rounds; r++) {
+        double[] x = a.round().run(e, base.resolve(name + "-" + a.label() + "-" + r));
+        double[] y = b.round().run(e, base.resolve(name + "-" + b.label() + "-" + r));
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-8s round %d:", name, r + 1));
+        for (int k = 0; k < PHASES.length; k++) {
+          first[k][r] = x[k];
+          second[k][r] = y[k];
+          line.append(String.format(Locale.ROOT, " %s %s %,.0f %s %,.0f;", PHASES[k], a.label(), x[k], b.label(),
+              y[k]));
+        }
+        System.out.println(line);
+      }
+      for (int k = 0; k < PHASES.length; k++) {
+        double am = median(first[k]);
+        double bm = median(second[k]);
+        summary.add(String.format(Locale.ROOT, "%-8s %-4s %s %,10.0f ops/s  %s %,10.0f ops/s  %s %.2f", name,
+            PHASES[k], a.label(), am, b.label(), bm, ratio, bOverA ? bm / am : am / bm));
+      }
+    }
+    System.out.println("medians:");
+    summary.forEach(line -> System.out.println("  " + line));
   }
 
   /** Keys and values made once, shared by both sides. */
@@ -159,7 +160,7 @@ public final class BindingOverhead {
     }
   }
 
-  static double[] runDirect(Engine e, Path dir, Workload w) throws Exception {
+  static double[] runDirect(Engines.Engine e, Path dir, Workload w) throws Exception {
     Files.createDirectories(dir);
     try (Direct d = e.openDirect(dir, properties(e, dir))) {
       long t0 = System.nanoTime();
@@ -182,12 +183,12 @@ public final class BindingOverhead {
     }
   }
 
-  static double[] runBinding(Engine e, Path dir, Workload w) throws Exception {
+  static double[] runBinding(Engines.Engine e, Path dir, Workload w) throws Exception {
     return runBinding(e, dir, w, new Properties());
   }
 
   /** The properties both sides open {@code e} with in {@code dir}. */
-  private static Properties properties(Engine e, Path dir) {
+  private static Properties properties(Engines.Engine e, Path dir) {
     Properties p = new Properties();
     p.setProperty("path", dir.toString());
     p.setProperty("fieldcount", "1"); // one field stored bare: the same 100 bytes as the direct side
@@ -196,7 +197,7 @@ public final class BindingOverhead {
   }
 
   /** The binding side with {@code extra} properties on top of the direct side's options. */
-  static double[] runBinding(Engine e, Path dir, Workload w, Properties extra) throws Exception {
+  static double[] runBinding(Engines.Engine e, Path dir, Workload w, Properties extra) throws Exception {
     Properties p = properties(e, dir);
     p.putAll(extra);
     DB db = e.newClient();

@@ -3,7 +3,6 @@ package site.ycsb.embedded.bench;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -63,31 +62,9 @@ public final class DiskGuardCost {
       off.setProperty(KeyValueDB.DISK_SPACE_MARGIN, "0");
       System.out.printf(Locale.ROOT, "binding with the check on (engine's margin) and off (diskspacemargin=0): %d puts,"
           + " gets, one ordered pass; %d rounds alternating%n", ops, rounds);
-      List<String> summary = new ArrayList<>();
-      for (String name : engines) {
-        BindingOverhead.Engine e = Engines.named(name);
-        double[][] on = new double[3][rounds];
-        double[][] without = new double[3][rounds];
-        for (int r = 0; r < rounds; r++) {
-          double[] a = BindingOverhead.runBinding(e, base.resolve(name + "-on-" + r), w, new Properties());
-          double[] b = BindingOverhead.runBinding(e, base.resolve(name + "-off-" + r), w, off);
-          for (int k = 0; k < 3; k++) {
-            on[k][r] = a[k];
-            without[k][r] = b[k];
-          }
-          System.out.printf(Locale.ROOT, "  %-8s round %d: put on %,.0f off %,.0f; get on %,.0f off %,.0f%n",
-              name, r + 1, a[0], b[0], a[1], b[1]);
-        }
-        String[] phases = {"put", "get", "scan"};
-        for (int k = 0; k < 3; k++) {
-          double m1 = BindingOverhead.median(on[k]);
-          double m0 = BindingOverhead.median(without[k]);
-          summary.add(String.format(Locale.ROOT, "%-8s %-4s on %,10.0f ops/s  off %,10.0f ops/s  on/off %.2f",
-              name, phases[k], m1, m0, m1 / m0));
-        }
-      }
-      System.out.println("medians:");
-      summary.forEach(s -> System.out.println("  " + s));
+      BindingOverhead.alternate(engines, rounds, base, new BindingOverhead.Side("on",
+          (e, dir) -> BindingOverhead.runBinding(e, dir, w, new Properties())),
+          new BindingOverhead.Side("off", (e, dir) -> BindingOverhead.runBinding(e, dir, w, off)), "on/off");
     } finally {
       try (java.util.stream.Stream<Path> files = Files.walk(base)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

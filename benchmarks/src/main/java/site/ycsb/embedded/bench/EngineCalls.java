@@ -1,7 +1,5 @@
 package site.ycsb.embedded.bench;
 
-import java.util.Map;
-
 /**
  * The engine calls a binding makes, timed from inside the binding: what separates the binding's own cost per
  * operation from its engine's in ONE client JVM and on the same operations, where (d)-(d0), the difference of two
@@ -34,14 +32,6 @@ public final class EngineCalls {
   public static final int TXN = 2;
   static final String[] KINDS = {"GET", "PUT", "TXN"};
 
-  /** Each binding's engine-timed subclass, by the binding's class name. */
-  private static final Map<String, String> TIMED = Map.of(
-      "site.ycsb.embedded.leveldb.LevelDbClient", TimedBindings.LevelDb.class.getName(),
-      "site.ycsb.embedded.rocksdb.RocksDbClient", TimedBindings.RocksDb.class.getName(),
-      "site.ycsb.embedded.kyoto.KyotoClient", TimedBindings.Kyoto.class.getName(),
-      "site.ycsb.embedded.lmdb.LmdbClient", TimedBindings.Lmdb.class.getName(),
-      "site.ycsb.embedded.sqlite.SqliteClient", "site.ycsb.embedded.sqlite.EngineTimedSqliteClient");
-
   private static final Object LOCK = new Object();
   /** Instances made and not yet closed; guarded by LOCK. */
   private static int open;
@@ -56,15 +46,6 @@ public final class EngineCalls {
     synchronized (LOCK) {
       open++;
     }
-  }
-
-  /** The engine-timed subclass of the binding class {@code binding}. */
-  static String timedClassOf(String binding) {
-    String timed = TIMED.get(binding);
-    if (timed == null) {
-      throw new IllegalArgumentException("no engine-timed subclass of " + binding + "; there are: " + TIMED.keySet());
-    }
-    return timed;
   }
 
   /** Adds one engine call of {@code kind} that started at {@code start} (a {@code System.nanoTime()}). */
@@ -100,6 +81,21 @@ public final class EngineCalls {
   }
 
   /** At the binding's close: adds this thread's calls; the last instance of the step prints them. */
+  /** What closes the binding around these counters. */
+  public interface Cleanup {
+    /** Closes it. */
+    void run() throws site.ycsb.DBException;
+  }
+
+  /** Runs the binding's cleanup, then closes these counters even when it failed: every timed binding's cleanup. */
+  public void closeAfter(Cleanup cleanup) throws site.ycsb.DBException {
+    try {
+      cleanup.run();
+    } finally {
+      close();
+    }
+  }
+
   public void close() {
     boolean last;
     synchronized (LOCK) {

@@ -5,10 +5,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.rocksdb.RocksDB;
-
 import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.kyoto.KyotoClient;
@@ -21,166 +23,102 @@ import site.ycsb.embedded.lmdb.LmdbClient;
 import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
+import site.ycsb.embedded.sqlite.EngineTimedSqliteClient;
 import site.ycsb.embedded.sqlite.SqliteClient;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
- * The one per-engine switch of the benchmarks: for each engine its binding (layers (c) and (d), the
- * side-by-side benchmark's binding side) and its Java library opened directly with the values the
- * binding's own Options read from the same properties (layer (b), the side-by-side benchmark's direct
- * side), so that a setting means the same on both sides.
+ * The one registry of engines in the benchmarks, one row per engine: its binding (layers (c) and (d), the
+ * side-by-side benchmark's binding side), that binding with its engine calls timed ({@link TimedBindings}: --own,
+ * flat-cost), its Java library opened directly with the values the binding's own Options read from the same
+ * properties (layer (b), layer (d0)'s {@link LibraryDB}, the side-by-side benchmark's direct side), so that a setting
+ * means the same on every side, and the library's version.
  */
 final class Engines {
 
   private Engines() {
   }
 
-  static BindingOverhead.Engine named(String name) {
-    switch (name) {
-      case "leveldb": return LEVELDB;
-      case "rocksdb": return ROCKSDB;
-      case "sqlite": return SQLITE;
-      case "kyoto": return KYOTO;
-      case "lmdb": return LMDB;
-      default:
-        throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
+  /** Opens an engine's Java library directly, given the engine's properties and the raw ones. */
+  interface Opener {
+    LayerDirect open(Path dir, EngineProperties p, Properties raw) throws Exception;
+  }
+
+  /** The engine and version inside the Java library, given the properties. */
+  interface Version {
+    String of(Properties raw) throws Exception;
+  }
+
+  /**
+   * One engine: {@code sideBySide} sets the properties both sides of the side-by-side and disk-guard benchmarks are
+   * opened with (beyond the defaults).
+   */
+  record Engine(String name, Opener opener, Version version, Supplier<DB> client, Class<? extends DB> timed,
+      Consumer<Properties> sideBySide) {
+
+    /** The Java library opened directly (layer (b)) with the binding's Options read from {@code raw}. */
+    LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+      return opener.open(dir, new EngineProperties(raw, name), raw);
+    }
+
+    /** The engine and version inside the Java library {@link #openDirect} calls with these properties. */
+    String libraryVersion(Properties raw) throws Exception {
+      return version.of(raw);
+    }
+
+    /** A new instance of the binding. */
+    DB newClient() {
+      return client.get();
+    }
+
+    /** The class of the binding with its engine calls timed. */
+    String timedClass() {
+      return timed.getName();
+    }
+
+    void configure(Properties p) {
+      sideBySide.accept(p);
     }
   }
 
-  /** leveldbjni, or the system library with leveldb.library=system: the binding's LevelDbHandle. */
-  static final BindingOverhead.Engine LEVELDB = new BindingOverhead.Engine() {
-    @Override
-    public String name() {
-      return "leveldb";
-    }
+  /** The engines, in the order the benchmarks list them. */
+  static final List<Engine> ALL = List.of(
+      // leveldbjni, or the system library with leveldb.library=system: the binding's LevelDbHandle.
+      new Engine("leveldb", (dir, p, raw) -> LevelDbDirect.open(dir, p),
+          raw -> LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, "leveldb"))),
+          LevelDbClient::new, TimedBindings.LevelDb.class, p -> { }),
+      // rocksdbjni: the binding's RocksDbHandle with RocksDbOptions; no statistics on either side by default.
+      new Engine("rocksdb", (dir, p, raw) -> RocksDirect.open(dir, new RocksDbOptions(p, raw)),
+          raw -> "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)",
+          RocksDbClient::new, TimedBindings.RocksDb.class, p -> p.setProperty("rocksdb.stats", "false")),
+      // sqlite-jdbc with the binding's kv table and statements and the pragmas SqliteOptions reads.
+      new Engine("sqlite", (dir, p, raw) -> SqliteDirect.open(SqliteOptions.readKv(p, raw, dir)),
+          Engines::sqliteVersion, SqliteClient::new, EngineTimedSqliteClient.class, p -> { }),
+      // The Kyoto JNI layer itself: the binding's KyotoHandle with KyotoOptions (tuning string, open mode). The
+      // side-by-side benchmark opens both sides without auto-transaction (the binding's default adds one per write: a
+      // mode, not a cost).
+      new Engine("kyoto", (dir, p, raw) -> KyotoDirect.open(KyotoOptions.read(p, dir)),
+          raw -> "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)",
+          KyotoClient::new, TimedBindings.Kyoto.class, p -> p.setProperty(KyotoOptions.AUTOTRAN, "false")),
+      // lmdbjava through the binding's LmdbHandle, opened with the options LmdbOptions reads.
+      new Engine("lmdb", (dir, p, raw) -> LmdbDirect.open(dir, p), raw -> LmdbHandle.libraryVersion(),
+          LmdbClient::new, TimedBindings.Lmdb.class, p -> { }));
 
-    @Override
-    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
-      EngineProperties p = new EngineProperties(raw, name());
-      return LevelDbDirect.open(dir, p);
-    }
-
-    @Override
-    public String libraryVersion(Properties raw) throws Exception {
-      return LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, name())));
-    }
-
-    @Override
-    public DB newClient() {
-      return new LevelDbClient();
-    }
-  };
-
-  /** rocksdbjni: the binding's RocksDbHandle, opened with RocksDbOptions (no statistics on either side by default). */
-  static final BindingOverhead.Engine ROCKSDB = new BindingOverhead.Engine() {
-    @Override
-    public String name() {
-      return "rocksdb";
-    }
-
-    @Override
-    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
-      EngineProperties p = new EngineProperties(raw, name());
-      return RocksDirect.open(dir, new RocksDbOptions(p, raw));
-    }
-
-    @Override
-    public String libraryVersion(Properties raw) {
-      return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)";
-    }
-
-    @Override
-    public DB newClient() {
-      return new RocksDbClient();
-    }
-
-    @Override
-    public void configure(Properties p) {
-      p.setProperty("rocksdb.stats", "false"); // neither side collects statistics (both read this)
-    }
-  };
-
-  /** sqlite-jdbc with the binding's kv table and statements and the pragmas SqliteOptions reads. */
-  static final BindingOverhead.Engine SQLITE = new BindingOverhead.Engine() {
-    @Override
-    public String name() {
-      return "sqlite";
-    }
-
-    @Override
-    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
-      EngineProperties p = new EngineProperties(raw, name());
-      return SqliteDirect.open(SqliteOptions.readKv(p, raw, dir));
-    }
-
-    @Override
-    public String libraryVersion(Properties raw) throws Exception {
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
-          Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
-        rs.next();
-        return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
+  /** The engine of that name; an unknown name is refused with the known ones. */
+  static Engine named(String name) {
+    for (Engine e : ALL) {
+      if (e.name().equals(name)) {
+        return e;
       }
     }
+    throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
+  }
 
-    @Override
-    public DB newClient() {
-      return new SqliteClient();
+  private static String sqliteVersion(Properties raw) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+        Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
+      rs.next();
+      return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
     }
-  };
-
-  /**
-   * The Kyoto JNI layer itself: the binding's KyotoHandle, opened with KyotoOptions (tuning string and
-   * open mode); the side-by-side benchmark opens both sides without auto-transaction (the binding's
-   * default adds one per write: a mode, not a cost).
-   */
-  static final BindingOverhead.Engine KYOTO = new BindingOverhead.Engine() {
-    @Override
-    public String name() {
-      return "kyoto";
-    }
-
-    @Override
-    public void configure(Properties p) {
-      p.setProperty(KyotoOptions.AUTOTRAN, "false");
-    }
-
-    @Override
-    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
-      EngineProperties p = new EngineProperties(raw, name());
-      return KyotoDirect.open(KyotoOptions.read(p, dir));
-    }
-
-    @Override
-    public String libraryVersion(Properties raw) throws Exception {
-      return "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)";
-    }
-
-    @Override
-    public DB newClient() {
-      return new KyotoClient();
-    }
-  };
-
-  /** lmdbjava through the binding's LmdbHandle, opened with the options LmdbOptions reads from the same properties. */
-  static final BindingOverhead.Engine LMDB = new BindingOverhead.Engine() {
-    @Override
-    public String name() {
-      return "lmdb";
-    }
-
-    @Override
-    public LayerDirect openDirect(Path dir, Properties raw) throws Exception {
-      return LmdbDirect.open(dir, new EngineProperties(raw, name()));
-    }
-
-    @Override
-    public String libraryVersion(Properties raw) {
-      return LmdbHandle.libraryVersion();
-    }
-
-    @Override
-    public DB newClient() {
-      return new LmdbClient();
-    }
-  };
+  }
 }

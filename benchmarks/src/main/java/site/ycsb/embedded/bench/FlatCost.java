@@ -268,7 +268,7 @@ public final class FlatCost {
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "  %s N=%d: loaded in %.1f s (%,.0f records/s, JVM start and close included)%n",
         spec, n, seconds, n / seconds);
-    String timed = EngineCalls.timedClassOf(binding);
+    String timed = Engines.named(engine).timedClass();
     Map<String, Cost> costs = new LinkedHashMap<>();
     for (String op : operations) {
       List<Round> done = new ArrayList<>();

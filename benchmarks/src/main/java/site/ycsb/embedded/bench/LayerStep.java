@@ -127,7 +127,7 @@ public final class LayerStep {
 
   /** Microseconds of the measured loop on the Java library. */
   static double runDirect(String engine, LayerShape shape, Path dir, Properties props, Data d) throws Exception {
-    BindingOverhead.Engine library = Engines.named(engine);
+    Engines.Engine library = Engines.named(engine);
     long t0;
     long t1;
     try (LayerDirect db = library.openDirect(dir, props)) {
@@ -298,7 +298,7 @@ public final class LayerStep {
     }
   }
 
-  private static DB open(String engine, Properties props) throws Exception {
+  static DB open(String engine, Properties props) throws Exception {
     DB db = Engines.named(engine).newClient();
     Properties copy = new Properties();
     copy.putAll(props);

@@ -179,7 +179,7 @@ public final class Layers {
       add(cells, "dyc", d[2]);
       if (own && shape.timesEngineCalls()) {
         double[] timed = ycsb(where + " (d, engine timed)", spec, shape, count,
-            EngineCalls.timedClassOf(Engines.named(engine).newClient().getClass().getName()));
+            Engines.named(engine).timedClass());
         add(cells, "dtimed", timed[0]);
         add(cells, "dengine", timed[3]);
         add(cells, "down", timed[0] - timed[3]);

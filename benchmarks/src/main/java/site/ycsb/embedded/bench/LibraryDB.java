@@ -8,9 +8,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
-import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.Keys;
@@ -35,7 +33,7 @@ import site.ycsb.embedded.workload.FullScanSink;
  * {@code batchsize}, {@code fieldnameprefix}. One handle per JVM, shared by every client thread and
  * closed by the last; the layered benchmark runs one thread.
  */
-public final class LibraryDB extends DB {
+public final class LibraryDB extends ThinDB {
 
   /** The engine whose Java library this DB calls. */
   public static final String ENGINE = "librarydb.engine";
@@ -137,15 +135,6 @@ public final class LibraryDB extends DB {
     }
   }
 
-  /** The thinnest read's end, also {@link PairedOps}': the library's stored bytes as the one field's value. */
-  static Status found(byte[] stored, String field, Map<String, ByteIterator> result) {
-    if (stored == null) {
-      return Status.NOT_FOUND;
-    }
-    result.put(field, new ByteArrayByteIterator(stored));
-    return Status.OK;
-  }
-
   /** Only the workload's full pass: the library's own pass over every record, counted as rows (bytes not counted). */
   @Override
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
@@ -161,15 +150,5 @@ public final class LibraryDB extends DB {
     } catch (Exception e) {
       return Status.ERROR;
     }
-  }
-
-  @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    return Status.NOT_IMPLEMENTED;
   }
 }

@@ -1,11 +1,9 @@
 package site.ycsb.embedded.bench;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.Vector;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -27,7 +25,7 @@ import site.ycsb.embedded.Keys;
  * between them is their code alone. Two client JVMs, one per layer, differed by ±0.9 us per read from one pair to the
  * next; two JVMs with the engine call timed inside each, by ±30 ns (docs/performance.md, issue 21 item 6).
  *
- * <p>Properties: {@value #BINDING}, the engine-timed binding's class ({@link EngineCalls#timedClassOf}); every other
+ * <p>Properties: {@value #BINDING}, the engine-timed binding's class ({@link Engines.Engine#timedClass}); every other
  * property goes to the binding. Records must be of one field stored bare ({@code fieldcount=1}), since the thin
  * path stores and returns the value's bytes as they are. At the close of the last instance it prints, beside YCSB's
  * own lines, per operation ({@code READ}, {@code UPDATE}) and path ({@code BINDING}, {@code LIBRARY}), for example
@@ -44,7 +42,7 @@ import site.ycsb.embedded.Keys;
  * read once more (a {@code toArray()} of it, timed with the path), a known extra cost that what the binding adds must
  * show.
  */
-public final class PairedOps extends DB {
+public final class PairedOps extends ThinDB {
 
   /** The engine-timed binding whose handle both paths use. */
   public static final String BINDING = "paired.binding";
@@ -235,7 +233,7 @@ public final class PairedOps extends DB {
   /** {@link LibraryDB}'s read, on the binding's handle. */
   private Status thinRead(String key, Map<String, ByteIterator> result) {
     try {
-      return LibraryDB.found(engine.engineGet(Keys.UTF8.bytes(key)), field, result);
+      return found(engine.engineGet(Keys.UTF8.bytes(key)), field, result);
     } catch (Exception e) {
       return Status.ERROR;
     }
@@ -279,21 +277,5 @@ public final class PairedOps extends DB {
       }
       return new OwnWork(reads, median, reads == 0 ? Double.NaN : nanos / (double) reads);
     }
-  }
-
-  @Override
-  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-      Vector<HashMap<String, ByteIterator>> result) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    return Status.NOT_IMPLEMENTED;
   }
 }

@@ -21,21 +21,6 @@ public final class EngineTimedSqliteClient extends SqliteClient implements Engin
   }
 
   @Override
-  public byte[] engineGet(byte[] key) throws Exception {
-    return get(handle(), key);
-  }
-
-  @Override
-  public void enginePut(byte[] key, byte[] value) throws Exception {
-    put(handle(), key, value);
-  }
-
-  @Override
-  public boolean readsBeforeUpdate() {
-    return !blindUpdates();
-  }
-
-  @Override
   protected byte[] get(Session s, byte[] key) throws SQLException {
     long t = System.nanoTime();
     byte[] v = super.get(s, key);
@@ -95,10 +80,6 @@ public final class EngineTimedSqliteClient extends SqliteClient implements Engin
 
   @Override
   public void cleanup() throws DBException {
-    try {
-      super.cleanup();
-    } finally {
-      calls.close();
-    }
+    calls.closeAfter(super::cleanup);
   }
 }

@@ -1,7 +1,6 @@
 package site.ycsb.embedded.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -9,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -25,14 +25,15 @@ class EngineCallsTest {
 
   @Test
   void everyBindingHasItsEngineTimedSubclass() throws Exception {
-    for (String binding : new String[] {"site.ycsb.embedded.leveldb.LevelDbClient",
-        "site.ycsb.embedded.rocksdb.RocksDbClient", "site.ycsb.embedded.kyoto.KyotoClient",
-        "site.ycsb.embedded.lmdb.LmdbClient", "site.ycsb.embedded.sqlite.SqliteClient"}) {
-      Class<?> timed = Class.forName(EngineCalls.timedClassOf(binding));
-      assertTrue(Class.forName(binding).isAssignableFrom(timed), timed + " extends " + binding);
-      assertTrue(timed != Class.forName(binding), binding);
+    for (Engines.Engine e : Engines.ALL) {
+      Class<?> binding = e.newClient().getClass();
+      Class<?> timed = Class.forName(e.timedClass());
+      assertTrue(binding.isAssignableFrom(timed), timed + " extends " + binding);
+      assertTrue(timed != binding, e.name());
+      assertTrue(EngineTimed.class.isAssignableFrom(timed), timed + " is EngineTimed");
     }
-    assertThrows(IllegalArgumentException.class, () -> EngineCalls.timedClassOf("site.ycsb.BasicDB"));
+    assertEquals(List.of("leveldb", "rocksdb", "sqlite", "kyoto", "lmdb"),
+        Engines.ALL.stream().map(Engines.Engine::name).toList());
   }
 
   @Test

@@ -68,7 +68,7 @@ class EnginesTest {
   void leveldbOpensTheLibraryTheBindingChooses(String library, String version, @TempDir Path dir) throws Exception {
     Properties p = new Properties();
     p.setProperty("leveldb.library", library);
-    BindingOverhead.Engine leveldb = Engines.named("leveldb");
+    Engines.Engine leveldb = Engines.named("leveldb");
     byte[] key = "k1".getBytes(StandardCharsets.UTF_8);
     byte[] value = "v1".getBytes(StandardCharsets.UTF_8);
     try (LayerDirect db = leveldb.openDirect(dir, p)) {

@@ -41,7 +41,7 @@ class PairedOpsTest {
   @ValueSource(strings = {"leveldb", "leveldb:leveldb.library=system", "rocksdb", "rocksdb:rocksdb.blindupdates=true",
       "sqlite", "kyoto", "lmdb"})
   void bothPathsReadAndUpdateTheEngineAndTheCountsAddUp(String spec, @TempDir Path dir) throws Exception {
-    String timed = EngineCalls.timedClassOf(Engines.named(spec.split(":")[0]).newClient().getClass().getName());
+    String timed = Engines.named(spec.split(":")[0]).timedClass();
     loadThrough((DB) Class.forName(timed).getDeclaredConstructor().newInstance(), spec, dir);
 
     String text = paired(spec, dir, timed, db -> {
