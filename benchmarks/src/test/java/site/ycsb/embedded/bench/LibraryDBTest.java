@@ -52,6 +52,8 @@ class LibraryDBTest {
         assertEquals(5, pass.rows());
         assertEquals(Status.NOT_IMPLEMENTED, db.scan("usertable", key(2), 2, null, new java.util.Vector<>()),
             "a short scan is not what the layer measures: it must not pass for one");
+        assertEquals(Status.NOT_IMPLEMENTED, db.update("usertable", key(1), new HashMap<>()), "no updates");
+        assertEquals(Status.NOT_IMPLEMENTED, db.delete("usertable", key(1)), "no deletes");
       } finally {
         db.cleanup();
       }
