@@ -704,6 +704,9 @@ OWN_SECTION = "own"
 OWN_QUICK_COUNT = 10_000  # --quick: at most this many records and operations, as YCSB's own workloads run
 EMBEDDED_WORKLOAD = "site.ycsb.embedded.workload.EmbeddedWorkload"
 TRACE_WORKLOAD = "site.ycsb.embedded.workload.TraceWorkload"
+MIXGRAPH_WORKLOAD = "site.ycsb.embedded.workload.MixGraphWorkload"
+# Workload classes whose records are not fieldcount x fieldlength: the trace's sizes, the model's Pareto values.
+SIZED_BY_WORKLOAD = (TRACE_WORKLOAD, MIXGRAPH_WORKLOAD)
 
 
 def own_scenario(

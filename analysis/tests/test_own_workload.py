@@ -283,6 +283,10 @@ def test_a_ten_line_trace_replays_through_the_suite_and_the_report_says_what_it_
     assert "| Distinct keys (HyperLogLog estimate) | ~5 |" in trace
     assert "| Keys the load inserted (read before written) | 2 |" in trace
     assert "| Value size, bytes | min 0, p50 100, p90 200, p99 300, max 300, mean 111.8 |" in trace
+    # The trace's records are not the file's fieldcount x fieldlength: no amplification is divided out of them.
+    with (out / "tidy.csv").open() as f:
+        amplification = [r["write_amplification"] for r in csv.DictReader(f) if r["scenario"] == "ten-lines"]
+    assert amplification and all(a == "" for a in amplification), amplification
 
     capped = tmp_path / "capped"
     assert run_main(["--workload", str(path), "--engines", "lmdb", "--out", str(capped), "--cap", "6"]) == 0
