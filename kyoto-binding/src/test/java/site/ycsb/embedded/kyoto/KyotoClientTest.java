@@ -188,14 +188,12 @@ class KyotoClientTest extends KeyValueDbContract {
   }
 
   @Test
-  void defaultsAreKyotosOwnButThePageCache() throws Exception {
+  void defaultsAreKyotosOwn() throws Exception {
     DB db = open();
     Map<String, String> s = handle(db).status();
     assertEquals("8192", s.get("psiz"));
-    // 16 MB, not Kyoto's 64 MB: auto-transactions walk the whole cache at each split (README, "Defaults past
-    // the cache").
-    assertEquals(String.valueOf(16L << 20), s.get("pccap"));
-    assertEquals(String.valueOf(64L << 20), s.get("msiz"), "the map stays Kyoto's own");
+    assertEquals(String.valueOf(64L << 20), s.get("pccap"));
+    assertEquals(String.valueOf(64L << 20), s.get("msiz"));
     assertEquals("0", s.get("opts"));
     assertEquals("65536", s.get("bnum"));
     assertEquals("0", s.get("count"));
@@ -204,7 +202,7 @@ class KyotoClientTest extends KeyValueDbContract {
   @Test
   void theHeaderStatesWhatTheDefaultsCostPastTheMapAndCacheAsTheLibraryReportsThem() throws Exception {
     // The map and the cache in the line are the library's own report (kcdbstatus), not the values asked for.
-    String[][] cases = {{null, null, "true", "msiz=" + (64L << 20) + ") and the page cache (pccap=" + (16L << 20)},
+    String[][] cases = {{null, null, "true", "msiz=" + (64L << 20) + ") and the page cache (pccap=" + (64L << 20)},
         {"8m", "4m", "true", "msiz=" + (8L << 20) + ") and the page cache (pccap=" + (4L << 20)},
         {"8m", "4m", "false", "msiz=" + (8L << 20) + ") and the page cache (pccap=" + (4L << 20)}};
     int n = 0;
