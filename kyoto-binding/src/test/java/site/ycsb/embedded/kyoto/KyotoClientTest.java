@@ -200,9 +200,42 @@ class KyotoClientTest extends KeyValueDbContract {
     Map<String, String> s = handle(db).status();
     assertEquals("8192", s.get("psiz"));
     assertEquals(String.valueOf(64L << 20), s.get("pccap"));
+    assertEquals(String.valueOf(64L << 20), s.get("msiz"));
     assertEquals("0", s.get("opts"));
     assertEquals("65536", s.get("bnum"));
     assertEquals("0", s.get("count"));
+  }
+
+  @Test
+  void theHeaderStatesWhatTheDefaultsCostPastTheMapAndCacheAsTheLibraryReportsThem() throws Exception {
+    // The map and the cache in the line are the library's own report (kcdbstatus), not the values asked for.
+    String[][] cases = {{null, null, "true", "msiz=" + (64L << 20) + ") and the page cache (pccap=" + (64L << 20)},
+        {"8m", "4m", "true", "msiz=" + (8L << 20) + ") and the page cache (pccap=" + (4L << 20)},
+        {"8m", "4m", "false", "msiz=" + (8L << 20) + ") and the page cache (pccap=" + (4L << 20)}};
+    int n = 0;
+    for (String[] c : cases) {
+      Properties p = properties(tmp.resolve("past" + n++));
+      if (c[0] != null) {
+        p.setProperty("kyoto.mapsize", c[0]);
+        p.setProperty("kyoto.cachesize", c[1]);
+      }
+      p.setProperty(KyotoOptions.AUTOTRAN, c[2]);
+      DB db = open(p);
+      String header = handle(db).describe();
+      assertEquals(String.valueOf(c[0] == null ? 64L << 20 : 8L << 20), handle(db).status().get("msiz"));
+      String line = header.lines().filter(l -> l.contains("[kyoto] NOTE: past the map")).findFirst().orElse("");
+      assertTrue(line.contains(c[3]), header);
+      assertTrue(line.contains(c[2].equals("true") ? KyotoHandle.PAST_THE_CACHE_COST
+          : KyotoHandle.PAST_THE_CACHE_GAIN), line);
+      assertTrue(line.contains("Defaults past the cache"), line);
+      db.cleanup();
+    }
+    // A HashDB has no page cache: no such line.
+    Properties h = properties(tmp.resolve("hash"));
+    h.setProperty(KyotoOptions.FILE, "ycsb.kch");
+    DB db = open(h);
+    assertTrue(!handle(db).describe().contains("past the map"), handle(db).describe());
+    db.cleanup();
   }
 
   @Test
