@@ -197,6 +197,9 @@ public final class Warmup {
     } catch (NoRoot e) {
       held.release(false);
       return TAG + "skipped: " + e.getMessage();
+    } catch (NoOperation e) {
+      held.release(false);
+      return TAG + "stopped: " + e.getMessage();
     } catch (ScratchErrors e) {
       held.release(false);
       KeyValueDB.forgetErrors(); // the measured phase prints its own first errors
@@ -446,6 +449,21 @@ public final class Warmup {
   }
 
   /**
+   * YCSB's client threads ran no operation on the scratch database: the workload gave none (a trace whose load
+   * has no key to insert, a stream already at its end), or the scratch open failed, which the real open then
+   * meets and reports itself. Neither is the measured phase's failure: it runs cold.
+   */
+  static final class NoOperation extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoOperation() {
+      super("YCSB's client threads ran no operation on the scratch database (the workload gave none, or the"
+          + " scratch open failed, which the real open would meet too); the scratch directory is deleted and the"
+          + " measured phase runs without a warm-up");
+    }
+  }
+
+  /**
    * Runs one pass: opens one DB per thread (as YCSB's client threads do), runs the {@code first} phase, then the
    * {@code then} phase when it is not null, and closes them. Returns each phase's count of operations and the
    * nanoseconds from the last open to the last operation.
@@ -541,8 +559,7 @@ public final class Warmup {
         ran += c.getOpsDone();
       }
       if (ran == 0 && !phase.workload.isStopRequested()) {
-        throw new IllegalStateException("YCSB's client threads ran no operation on the scratch database (their"
-            + " output is above)");
+        throw new NoOperation();
       }
       done += ran;
       phase.budget.addAndGet(-ran);

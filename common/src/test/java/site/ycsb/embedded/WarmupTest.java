@@ -143,6 +143,16 @@ class WarmupTest {
   }
 
   @Test
+  void aWorkloadThatGivesNoOperationStopsTheWarmUpWithoutRefusingTheRun() throws Exception {
+    // A trace whose load has no key to insert gave no operation: the warm-up refused the run (exit 3) before.
+    String line = Warmup.run(props("dotransactions", "false", "workload", EmptyWorkload.class.getName(),
+        Warmup.OPERATIONS, "500"));
+    assertTrue(line.startsWith("[ycsb-embedded] warm-up: stopped: YCSB's client threads ran no operation"), line);
+    assertEquals(0, scratchOperations(), line);
+    assertEquals(List.of(), leftInTmp());
+  }
+
+  @Test
   void badLimitsAreRefusedNamingTheProperty() {
     String ops = assertThrows(EngineProperties.BadPropertyException.class,
         () -> Warmup.limits(props(Warmup.OPERATIONS, "-1"))).getMessage();
