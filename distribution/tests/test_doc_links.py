@@ -117,3 +117,20 @@ def test_every_binding_readme_has_the_same_sections_in_the_same_order() -> None:
     assert shapes == {name: BINDING_SECTIONS for name in shapes}
     for md in readmes:
         assert "### Upstream YCSB's property names" in md.read_text(encoding="utf-8"), md
+
+
+PERFORMANCE = TOP / "docs" / "performance.md"
+MAX_PERFORMANCE_LINES = 400
+
+
+def test_the_performance_page_is_short() -> None:
+    # the latest run of each measurement; history in docs/performance-archive.md, an engine's figures in its README
+    lines = PERFORMANCE.read_text(encoding="utf-8").count("\n")
+    assert lines < MAX_PERFORMANCE_LINES, f"docs/performance.md has {lines} lines"
+
+
+def test_no_performance_heading_names_an_issue() -> None:
+    # a section says what it measures, not which issue asked for it
+    text = PERFORMANCE.read_text(encoding="utf-8")
+    headings = [m.group(1) for line in prose_lines(text) if (m := HEADING.match(line))]
+    assert headings and [h for h in headings if re.search(r"\bissues?\b", h, re.I)] == []
