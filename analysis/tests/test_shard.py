@@ -45,12 +45,18 @@ def tidy_keys(directory: Path) -> list[tuple[str, ...]]:
 def report_shape(markdown: str, *paths: Path) -> list[str]:
     """The report without what differs between two runs of one matrix: the measured numbers, when and
     where it ran, the findings decided from the numbers (the Findings section, and the summary's
-    lines that say which engine is ahead: at these tiny counts the order flips run to run), the
-    sections only a merged report has."""
+    lines that say which engine is ahead: at these tiny counts the order flips run to run), the body
+    of the Busy machine section (which steps ran beside other processes), the sections only a merged
+    report has."""
     body = markdown[: markdown.index("## Findings")] + markdown[markdown.index("## Failed cells") :]
     body = body[: min(body.index(h) for h in ("## Where each cell ran", "## How this was run") if h in body)]
     lines = []
+    busy = False  # the Busy machine section: which steps other processes slowed is this machine's, run to run
     for line in body.splitlines():
+        if line.startswith("## "):
+            busy = line == "## Busy machine"
+        elif busy:
+            continue
         if (
             line.startswith(("Run `", "Merged from", "| Host ", "| Disk flush", "| Data directory"))
             or line.startswith("- [Where each cell ran]")  # the contents line of a section only a merge has
