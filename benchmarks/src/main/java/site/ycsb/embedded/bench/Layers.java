@@ -13,8 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import site.ycsb.embedded.CheckedClient;
 import site.ycsb.embedded.NanoTimedDB;
 import site.ycsb.embedded.NothingDB;
+import site.ycsb.embedded.Warmup;
 
 /**
  * The layered benchmark: for each engine and 2011 shape, microseconds per operation at five
@@ -70,6 +72,8 @@ public final class Layers {
    * operations. Shapes whose operation is a single get or put only (not batches, not the full pass).
    */
   private boolean own;
+  /** The warm-up's warmup.operations for the YCSB layers; null: the launcher's default. */
+  private String warmupOperations;
 
   private Layers(Path top, Path base, int records) {
     this.top = top;
@@ -83,6 +87,7 @@ public final class Layers {
     int records = 200_000;
     int rounds = 3;
     boolean own = false;
+    String warmupOperations = null; // the launcher's default
     Path base = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -98,6 +103,7 @@ public final class Layers {
         case "--smoke" -> {
           records = 2000;
           rounds = 1;
+          warmupOperations = "2000"; // the warm-up's path runs, in a fraction of its seconds
         }
         case "--dir" -> base = Path.of(args[++i]);
         case "--own" -> own = true;
@@ -113,9 +119,12 @@ public final class Layers {
     base = ownBase ? Files.createTempDirectory("layers") : Files.createDirectories(base);
     Layers run = new Layers(top, base, records);
     run.own = own;
+    run.warmupOperations = warmupOperations;
     System.out.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
         + " %d values), the workload files' tuning, %d round(s), layers a-e alternating, each step in its own"
-        + " process on a fresh database%n", records, LayerShape.FILL100K.count(records), rounds);
+        + " process on a fresh database; (d0), (d), (e) after the launcher's warm-up (%s)%n", records,
+        LayerShape.FILL100K.count(records), rounds,
+        warmupOperations == null ? "its defaults" : Warmup.OPERATIONS + "=" + warmupOperations);
     for (int r = 1; r <= rounds; r++) {
       for (String e : engines) {
         for (LayerShape s : shapes) {
@@ -284,10 +293,15 @@ public final class Layers {
   private Map<String, String> ycsbOutput(String where, String spec, String dbClass, String phase, List<String> files,
       int count, Path dir) throws Exception {
     List<String> cmd = java("256m");
-    cmd.addAll(List.of("site.ycsb.Client", "-db", NanoTimedDB.class.getName(),
+    // The launcher's client, as bin/ycsb and the suite run YCSB: its warm-up (the launcher's defaults) runs the
+    // phase's own code on a scratch database before YCSB's clock starts, so (d0), (d) and (e) time warm code
+    cmd.addAll(List.of(CheckedClient.class.getName(), "-db", NanoTimedDB.class.getName(),
         "-p", NanoTimedDB.WRAPPED + "=" + dbClass, phase));
     if (dbClass.equals(LibraryDB.class.getName())) {
-      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0]));
+      cmd.addAll(List.of("-p", LibraryDB.ENGINE + "=" + spec.split(":")[0], "-p", Warmup.PATH_PROPERTY + "=path"));
+    }
+    if (warmupOperations != null) {
+      cmd.addAll(List.of("-p", Warmup.OPERATIONS + "=" + warmupOperations));
     }
     for (String f : files) {
       cmd.addAll(List.of("-P", top.resolve("workloads").resolve(f).toString()));
