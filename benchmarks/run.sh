@@ -2,10 +2,11 @@
 # The layered benchmark (default): per engine and 2011 shape, us/op from a C loop over the system
 # library (a), the Java library (b), the binding (c), the binding through YCSB (d), YCSB with a
 # do-nothing DB (e); a table per engine with what each layer adds. See benchmarks/README.md.
-#   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto] [--shapes fillseq,...]
+#   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...]
 #                          [--records 200000] [--rounds 3] [--smoke] [--own] [--dir D]
+# The other verbs are the questions of one driver (Bench; engines default to all, Engines.ALL).
 # The side-by-side binding overhead (one JVM, direct and binding rounds alternating):
-#   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3]
+#   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3] [--dir D]
 # The free-space check's cost, on and off side by side:
 #   bash benchmarks/run.sh disk-guard [--engines ...] [--ops 200000] [--rounds 3]
 # The binding's own code per call over an engine that does nothing:
@@ -28,16 +29,12 @@ fi
 main=site.ycsb.embedded.bench.Layers
 opens=()
 case "${1:-}" in
-  side-by-side) main=site.ycsb.embedded.bench.BindingOverhead; shift ;;
-  disk-guard) main=site.ycsb.embedded.bench.DiskGuardCost; shift ;;
-  binding-cost) main=site.ycsb.embedded.bench.BindingCodeCost; shift ;;
-  flat-cost) main=site.ycsb.embedded.bench.FlatCost; shift ;;
-  client-cost) main=site.ycsb.embedded.bench.ClientCost; shift ;;
-  engine-work) main=site.ycsb.embedded.bench.EngineWorkCost; shift ;;
   # lmdbjava's ByteBuffer proxy reads and sets a direct buffer's address through JDK internals: JDK 17 lets it
   # with these two flags only (upstream's bin/ycsb passes neither, so the binding does not use that proxy)
-  lmdb-read) main=site.ycsb.embedded.bench.LmdbReadPath
-    opens=(--add-opens java.base/java.nio=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED); shift ;;
+  lmdb-read) main=site.ycsb.embedded.bench.Bench
+    opens=(--add-opens java.base/java.nio=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED) ;;
+  # the other questions, one driver: the verb is its first argument
+  side-by-side|disk-guard|binding-cost|flat-cost|client-cost|engine-work) main=site.ycsb.embedded.bench.Bench ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"

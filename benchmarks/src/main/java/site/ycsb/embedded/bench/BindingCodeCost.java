@@ -1,13 +1,18 @@
 package site.ycsb.embedded.bench;
 
-import java.nio.file.Files;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SplittableRandom;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -30,7 +35,8 @@ import site.ycsb.embedded.workload.KeyFormat;
  * {@code EmbeddedWorkload} does), then as many reads, in one JVM after a warm-up, with YCSB's per-call
  * maps made before the clock, as {@link LayerStep} does for layer (c).
  *
- * <p>Usage: BindingCodeCost [--ops N] [--rounds R]
+ * <p>The same shared read path over a stand-in engine that does chosen work is engine-work ({@link #engineWork}).
+ * Both are questions of {@link Bench}: binding-cost [--ops N] [--rounds R], engine-work [--ops N] [--rounds R].
  */
 public final class BindingCodeCost {
 
@@ -38,6 +44,11 @@ public final class BindingCodeCost {
   private static final String FIELD = "field0";
   /** Untimed passes over every key before the first round. */
   static final int WARMUP_PASSES = 6;
+  /** engine-work's stand-in engines, in the order of {@link WorkingEngineDB#kind}. */
+  static final String[] KINDS = {"nothing", "memory", "pread"};
+  private static final int SPACE = 1 << 30;
+  private static final int TOUCH = 8192;
+  private static final int PAGE = 4096;
 
   private BindingCodeCost() {
   }
@@ -106,61 +117,145 @@ public final class BindingCodeCost {
     }
   }
 
-  /** {ops, rounds} from {@code [--ops N] [--rounds R]}, the defaults where not given. */
-  static int[] opsAndRounds(String[] args, int ops, int rounds) {
-    int[] chosen = {ops, rounds};
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--ops" -> chosen[0] = Integer.parseInt(args[++i]);
-        case "--rounds" -> chosen[1] = Integer.parseInt(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--ops N] [--rounds R]");
-      }
+  /**
+   * engine-work's stand-in engine: its get does the chosen work ({@link #KINDS}), and times itself.
+   * <ul>
+   *   <li>{@code nothing};</li>
+   *   <li>{@code memory}: reads 8 KB at a random place of a 1 GB buffer outside the heap (what a block-cache hit
+   *   touches, no system call);</li>
+   *   <li>{@code pread}: one {@code pread} of 4 KB at a random 4 KB-aligned place of a 1 GB file in the page cache
+   *   (what a block-cache miss does: RocksDB made 1.7 preads per read at 2^22 records and 0.2-0.5 at 2^18).</li>
+   * </ul>
+   */
+  static final class WorkingEngineDB extends NullEngineDB {
+    private final ByteBuffer memory;
+    private final FileChannel file;
+    private final ByteBuffer page = ByteBuffer.allocateDirect(PAGE);
+    private final SplittableRandom random = new SplittableRandom(42);
+    int kind;
+    long engineNanos;
+    long sink;
+
+    WorkingEngineDB(byte[] stored, ByteBuffer memory, FileChannel file) {
+      super(stored);
+      this.memory = memory;
+      this.file = file;
     }
-    return chosen;
+
+    @Override
+    protected byte[] get(long[] db, byte[] key) {
+      long t = System.nanoTime();
+      byte[] v = super.get(db, key);
+      if (kind == 1) {
+        int at = random.nextInt(SPACE / TOUCH) * TOUCH;
+        for (int i = 0; i < TOUCH; i += 64) {
+          sink += memory.get(at + i);
+        }
+      } else if (kind == 2) {
+        page.clear();
+        try {
+          sink += file.read(page, (long) random.nextInt(SPACE / PAGE) * PAGE);
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      engineNanos += System.nanoTime() - t;
+      return v;
+    }
   }
 
-  public static void main(String[] args) throws Exception {
-    int[] chosen = opsAndRounds(args, 1_000_000, 5);
-    int ops = chosen[0];
-    int rounds = chosen[1];
-    Path dir = Files.createTempDirectory("binding-code-cost");
-    try {
-      String[] keys = new String[ops];
+  /** binding-cost: the binding's shared insert and read over {@link NullEngineDB}, rounds of each in turn. */
+  static int bindingCost(Bench.Options o, PrintStream out) throws Exception {
+    int ops = o.integer("--ops");
+    int rounds = o.integer("--rounds");
+    try (Bench.WorkDir dir = o.dir("binding-code-cost")) {
+      String[] keys = keys(ops);
       byte[][] values = new byte[ops][];
-      KeyFormat format = KeyFormat.decimal(16);
       for (int i = 0; i < ops; i++) {
-        keys[i] = format.key(i);
         values[i] = new byte[100];
         values[i][i % 100] = (byte) i;
       }
-      NullEngineDB db = open(dir, values[0]);
+      NullEngineDB db = open(dir.path(), values[0]);
       try {
         // Untimed: the JIT compiles the whole path first (three passes left the first two rounds 3-18x
         // slower), then the compiler's queue is waited out, as for layers (b) and (c).
-        for (int pass = 0; pass < WARMUP_PASSES; pass++) {
-          timeInserts(db, keys, values);
-          timeReads(db, keys);
-        }
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        LayerStep.awaitQuietCompiler(jit, jit != null && jit.isCompilationTimeMonitoringSupported());
-        double[] inserts = new double[rounds];
-        double[] reads = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-          inserts[r] = timeInserts(db, keys, values) / ops;
-          reads[r] = timeReads(db, keys) / ops;
-          System.out.printf(Locale.ROOT, "  round %d: insert %.1f ns, read %.1f ns per call%n", r + 1, inserts[r],
-              reads[r]);
-        }
-        System.out.printf(Locale.ROOT, "binding code over no engine (%s), %d calls, median of %d rounds: insert %.1f"
-            + " ns, read %.1f ns per call%n", KeyValueDB.class.getName(), ops, rounds, BindingOverhead.median(inserts),
-            BindingOverhead.median(reads));
+        Map<String, double[][]> ns = new Alternation().untimed(WARMUP_PASSES).quietCompiler()
+            .path("insert", r -> new double[] {timeInserts(db, keys, values) / ops})
+            .path("read", r -> new double[] {timeReads(db, keys) / ops})
+            .run(rounds, (r, f) -> out.printf(Locale.ROOT, "  round %d: insert %.1f ns, read %.1f ns per call%n", r + 1,
+                f.get("insert")[0], f.get("read")[0]));
+        out.printf(Locale.ROOT, "binding code over no engine (%s), %d calls, median of %d rounds: insert %.1f"
+            + " ns, read %.1f ns per call%n", KeyValueDB.class.getName(), ops, rounds,
+            Alternation.median(ns.get("insert"), 0), Alternation.median(ns.get("read"), 0));
       } finally {
         db.cleanup();
       }
-    } finally {
-      Layers.deleteTree(dir);
     }
+    return 0;
+  }
+
+  /**
+   * engine-work: whether the binding's own time per read depends on what its ENGINE does, with the engine a
+   * stand-in whose work is chosen ({@link WorkingEngineDB}): the control for the flat-cost benchmark, where RocksDB's
+   * binding took longer per read outside its engine call at 2^22 records than at 2^18 while LMDB's did not. Each
+   * read's whole call and its engine call are timed as flat-cost times them; the binding's own time is the whole
+   * minus the engine call. The kinds alternate, each round starting at another; medians.
+   */
+  static int engineWork(Bench.Options o, PrintStream out) throws Exception {
+    int ops = o.integer("--ops");
+    int rounds = o.integer("--rounds");
+    try (Bench.WorkDir dir = o.dir("engine-work-cost");
+        FileChannel file = FileChannel.open(dir.path().resolve("pages"), StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer memory = ByteBuffer.allocateDirect(SPACE);
+      ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
+      for (long at = 0; at < SPACE; at += chunk.capacity()) {
+        chunk.clear();
+        file.write(chunk, at); // written through the page cache, where it stays: the reads are cached preads
+      }
+      String[] keys = keys(ops);
+      WorkingEngineDB db = new WorkingEngineDB(new byte[1024], memory, file);
+      Properties p = new Properties();
+      p.setProperty("path", dir.path().resolve("db").toString());
+      p.setProperty("fieldcount", "1");
+      db.setProperties(p);
+      db.init();
+      try {
+        Alternation kinds = new Alternation().untimed(WARMUP_PASSES).rotating();
+        for (int k = 0; k < KINDS.length; k++) {
+          int kind = k;
+          kinds.path(KINDS[k], r -> {
+            db.kind = kind;
+            db.engineNanos = 0;
+            double whole = timeReads(db, keys, 1024);
+            return new double[] {db.engineNanos / (double) ops, (whole - db.engineNanos) / ops};
+          });
+        }
+        Map<String, double[][]> ns = kinds.run(rounds, (r, f) -> out.printf(Locale.ROOT,
+            "  round %d: own ns per read: nothing %.1f, memory %.1f, pread %.1f%n", r + 1, f.get("nothing")[1],
+            f.get("memory")[1], f.get("pread")[1]));
+        for (String kind : KINDS) {
+          out.printf(Locale.ROOT, "engine-work kind=%s ops=%d rounds=%d engine_ns=%.1f own_ns=%.1f%n", kind, ops,
+              rounds, Alternation.median(ns.get(kind), 0), Alternation.median(ns.get(kind), 1));
+        }
+        if (db.sink == 42) {
+          out.print("");
+        }
+      } finally {
+        db.cleanup();
+      }
+    }
+    return 0;
+  }
+
+  /** 16-byte zero-padded decimal keys 0 to n - 1. */
+  private static String[] keys(int n) {
+    String[] keys = new String[n];
+    KeyFormat format = KeyFormat.decimal(16);
+    for (int i = 0; i < n; i++) {
+      keys[i] = format.key(i);
+    }
+    return keys;
   }
 
   static NullEngineDB open(Path dir, byte[] stored) throws DBException {

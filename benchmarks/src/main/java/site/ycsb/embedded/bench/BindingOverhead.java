@@ -1,18 +1,22 @@
 package site.ycsb.embedded.bench;
 
+import java.io.PrintStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
+import site.ycsb.embedded.DiskSpaceGuard;
+import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.CompressibleValues;
 import site.ycsb.embedded.workload.FullScanSink;
@@ -26,9 +30,10 @@ import site.ycsb.embedded.workload.Permutation;
  * alternating in one JVM, each on a fresh database. Prints ops/sec per round and the median ratio
  * binding/direct. The binding side includes what YCSB's API
  * imposes on any binding (a String key and a field map per call); YCSB's own client loop and
- * measurements are not included.
+ * measurements are not included. The free-space check's cost (disk-guard) runs through the same rounds.
  *
- * <p>Usage: BindingOverhead [--engines leveldb,rocksdb,sqlite,kyoto] [--ops N] [--rounds R] [--dir D]
+ * <p>The questions side-by-side ({@link #sideBySide}) and disk-guard ({@link #diskGuard}) of {@link Bench}:
+ * [--engines e,...] (default: every engine of {@link Engines#ALL}) [--ops N] [--rounds R], side-by-side also [--dir D].
  */
 public final class BindingOverhead {
 
@@ -52,43 +57,58 @@ public final class BindingOverhead {
     void close() throws java.io.IOException, java.sql.SQLException;
   }
 
-  public static void main(String[] args) throws Exception {
-    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto");
-    int ops = 200_000;
-    int rounds = 3;
-    Path base = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--engines":
-          engines = Arrays.asList(args[++i].split(","));
-          break;
-        case "--ops":
-          ops = Integer.parseInt(args[++i]);
-          break;
-        case "--rounds":
-          rounds = Integer.parseInt(args[++i]);
-          break;
-        case "--dir":
-          base = Path.of(args[++i]);
-          break;
-        default:
-          throw new IllegalArgumentException("unknown argument " + args[i]);
+  /** side-by-side: direct and binding rounds alternating, per engine. */
+  static int sideBySide(Bench.Options o, PrintStream out) throws Exception {
+    int ops = o.integer("--ops");
+    int rounds = o.integer("--rounds");
+    try (Bench.WorkDir dir = o.dir("binding-overhead")) {
+      Workload w = new Workload(ops);
+      out.printf(Locale.ROOT, "binding overhead: %d puts then %d gets per side, 16-byte keys (random order),"
+          + " 100-byte values, %d rounds alternating direct/binding%n", ops, ops, rounds);
+      alternate(o.list("--engines"), rounds, dir.path(), new Side("direct", (e, d) -> runDirect(e, d, w)),
+          new Side("binding", (e, d) -> runBinding(e, d, w)), "binding/direct", out);
+    }
+    return 0;
+  }
+
+  /**
+   * disk-guard: what the free-space check costs. One statvfs, the guard's amortised cost per write, and the binding's
+   * puts, gets and ordered pass with the check on (the engine's margin) and off ({@code diskspacemargin=0}),
+   * alternating rounds in one JVM, each on a fresh database.
+   */
+  static int diskGuard(Bench.Options o, PrintStream out) throws Exception {
+    int ops = o.integer("--ops");
+    int rounds = o.integer("--rounds");
+    try (Bench.WorkDir dir = o.dir("disk-guard-cost")) {
+      FileStore store = Files.getFileStore(dir.path());
+      int calls = 200_000;
+      long sink = 0;
+      long t0 = System.nanoTime();
+      for (int i = 0; i < calls; i++) {
+        sink += store.getUsableSpace();
       }
-    }
-    boolean ownBase = base == null;
-    if (ownBase) {
-      base = Files.createTempDirectory("binding-overhead");
-    }
-    Workload w = new Workload(ops);
-    System.out.printf(Locale.ROOT, "binding overhead: %d puts then %d gets per side, 16-byte keys (random order),"
-        + " 100-byte values, %d rounds alternating direct/binding%n", ops, ops, rounds);
-    alternate(engines, rounds, base, new Side("direct", (e, dir) -> runDirect(e, dir, w)),
-        new Side("binding", (e, dir) -> runBinding(e, dir, w)), "binding/direct");
-    if (ownBase) {
-      try (java.util.stream.Stream<Path> files = Files.walk(base)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      double statvfsNs = (System.nanoTime() - t0) / (double) calls;
+      DiskSpaceGuard guard = DiskSpaceGuard.of(dir.path(), 1L << 20, 0);
+      DiskSpaceGuard.Counter counter = guard.counter(); // what a client's writes go through
+      long writes = 20_000_000;
+      t0 = System.nanoTime();
+      for (long i = 0; i < writes; i++) {
+        counter.beforeWrite(116); // a 16-byte key and a 100-byte value
       }
+      double perWriteNs = (System.nanoTime() - t0) / (double) writes;
+      out.printf(Locale.ROOT, "one free-space look (FileStore.getUsableSpace, statvfs): %.0f ns (%d)%n"
+          + "guard per 116-byte write through a client's counter, amortised (a look per %d bytes): %.1f ns%n",
+          statvfsNs, sink & 1, DiskSpaceGuard.CHECK_EVERY_BYTES, perWriteNs);
+
+      Workload w = new Workload(ops);
+      Properties off = new Properties();
+      off.setProperty(KeyValueDB.DISK_SPACE_MARGIN, "0");
+      out.printf(Locale.ROOT, "binding with the check on (engine's margin) and off (diskspacemargin=0): %d puts,"
+          + " gets, one ordered pass; %d rounds alternating%n", ops, rounds);
+      alternate(o.list("--engines"), rounds, dir.path(), new Side("on", (e, d) -> runBinding(e, d, w,
+          new Properties())), new Side("off", (e, d) -> runBinding(e, d, w, off)), "on/off", out);
     }
+    return 0;
   }
 
   /** One round of one side on a fresh directory: entries per second of each of {@link #PHASES}. */
@@ -101,38 +121,36 @@ public final class BindingOverhead {
   }
 
   /**
-   * The one pairing of whole rounds in one JVM (side-by-side, disk-guard): per engine, {@code rounds} rounds of side
-   * {@code a} then side {@code b}, each on a fresh directory under {@code base}; a line per round, then the medians
-   * per phase and their ratio, {@code b/a} when {@code ratio} is "b-label/a-label", else {@code a/b}.
+   * Side-by-side and disk-guard's rounds ({@link Alternation}): per engine, {@code rounds} rounds of side {@code a}
+   * then side {@code b}, each on a fresh directory under {@code base}; a line per round, then the medians per phase
+   * and their ratio, {@code b/a} when {@code ratio} is "b-label/a-label", else {@code a/b}.
    */
-  static void alternate(List<String> engines, int rounds, Path base, Side a, Side b, String ratio) throws Exception {
+  static void alternate(List<String> engines, int rounds, Path base, Side a, Side b, String ratio, PrintStream out)
+      throws Exception {
     boolean bOverA = ratio.equals(b.label() + "/" + a.label());
     List<String> summary = new ArrayList<>();
     for (String name : engines) {
       Engines.Engine e = Engines.named(name);
-      double[][] first = new double[PHASES.length][rounds];
-      double[][] second = new double[PHASES.length][rounds];
-      for (int r = 0; r < rounds; r++) {
-        double[] x = a.round().run(e, base.resolve(name + "-" + a.label() + "-" + r));
-        double[] y = b.round().run(e, base.resolve(name + "-" + b.label() + "-" + r));
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-8s round %d:", name, r + 1));
-        for (int k = 0; k < PHASES.length; k++) {
-          first[k][r] = x[k];
-          second[k][r] = y[k];
-          line.append(String.format(Locale.ROOT, " %s %s %,.0f %s %,.0f;", PHASES[k], a.label(), x[k], b.label(),
-              y[k]));
-        }
-        System.out.println(line);
-      }
+      Map<String, double[][]> sides = new Alternation()
+          .path(a.label(), r -> a.round().run(e, base.resolve(name + "-" + a.label() + "-" + r)))
+          .path(b.label(), r -> b.round().run(e, base.resolve(name + "-" + b.label() + "-" + r)))
+          .run(rounds, (r, f) -> {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-8s round %d:", name, r + 1));
+            for (int k = 0; k < PHASES.length; k++) {
+              line.append(String.format(Locale.ROOT, " %s %s %,.0f %s %,.0f;", PHASES[k], a.label(),
+                  f.get(a.label())[k], b.label(), f.get(b.label())[k]));
+            }
+            out.println(line);
+          });
       for (int k = 0; k < PHASES.length; k++) {
-        double am = median(first[k]);
-        double bm = median(second[k]);
+        double am = Alternation.median(sides.get(a.label()), k);
+        double bm = Alternation.median(sides.get(b.label()), k);
         summary.add(String.format(Locale.ROOT, "%-8s %-4s %s %,10.0f ops/s  %s %,10.0f ops/s  %s %.2f", name,
             PHASES[k], a.label(), am, b.label(), bm, ratio, bOverA ? bm / am : am / bm));
       }
     }
-    System.out.println("medians:");
-    summary.forEach(line -> System.out.println("  " + line));
+    out.println("medians:");
+    summary.forEach(line -> out.println("  " + line));
   }
 
   /** Keys and values made once, shared by both sides. */
@@ -253,12 +271,6 @@ public final class BindingOverhead {
 
   private static double rate(int n, long nanos) {
     return n / (nanos / 1e9);
-  }
-
-  static double median(double[] xs) {
-    double[] s = xs.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   private static void check(boolean ok, String message) {

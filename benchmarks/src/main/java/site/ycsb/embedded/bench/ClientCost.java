@@ -2,10 +2,9 @@ package site.ycsb.embedded.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,8 +31,8 @@ import site.ycsb.workloads.CoreWorkload;
  * shape's workload files, in one JVM, the two alternating in each round. Each step's figure is the thread's
  * wall time over its operations; both workloads write one 100-byte field and read all fields.
  *
- * <p>Usage: ClientCost [--ops N] [--rounds R]. Each step runs once untimed first (the JIT), then R rounds;
- * the table gives the medians.
+ * <p>The question client-cost of {@link Bench} [--ops N] [--rounds R]. Each step runs once untimed first (the JIT),
+ * then R rounds ({@link Alternation}); the table gives the medians.
  */
 public final class ClientCost {
 
@@ -47,59 +46,56 @@ public final class ClientCost {
   private ClientCost() {
   }
 
-  public static void main(String[] args) throws Exception {
-    int[] chosen = BindingCodeCost.opsAndRounds(args, 1_000_000, 3);
-    int ops = chosen[0];
-    int rounds = chosen[1];
-    Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
-    System.out.printf(Locale.ROOT, "client cost: YCSB 0.17's ClientThread and DBWrapper around NothingDB, %,d"
+  /** client-cost: the table of medians after a line per round. */
+  static int run(Bench.Options o, PrintStream out) throws Exception {
+    int ops = o.integer("--ops");
+    int rounds = o.integer("--rounds");
+    out.printf(Locale.ROOT, "client cost: YCSB 0.17's ClientThread and DBWrapper around NothingDB, %,d"
         + " operations a step, %d round(s) after an untimed one, one JVM; ns per operation (thread wall time /"
         + " operations)%n  core = CoreWorkload, 1 field of 100 bytes, YCSB's hashed keys, uniform reads;"
         + " ours = EmbeddedWorkload with workloads/randwrite and randread (16-byte decimal keys drawn with"
         + " replacement, values compressible to 0.5)%n", ops, rounds);
-    Map<String, double[]> medians = measure(top.resolve("workloads"), ops, rounds, true);
-    System.out.printf(Locale.ROOT, "median of %d round(s), ns/op:%n  %-6s %12s %18s %12s%n", rounds, "step",
+    Map<String, double[]> medians = measure(o.workloads(), ops, rounds, out);
+    out.printf(Locale.ROOT, "median of %d round(s), ns/op:%n  %-6s %12s %18s %12s%n", rounds, "step",
         "CoreWorkload", "EmbeddedWorkload", "ours - core");
     for (String[] step : STEPS) {
       double core = medians.get(step[0] + " core")[0];
       double ours = medians.get(step[0] + " ours")[0];
-      System.out.printf(Locale.ROOT, "  %-6s %12.1f %18.1f %+12.1f%n", step[0], core, ours, ours - core);
+      out.printf(Locale.ROOT, "  %-6s %12.1f %18.1f %+12.1f%n", step[0], core, ours, ours - core);
     }
+    return 0;
   }
 
   /**
    * "load core", "load ours", "read core", "read ours" -> {median ns/op, then each round's}, after one
-   * untimed pass of each; {@code print}: a line per round.
+   * untimed pass of each; a line per round on {@code out} unless it is null.
    */
-  static Map<String, double[]> measure(Path workloads, int ops, int rounds, boolean print) throws Exception {
+  static Map<String, double[]> measure(Path workloads, int ops, int rounds, PrintStream out) throws Exception {
     Properties measurement = new Properties(); // YCSB's defaults: an HdrHistogram per operation
     Measurements.setProperties(measurement);
-    Map<String, List<Double>> figures = new LinkedHashMap<>();
-    for (int r = 0; r <= rounds; r++) {
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d:", r));
-      for (String[] step : STEPS) {
-        for (String workload : WORKLOADS) {
-          double ns = nanosPerOperation(properties(workloads, step, workload, ops), step[0].equals("read"), ops);
-          line.append(String.format(Locale.ROOT, " %s %s %.1f", step[0], workload, ns));
-          if (r > 0) { // round 0 is the untimed pass
-            figures.computeIfAbsent(step[0] + " " + workload, k -> new ArrayList<>()).add(ns);
-          }
-        }
-      }
-      if (print && r > 0) {
-        System.out.println(line);
+    Alternation steps = new Alternation().untimed(1);
+    for (String[] step : STEPS) {
+      for (String workload : WORKLOADS) {
+        steps.path(step[0] + " " + workload, r -> new double[] {nanosPerOperation(properties(workloads, step, workload,
+            ops), step[0].equals("read"), ops)});
       }
     }
-    Map<String, double[]> out = new LinkedHashMap<>();
-    figures.forEach((k, v) -> {
-      double[] row = new double[v.size() + 1];
-      for (int i = 0; i < v.size(); i++) {
-        row[i + 1] = v.get(i);
+    Map<String, double[][]> figures = steps.run(rounds, (r, f) -> {
+      if (out != null) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d:", r + 1));
+        f.forEach((name, ns) -> line.append(String.format(Locale.ROOT, " %s %.1f", name, ns[0])));
+        out.println(line);
       }
-      row[0] = BindingOverhead.median(Arrays.copyOfRange(row, 1, row.length));
-      out.put(k, row);
     });
-    return out;
+    Map<String, double[]> medians = new LinkedHashMap<>();
+    figures.forEach((name, rows) -> {
+      double[] ns = Alternation.column(rows, 0);
+      double[] row = new double[ns.length + 1];
+      System.arraycopy(ns, 0, row, 1, ns.length);
+      row[0] = Alternation.median(ns);
+      medians.put(name, row);
+    });
+    return medians;
   }
 
   private static Properties properties(Path workloads, String[] step, String workload, int ops) throws IOException {

@@ -140,6 +140,6 @@ public final class EngineCalls {
     if (sink == 42) { // keeps the loop's reads from being optimised away
       System.out.print("");
     }
-    return BindingOverhead.median(passes);
+    return Alternation.median(passes);
   }
 }

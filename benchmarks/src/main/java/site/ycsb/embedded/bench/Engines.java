@@ -104,6 +104,11 @@ final class Engines {
       new Engine("lmdb", (dir, p, raw) -> LmdbDirect.open(dir, p), raw -> LmdbHandle.libraryVersion(),
           LmdbClient::new, TimedBindings.Lmdb.class, p -> { }));
 
+  /** The names of {@link #ALL}, in its order: every list of engines the benchmarks default to. */
+  static List<String> names() {
+    return ALL.stream().map(Engine::name).toList();
+  }
+
   /** The engine of that name; an unknown name is refused with the known ones. */
   static Engine named(String name) {
     for (Engine e : ALL) {
@@ -111,7 +116,7 @@ final class Engines {
         return e;
       }
     }
-    throw new IllegalArgumentException("unknown engine " + name + "; known: leveldb, rocksdb, sqlite, kyoto, lmdb");
+    throw new IllegalArgumentException("unknown engine " + name + "; known: " + String.join(", ", names()));
   }
 
   private static String sqliteVersion(Properties raw) throws Exception {

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,8 +30,8 @@ import site.ycsb.embedded.NanoTimedDB;
  * from one pair of JVMs to the next that moved by ±0.9 us per read, and by ±30 ns with the engine call timed inside
  * each, against a binding cost of tens of nanoseconds.
  *
- * <p>Usage: FlatCost [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3] [--ops 600000]
- * [--operations read,update] [--dir D] [--workloads DIR]. An engine may carry binding properties
+ * <p>The question flat-cost of {@link Bench}: [--engines rocksdb,lmdb] [--records 262144,4194304] [--rounds 3]
+ * [--ops 600000] [--operations read,update] [--dir D] [--workloads DIR]. An engine may carry binding properties
  * ({@code leveldb:leveldb.library=system} also stacks {@code scale/leveldb-system}).
  */
 public final class FlatCost {
@@ -79,36 +78,16 @@ public final class FlatCost {
     this.out = out;
   }
 
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.out));
-  }
-
-  /** Runs the benchmark, printing to {@code out}; the exit status: 0, or 1 when a step failed. */
-  static int run(String[] args, PrintStream out) throws Exception {
-    List<String> engines = DEFAULT_ENGINES;
-    List<Integer> records = DEFAULT_RECORDS;
-    int rounds = DEFAULT_ROUNDS;
-    int ops = DEFAULT_OPS;
-    List<String> operations = DEFAULT_OPERATIONS;
-    Path base = null;
-    Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
-    Path workloads = top.resolve("workloads");
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--engines" -> engines = Arrays.asList(args[++i].split(","));
-        case "--records" -> records = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).sorted().toList();
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--ops" -> ops = Integer.parseInt(args[++i]);
-        case "--operations" -> operations = Arrays.asList(args[++i].split(","));
-        case "--dir" -> base = Path.of(args[++i]);
-        case "--workloads" -> workloads = Path.of(args[++i]).toAbsolutePath();
-        default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--engines e,...]"
-            + " [--records N,...] [--rounds R] [--ops N] [--operations read,update] [--dir D] [--workloads DIR]");
-      }
-    }
-    for (String o : operations) {
-      if (!WORKLOAD_OF.containsKey(o)) {
-        throw new IllegalArgumentException("unknown operation " + o + "; there are: " + WORKLOAD_OF.keySet());
+  /** flat-cost: runs the benchmark, printing to {@code out}; the exit status: 0, or 1 when a step failed. */
+  static int run(Bench.Options o, PrintStream out) throws Exception {
+    List<String> engines = o.list("--engines");
+    List<Integer> records = o.list("--records").stream().map(Integer::valueOf).sorted().toList();
+    int rounds = o.integer("--rounds");
+    int ops = o.integer("--ops");
+    List<String> operations = o.list("--operations");
+    for (String op : operations) {
+      if (!WORKLOAD_OF.containsKey(op)) {
+        throw new IllegalArgumentException("unknown operation " + op + "; there are: " + WORKLOAD_OF.keySet());
       }
     }
     for (String e : engines) {
@@ -117,9 +96,14 @@ public final class FlatCost {
     if (records.isEmpty() || records.get(0) < 1 || rounds < 1 || ops < 1) {
       throw new IllegalArgumentException("--records, --rounds and --ops must be at least 1");
     }
-    boolean ownBase = base == null;
-    base = ownBase ? Files.createTempDirectory("flatcost") : Files.createDirectories(base);
-    FlatCost bench = new FlatCost(workloads, base, rounds, ops, operations, out);
+    try (Bench.WorkDir dir = o.dir("flatcost")) {
+      return run(new FlatCost(o.workloads(), dir.path(), rounds, ops, operations, out), engines, records);
+    }
+  }
+
+  private static int run(FlatCost bench, List<String> engines, List<Integer> records) throws Exception {
+    PrintStream out = bench.out;
+    Path base = bench.base;
     long start = System.nanoTime();
     out.printf(Locale.ROOT, "flat-cost: the binding's cost per operation as the data grows. Per engine and N: N"
         + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
@@ -128,7 +112,7 @@ public final class FlatCost {
         + " coin toss through the binding with its engine calls timed or through LibraryDB's on the same handle;"
         + " per path the whole operation, the engine calls inside it, and the own work, their difference; no memory"
         + " budget (the data stays in the page cache)%n",
-        LOAD_BATCH, String.join(", ", operations), rounds, ops, HEAP);
+        LOAD_BATCH, String.join(", ", bench.operations), bench.rounds, bench.ops, HEAP);
     Map<Row, Map<Integer, Cost>> costs = new LinkedHashMap<>();
     for (String spec : engines) {
       for (int n : records) {
@@ -146,9 +130,6 @@ public final class FlatCost {
     out.println();
     bench.printSummary(costs);
     out.printf(Locale.ROOT, "wall time: %.0f s%n", (System.nanoTime() - start) / 1e9);
-    if (ownBase) {
-      Layers.deleteTree(base);
-    }
     if (!bench.failures.isEmpty()) {
       out.println("FAILED steps:");
       bench.failures.forEach(f -> out.println("  " + f));
@@ -237,12 +218,12 @@ public final class FlatCost {
     for (int i = 0; i < added.length; i++) {
       added[i] = binding.get(i).ownNet() - library.get(i).ownNet();
     }
-    return new Cost(n, median(binding.stream().mapToDouble(Round::whole).toArray()),
-        median(binding.stream().mapToDouble(Round::engine).toArray()),
-        median(binding.stream().mapToDouble(Round::own).toArray()),
-        median(binding.stream().mapToDouble(Round::clock).toArray()),
-        median(binding.stream().mapToDouble(Round::calls).toArray()),
-        median(library.stream().mapToDouble(Round::own).toArray()), median(added));
+    return new Cost(n, Alternation.median(binding.stream().mapToDouble(Round::whole).toArray()),
+        Alternation.median(binding.stream().mapToDouble(Round::engine).toArray()),
+        Alternation.median(binding.stream().mapToDouble(Round::own).toArray()),
+        Alternation.median(binding.stream().mapToDouble(Round::clock).toArray()),
+        Alternation.median(binding.stream().mapToDouble(Round::calls).toArray()),
+        Alternation.median(library.stream().mapToDouble(Round::own).toArray()), Alternation.median(added));
   }
 
   private static String dataDir(String spec, int n) {
@@ -369,10 +350,6 @@ public final class FlatCost {
 
   private String step(String where, List<String> cmd) throws Exception {
     return Layers.runStep(where, cmd, base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", ++stepNumber)));
-  }
-
-  private static double median(double[] xs) {
-    return BindingOverhead.median(xs);
   }
 
   private void printSummary(Map<Row, Map<Integer, Cost>> costs) {

@@ -82,7 +82,7 @@ public final class Layers {
   }
 
   public static void main(String[] args) throws Exception {
-    List<String> engines = List.of("leveldb", "rocksdb", "sqlite", "kyoto", "lmdb");
+    List<String> engines = Engines.names();
     List<LayerShape> shapes = Arrays.asList(LayerShape.values());
     int records = 200_000;
     int rounds = 3;
@@ -224,7 +224,7 @@ public final class Layers {
   }
 
   private static double med(List<Double> xs) {
-    return BindingOverhead.median(xs.stream().mapToDouble(Double::doubleValue).toArray());
+    return Alternation.median(xs.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   private String[] versionsOf(String spec) {
@@ -453,7 +453,7 @@ public final class Layers {
       return Double.NaN;
     }
     double[] xs = v.stream().mapToDouble(Double::doubleValue).toArray();
-    return BindingOverhead.median(xs);
+    return Alternation.median(xs);
   }
 
   private void printTables(int rounds) {

@@ -1,13 +1,13 @@
 package site.ycsb.embedded.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +49,8 @@ import site.ycsb.embedded.lmdb.LmdbOptions;
  * medians. lmdbjava's ByteBuffer proxy needs {@code --add-opens java.base/java.nio=ALL-UNNAMED
  * --add-exports java.base/sun.nio.ch=ALL-UNNAMED} (run.sh passes them).
  *
- * <p>Usage: LmdbReadPath [--records 200000] [--reads 2000000] [--rounds 3] [--dir D]
+ * <p>The question lmdb-read of {@link Bench} [--records 200000] [--reads 2000000] [--rounds 3] [--dir D]; the paths
+ * alternate through {@link Alternation}.
  */
 public final class LmdbReadPath {
 
@@ -61,35 +62,26 @@ public final class LmdbReadPath {
     long read(byte[] key);
   }
 
-  public static void main(String[] args) throws Exception {
-    int records = 200_000;
-    int reads = 2_000_000;
-    int rounds = 3;
-    Path dir = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--records" -> records = Integer.parseInt(args[++i]);
-        case "--reads" -> reads = Integer.parseInt(args[++i]);
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--dir" -> dir = Path.of(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: LmdbReadPath [--records N] [--reads N] [--rounds N] [--dir D]");
+  /** lmdb-read: a line per path and round, then the CPU clock's medians. */
+  static int run(Bench.Options o, PrintStream out) throws Exception {
+    try (Bench.WorkDir dir = o.dir("lmdb-read-path")) {
+      Map<String, List<Double>> cpu = measure(dir.path(), o.integer("--records"), o.integer("--reads"),
+          o.integer("--rounds"), out);
+      for (Map.Entry<String, List<Double>> e : cpu.entrySet()) {
+        out.printf(Locale.ROOT, "median path=%s cpu_ns_per_read=%.1f%n", e.getKey(), Alternation.median(
+            e.getValue().stream().mapToDouble(Double::doubleValue).toArray()));
       }
     }
-    Path top = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("lmdb-read-path");
-    Map<String, List<Double>> cpu = measure(top, records, reads, rounds, true);
-    for (Map.Entry<String, List<Double>> e : cpu.entrySet()) {
-      System.out.printf(Locale.ROOT, "median path=%s cpu_ns_per_read=%.1f%n", e.getKey(), median(e.getValue()));
-    }
+    return 0;
   }
 
   /**
    * Loads {@code records} records into one environment per path under {@code top}, then times {@code rounds}
    * rounds of {@code reads} reads per path (after two untimed rounds); returns each path's nanoseconds per read
-   * on the thread's CPU clock, round by round. With {@code print}, a line per path and round on stdout.
+   * on the thread's CPU clock, round by round. A line per path and round on {@code out} unless it is null.
    */
-  static Map<String, List<Double>> measure(Path top, int records, int reads, int rounds, boolean print)
-      throws IOException {
+  static Map<String, List<Double>> measure(Path top, int records, int reads, int rounds, PrintStream out)
+      throws Exception {
     byte[][] keys = new byte[records][];
     byte[][] values = new byte[records][];
     SplittableRandom random = new SplittableRandom(20110727);
@@ -136,9 +128,9 @@ public final class LmdbReadPath {
         keyBuf.clear();
         keyBuf.put(k).flip();
         ByteBuffer v = bbDbi.get(bbTxn, keyBuf);
-        byte[] out = new byte[v.remaining()];
-        v.get(out);
-        return out.length;
+        byte[] copy = new byte[v.remaining()];
+        v.get(copy);
+        return copy.length;
       });
       paths.put("bytebuffer-view", k -> {
         keyBuf.clear();
@@ -147,45 +139,39 @@ public final class LmdbReadPath {
         return v.remaining() + v.get(v.position());
       });
 
-      if (print) {
-        System.out.printf(Locale.ROOT, "lmdb-read-path records=%d reads=%d rounds=%d (%s, %s)%n", records, reads,
-            rounds, LmdbHandle.libraryVersion(), Runtime.version());
+      if (out != null) {
+        out.printf(Locale.ROOT, "lmdb-read-path records=%d reads=%d rounds=%d (%s, %s)%n", records, reads, rounds,
+            LmdbHandle.libraryVersion(), Runtime.version());
       }
-      List<String> names = new ArrayList<>(paths.keySet());
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-      Map<String, List<Double>> cpu = new LinkedHashMap<>();
-      for (int round = -2; round < rounds; round++) { // two untimed rounds first: the JIT compiles every path
-        for (int p = 0; p < names.size(); p++) {
-          String name = names.get(Math.floorMod(p + round, names.size())); // each round starts elsewhere
-          ReadPath path = paths.get(name);
-          long sum = 0;
-          long c0 = threads.getCurrentThreadCpuTime();
-          long w0 = System.nanoTime();
-          for (byte[] k : order) {
-            sum += path.read(k);
-          }
-          double wallNs = (System.nanoTime() - w0) / (double) reads;
-          double cpuNs = (threads.getCurrentThreadCpuTime() - c0) / (double) reads;
-          if (sum < 100L * reads) {
-            throw new IllegalStateException(name + " read back " + sum + " value bytes, fewer than every key's");
-          }
-          if (round >= 0) {
-            cpu.computeIfAbsent(name, x -> new ArrayList<>()).add(cpuNs);
-            if (print) {
-              System.out.printf(Locale.ROOT, "round=%d path=%s cpu_ns_per_read=%.1f wall_ns_per_read=%.1f%n", round,
-                  name, cpuNs, wallNs);
-            }
-          }
+      // two untimed rounds first: the JIT compiles every path; each round starts at another path
+      Alternation alternation = new Alternation().untimed(2).rotating();
+      paths.forEach((name, path) -> alternation.path(name, round -> {
+        long sum = 0;
+        long c0 = threads.getCurrentThreadCpuTime();
+        long w0 = System.nanoTime();
+        for (byte[] k : order) {
+          sum += path.read(k);
         }
-      }
+        double wallNs = (System.nanoTime() - w0) / (double) reads;
+        double cpuNs = (threads.getCurrentThreadCpuTime() - c0) / (double) reads;
+        if (sum < 100L * reads) {
+          throw new IllegalStateException(name + " read back " + sum + " value bytes, fewer than every key's");
+        }
+        return new double[] {cpuNs, wallNs};
+      }));
+      Map<String, double[][]> figures = alternation.run(rounds, (round, f) -> f.forEach((name, ns) -> {
+        if (out != null) {
+          out.printf(Locale.ROOT, "round=%d path=%s cpu_ns_per_read=%.1f wall_ns_per_read=%.1f%n", round, name, ns[0],
+              ns[1]);
+        }
+      }));
       bbTxn.close();
       operation.release(opReader);
       client.release(clientReader);
-      Map<String, List<Double>> inOrder = new LinkedHashMap<>(); // the paths as the class comment lists them
-      for (String name : paths.keySet()) {
-        inOrder.put(name, cpu.getOrDefault(name, List.of()));
-      }
-      return inOrder;
+      Map<String, List<Double>> cpu = new LinkedHashMap<>(); // the paths as the class comment lists them
+      figures.forEach((name, rows) -> cpu.put(name, Arrays.stream(Alternation.column(rows, 0)).boxed().toList()));
+      return cpu;
     } finally {
       operation.close();
       client.close();
@@ -203,10 +189,5 @@ public final class LmdbReadPath {
     ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);
     b.put(bytes).flip();
     return b;
-  }
-
-  static double median(List<Double> xs) {
-    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }
 }

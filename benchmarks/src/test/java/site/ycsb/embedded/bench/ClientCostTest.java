@@ -14,7 +14,7 @@ class ClientCostTest {
 
   @Test
   void timesEveryStepOfBothWorkloadsInEachRound() throws Exception {
-    Map<String, double[]> figures = ClientCost.measure(Path.of("../workloads"), 2000, 2, false);
+    Map<String, double[]> figures = ClientCost.measure(Path.of("../workloads"), 2000, 2, null);
     assertEquals(List.of("load core", "load ours", "read core", "read ours"), List.copyOf(figures.keySet()));
     for (Map.Entry<String, double[]> e : figures.entrySet()) {
       double[] row = e.getValue();

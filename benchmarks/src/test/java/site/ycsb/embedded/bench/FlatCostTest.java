@@ -53,8 +53,8 @@ class FlatCostTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int status;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      status = FlatCost.run(new String[] {"--engines", "lmdb", "--records", "600,300", "--rounds", "2", "--ops", "500",
-          "--dir", dir.toString(), "--workloads", WORKLOADS.toString()}, out);
+      status = Bench.run(new String[] {"flat-cost", "--engines", "lmdb", "--records", "600,300", "--rounds", "2",
+          "--ops", "500", "--dir", dir.toString(), "--workloads", WORKLOADS.toString()}, out);
     }
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, text);
@@ -153,7 +153,7 @@ class FlatCostTest {
 
   @Test
   void unknownEngineIsRefusedBeforeAnyStep(@TempDir Path dir) {
-    assertThrows(IllegalArgumentException.class, () -> FlatCost.run(new String[] {"--engines", "mongodb",
+    assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"flat-cost", "--engines", "mongodb",
         "--dir", dir.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
   }
 
