@@ -4,7 +4,8 @@
 # do-nothing DB (e); a table per engine with what each layer adds. See benchmarks/README.md.
 #   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...]
 #                          [--records 200000] [--rounds 3] [--smoke] [--own] [--dir D]
-# The other verbs are the questions of one driver (Bench; engines default to all, Engines.ALL).
+# Every verb is a question of one driver, Bench (the layered benchmark: layers, the default); engine lists
+# default to every engine (Engines.ALL).
 # The side-by-side binding overhead (one JVM, direct and binding rounds alternating):
 #   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3] [--dir D]
 # The free-space check's cost, on and off side by side:
@@ -26,17 +27,15 @@ if [ ! -d "$top/benchmarks/target/lib" ] || [ ! -x "$top/benchmarks/target/nativ
    || [ ! -x "$top/benchmarks/target/native/floor-rocksdbjni" ]; then
   (cd "$top" && mvn -q -B -DskipTests install)
 fi
-main=site.ycsb.embedded.bench.Layers
 opens=()
 case "${1:-}" in
   # lmdbjava's ByteBuffer proxy reads and sets a direct buffer's address through JDK internals: JDK 17 lets it
   # with these two flags only (upstream's bin/ycsb passes neither, so the binding does not use that proxy)
-  lmdb-read) main=site.ycsb.embedded.bench.Bench
-    opens=(--add-opens java.base/java.nio=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED) ;;
-  # the other questions, one driver: the verb is its first argument
-  side-by-side|disk-guard|binding-cost|flat-cost|client-cost|engine-work) main=site.ycsb.embedded.bench.Bench ;;
+  lmdb-read) opens=(--add-opens java.base/java.nio=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED) ;;
+  side-by-side|disk-guard|binding-cost|flat-cost|client-cost|engine-work|layers) ;;
+  *) set -- layers "$@" ;;
 esac
 # Every binding's own JNI library (Kyoto's; LevelDB's system variant).
 libpath="$top/kyoto-binding/target/native:$top/leveldb-binding/target/native"
 exec java --enable-native-access=ALL-UNNAMED "${opens[@]}" -Djava.library.path="$libpath" -Dlayers.top="$top" \
-  -cp "$top/benchmarks/target/classes:$top/benchmarks/target/lib/*" "$main" "$@"
+  -cp "$top/benchmarks/target/classes:$top/benchmarks/target/lib/*" site.ycsb.embedded.bench.Bench "$@"

@@ -100,6 +100,11 @@ final class Alternation {
     return median(column(rounds, k));
   }
 
+  /** The median of a list of figures; NaN when there is none. */
+  static double median(List<Double> xs) {
+    return xs == null || xs.isEmpty() ? Double.NaN : median(xs.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
   /** The median; of an even count, the mean of the middle two. */
   static double median(double[] xs) {
     double[] s = xs.clone();

@@ -6,14 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The one driver of the benchmarks' questions (all but the layered benchmark, {@link Layers}): the question is the
- * first argument, its options follow, each {@code --name value} with the default the question declares. One parsing
+ * The one driver of the benchmarks' questions, the layered benchmark ({@link Layers}) and the others: the question is
+ * the first argument, its options follow, each {@code --name value} (a flag: {@code --name}) with the default the
+ * question declares. One parsing
  * of the options, one working directory (a temporary one, deleted at the end, unless {@code --dir} names one, which
  * is kept), one exit status (1 when a question reports a failed step). Each question's rounds run through
  * {@link Alternation} (per round) or {@link PairedOps} (per operation).
@@ -30,7 +34,7 @@ public final class Bench {
     int run(Options o, PrintStream out) throws Exception;
   }
 
-  /** A question: its body and its options' defaults ("" where an option has none, such as --dir). */
+  /** A question: its body and its options' defaults ("" where an option has none, such as --dir; null: a flag). */
   record Question(Body body, String... defaults) {
   }
 
@@ -41,6 +45,9 @@ public final class Bench {
   static final Map<String, Question> QUESTIONS = new LinkedHashMap<>();
 
   static {
+    QUESTIONS.put("layers", new Question(Layers::run, "--engines", ALL_ENGINES, "--shapes",
+        Arrays.stream(LayerShape.values()).map(s -> s.id).collect(Collectors.joining(",")), "--records", "200000",
+        "--rounds", "3", "--smoke", null, "--own", null, "--dir", ""));
     QUESTIONS.put("side-by-side", new Question(BindingOverhead::sideBySide, "--engines", ALL_ENGINES, "--ops",
         "200000", "--rounds", "3", "--dir", ""));
     QUESTIONS.put("disk-guard", new Question(BindingOverhead::diskGuard, "--engines", ALL_ENGINES, "--ops", "200000",
@@ -73,24 +80,42 @@ public final class Bench {
   /** The options of one question: each given {@code --name value}, else its default. */
   static final class Options {
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final Set<String> flags = new HashSet<>();
+    private final Set<String> given = new HashSet<>();
 
     Options(String question, String[] defaults, String[] args) {
       for (int i = 0; i + 1 < defaults.length; i += 2) {
-        values.put(defaults[i], defaults[i + 1]);
-      }
-      for (int i = 0; i < args.length; i += 2) {
-        if (!values.containsKey(args[i]) || i + 1 == args.length) {
-          throw new IllegalArgumentException((values.containsKey(args[i]) ? "no value for " : "unknown argument ")
-              + args[i] + "; usage: " + question + " " + usage());
+        if (defaults[i + 1] == null) {
+          flags.add(defaults[i]);
+        } else {
+          values.put(defaults[i], defaults[i + 1]);
         }
-        values.put(args[i], args[i + 1]);
+      }
+      for (int i = 0; i < args.length; i++) {
+        boolean known = values.containsKey(args[i]) || flags.contains(args[i]);
+        if (!known || values.containsKey(args[i]) && i + 1 == args.length) {
+          throw new IllegalArgumentException((known ? "no value for " : "unknown argument ") + args[i] + "; usage: "
+              + question + " " + usage(defaults));
+        }
+        given.add(args[i]);
+        if (values.containsKey(args[i])) {
+          values.put(args[i], args[++i]);
+        }
       }
     }
 
-    private String usage() {
+    private static String usage(String[] defaults) {
       List<String> u = new ArrayList<>();
-      values.keySet().forEach(k -> u.add("[" + k + " " + k.substring(2).toUpperCase(java.util.Locale.ROOT) + "]"));
+      for (int i = 0; i + 1 < defaults.length; i += 2) {
+        String k = defaults[i];
+        u.add("[" + k + (defaults[i + 1] == null ? "" : " " + k.substring(2).toUpperCase(Locale.ROOT)) + "]");
+      }
       return String.join(" ", u);
+    }
+
+    /** Whether a flag was given. */
+    boolean flag(String name) {
+      return given.contains(name);
     }
 
     int integer(String name) {
@@ -114,17 +139,21 @@ public final class Bench {
       return text(name).isEmpty() ? null : Path.of(text(name)).toAbsolutePath();
     }
 
-    /** The workload files: --workloads, else the checkout's (the layers.top property run.sh sets). */
+    /** The checkout: the layers.top property run.sh sets, else the working directory. */
+    Path top() {
+      return Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
+    }
+
+    /** The workload files: --workloads, else the checkout's. */
     Path workloads() {
-      Path given = values.containsKey("--workloads") ? path("--workloads") : null;
-      return given != null ? given : Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize()
-          .resolve("workloads");
+      Path w = values.containsKey("--workloads") ? path("--workloads") : null;
+      return w != null ? w : top().resolve("workloads");
     }
 
     /** The question's working directory: --dir's (created, kept), else a temporary one deleted at the close. */
     WorkDir dir(String prefix) throws IOException {
-      Path given = values.containsKey("--dir") ? path("--dir") : null;
-      return given != null ? new WorkDir(Files.createDirectories(given), false)
+      Path d = values.containsKey("--dir") ? path("--dir") : null;
+      return d != null ? new WorkDir(Files.createDirectories(d), false)
           : new WorkDir(Files.createTempDirectory(prefix), true);
     }
   }

@@ -1,11 +1,11 @@
 package site.ycsb.embedded.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +38,10 @@ import site.ycsb.embedded.Warmup;
  * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)), beside
  * (a)/(d0), the ratio the library's own calls reach through the same client.
  *
- * <p>Usage: Layers [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...] [--records N]
- * [--rounds R] [--smoke] [--own] [--dir D]. An engine may carry binding properties for a variant row:
- * {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
+ * <p>The question layers of {@link Bench} (run.sh's default): [--engines leveldb,rocksdb,sqlite,kyoto,lmdb]
+ * [--shapes fillseq,...] [--records N] [--rounds R] [--smoke] [--own] [--dir D]. An engine may carry binding
+ * properties for a variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system}
+ * to (c) and (d).
  */
 public final class Layers {
 
@@ -61,6 +62,7 @@ public final class Layers {
   private final Path top;
   private final Path base;
   private final int records;
+  private final PrintStream report;
   private final List<String> failures = new ArrayList<>();
   /** engine spec -> shape -> column -> one figure per round. */
   private final Map<String, Map<LayerShape, Map<String, List<Double>>>> figures = new LinkedHashMap<>();
@@ -75,52 +77,35 @@ public final class Layers {
   /** The warm-up's warmup.operations for the YCSB layers; null: the launcher's default. */
   private String warmupOperations;
 
-  private Layers(Path top, Path base, int records) {
+  private Layers(Path top, Path base, int records, PrintStream report) {
     this.top = top;
     this.base = base;
     this.records = records;
+    this.report = report;
   }
 
-  public static void main(String[] args) throws Exception {
-    List<String> engines = Engines.names();
-    List<LayerShape> shapes = Arrays.asList(LayerShape.values());
-    int records = 200_000;
-    int rounds = 3;
-    boolean own = false;
-    String warmupOperations = null; // the launcher's default
-    Path base = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--engines" -> engines = Arrays.asList(args[++i].split(","));
-        case "--shapes" -> {
-          shapes = new ArrayList<>();
-          for (String s : args[++i].split(",")) {
-            shapes.add(LayerShape.named(s));
-          }
-        }
-        case "--records" -> records = Integer.parseInt(args[++i]);
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--smoke" -> {
-          records = 2000;
-          rounds = 1;
-          warmupOperations = "2000"; // the warm-up's path runs, in a fraction of its seconds
-        }
-        case "--dir" -> base = Path.of(args[++i]);
-        case "--own" -> own = true;
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--engines e,...] [--shapes s,...] [--records N] [--rounds R] [--smoke] [--own] [--dir D]");
-      }
-    }
+  /** The layered benchmark, printing to {@code out}; the exit status: 0, or 1 when a step failed. */
+  static int run(Bench.Options o, PrintStream out) throws Exception {
+    List<String> engines = o.list("--engines");
+    List<LayerShape> shapes = o.list("--shapes").stream().map(LayerShape::named).toList();
+    boolean smoke = o.flag("--smoke");
+    int records = smoke ? 2000 : o.integer("--records");
+    int rounds = smoke ? 1 : o.integer("--rounds");
+    // --smoke: the warm-up's path runs, in a fraction of its seconds; else the launcher's default
+    String warmupOperations = smoke ? "2000" : null;
     for (String e : engines) {
       Engines.named(e.split(":")[0]); // an unknown engine stops here, before any step runs
     }
-    Path top = Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
-    boolean ownBase = base == null;
-    base = ownBase ? Files.createTempDirectory("layers") : Files.createDirectories(base);
-    Layers run = new Layers(top, base, records);
-    run.own = own;
-    run.warmupOperations = warmupOperations;
-    System.out.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
+    try (Bench.WorkDir dir = o.dir("layers")) {
+      Layers run = new Layers(o.top(), dir.path(), records, out);
+      run.own = o.flag("--own");
+      run.warmupOperations = warmupOperations;
+      return run.run(engines, shapes, rounds);
+    }
+  }
+
+  private int run(List<String> engines, List<LayerShape> shapes, int rounds) throws Exception {
+    report.printf(Locale.ROOT, "layered benchmark: %d records of 16-byte keys and 100-byte values (100 KB fills:"
         + " %d values), the workload files' tuning, %d round(s), layers a-e alternating, each step in its own"
         + " process on a fresh database; (d0), (d), (e) after the launcher's warm-up (%s)%n", records,
         LayerShape.FILL100K.count(records), rounds,
@@ -128,22 +113,20 @@ public final class Layers {
     for (int r = 1; r <= rounds; r++) {
       for (String e : engines) {
         for (LayerShape s : shapes) {
-          run.round(r, e, s);
+          round(r, e, s);
         }
       }
     }
-    run.printTables(rounds);
+    printTables(rounds);
     if (own) {
-      run.printOwn();
+      printOwn();
     }
-    if (ownBase) {
-      deleteTree(base);
+    if (!failures.isEmpty()) {
+      report.println("FAILED steps:");
+      failures.forEach(f -> report.println("  " + f));
+      return 1;
     }
-    if (!run.failures.isEmpty()) {
-      System.out.println("FAILED steps:");
-      run.failures.forEach(f -> System.out.println("  " + f));
-      System.exit(1);
-    }
+    return 0;
   }
 
   private void round(int r, String spec, LayerShape shape) throws Exception {
@@ -192,39 +175,36 @@ public final class Layers {
         add(cells, "dtimed", timed[0]);
         add(cells, "dengine", timed[3]);
         add(cells, "down", timed[0] - timed[3]);
-        System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: (d) engine timed %.3f = engine call %.3f + the binding's"
+        report.printf(Locale.ROOT, "  %-8s %-14s round %d: (d) engine timed %.3f = engine call %.3f + the binding's"
             + " own %.3f us/op%n", spec, shape.id, r, timed[0], timed[3], timed[0] - timed[3]);
       }
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
-      System.out.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d0 %.3f  d %.3f (ycsb %.3f,"
+      report.printf(Locale.ROOT, "  %-8s %-14s round %d: a %.3f%s  b %.3f  c %.3f  d0 %.3f  d %.3f (ycsb %.3f,"
           + " wall %.3f)  e %.3f (wall %.3f) us/op%n", spec, shape.id, r, last(cells, "a"),
           cells.containsKey("a2") ? String.format(Locale.ROOT, "  a' %.3f", last(cells, "a2")) : "",
           last(cells, "b"), last(cells, "c"), d0[0], d[0], d[2], d[1], e[0], e[1]);
     } catch (StepFailed f) {
       failures.add(f.getMessage());
-      System.out.println("  " + where + ": FAILED: " + f.getMessage());
+      report.println("  " + where + ": FAILED: " + f.getMessage());
     }
   }
 
   /** The --own rounds: per engine and shape, medians of (d) engine timed, its engine call, and the binding's own. */
   private void printOwn() {
-    System.out.println();
-    System.out.println("The binding's own work inside YCSB's client (--own: (d) around the engine-timed binding, in one"
+    report.println();
+    report.println("The binding's own work inside YCSB's client (--own: (d) around the engine-timed binding, in one"
         + " JVM on the same operations; the own work is each round's whole minus its engine call, and includes one"
         + " clock read, about 17 ns here), us/op, medians over the rounds:");
-    System.out.printf(Locale.ROOT, "%-40s %-16s %10s %10s %10s%n", "engine", "shape", "whole", "engine", "own");
+    report.printf(Locale.ROOT, "%-40s %-16s %10s %10s %10s%n", "engine", "shape", "whole", "engine", "own");
     figures.forEach((spec, shapes) -> shapes.forEach((shape, m) -> {
       if (m.containsKey("down")) {
-        System.out.printf(Locale.ROOT, "%-40s %-16s %10.3f %10.3f %10.3f%n", spec, shape.id, med(m.get("dtimed")),
-            med(m.get("dengine")), med(m.get("down")));
+        report.printf(Locale.ROOT, "%-40s %-16s %10.3f %10.3f %10.3f%n", spec, shape.id,
+            Alternation.median(m.get("dtimed")), Alternation.median(m.get("dengine")),
+            Alternation.median(m.get("down")));
       }
     }));
-  }
-
-  private static double med(List<Double> xs) {
-    return Alternation.median(xs.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   private String[] versionsOf(String spec) {
@@ -448,44 +428,36 @@ public final class Layers {
     return v.get(v.size() - 1);
   }
 
-  private static double median(List<Double> v) {
-    if (v == null || v.isEmpty()) {
-      return Double.NaN;
-    }
-    double[] xs = v.stream().mapToDouble(Double::doubleValue).toArray();
-    return Alternation.median(xs);
-  }
-
   private void printTables(int rounds) {
     for (Map.Entry<String, Map<LayerShape, Map<String, List<Double>>>> e : figures.entrySet()) {
       String[] v = versionsOf(e.getKey());
-      System.out.println();
-      System.out.printf(Locale.ROOT, "%s: us/op, median of %d round(s)%n", e.getKey(), rounds);
-      System.out.printf(Locale.ROOT, "  (a) floor: %s%n", v[0]);
+      report.println();
+      report.printf(Locale.ROOT, "%s: us/op, median of %d round(s)%n", e.getKey(), rounds);
+      report.printf(Locale.ROOT, "  (a) floor: %s%n", v[0]);
       if (v[2] != null) {
-        System.out.printf(Locale.ROOT, "  (a') floor over the Java library's own engine build: %s%n", v[2]);
+        report.printf(Locale.ROOT, "  (a') floor over the Java library's own engine build: %s%n", v[2]);
       }
-      System.out.printf(Locale.ROOT, "  (b) Java library: %s%n", v[1]);
+      report.printf(Locale.ROOT, "  (b) Java library: %s%n", v[1]);
       if (v[0] != null && v[1] != null && !engineVersion(v[0]).equals(engineVersion(v[1]))) {
-        System.out.printf(Locale.ROOT, "  NOTE: the floor runs %s, the Java library %s: (b)-(a) includes the"
+        report.printf(Locale.ROOT, "  NOTE: the floor runs %s, the Java library %s: (b)-(a) includes the"
             + " difference between the engine versions%s%n", engineVersion(v[0]), engineVersion(v[1]),
             v[2] != null ? "; (a')/(a) is that difference alone (the same C loop over both builds), and (a')/(d)"
                 + " is the ratio to judge the binding by" : "");
       }
       if (v[0] != null && v[0].contains("assertions")) {
-        System.out.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
+        report.println("  WARNING: Debian's librocksdb is built with assertions on: (a) is slower than a release"
             + " build would be, and (a)/(d) flatters the upper layers");
       }
-      System.out.printf(Locale.ROOT, "  %-14s" + " %8s".repeat(19) + "%n",
+      report.printf(Locale.ROOT, "  %-14s" + " %8s".repeat(19) + "%n",
           "shape", "(a) C", "(a') C", "(b) lib", "(c) bind", "(d0) lib", "(d) ycsb", "(d) yc-us", "(d) wall",
           "(e) null", "(e) wall", "(b)-(a)", "(c)-(b)", "(d0)-(b)", "(d)-(d0)", "(a)/(d0)", "(a)/(d)", "(a')/(a)",
           "(a')/(d0)", "(a')/(d)");
       for (Map.Entry<LayerShape, Map<String, List<Double>>> row : e.getValue().entrySet()) {
         Map<String, Double> m = new HashMap<>();
         for (String c : COLUMNS) {
-          m.put(c, median(row.getValue().get(c)));
+          m.put(c, Alternation.median(row.getValue().get(c)));
         }
-        System.out.printf(Locale.ROOT, "  %-14s" + " %s".repeat(19) + "%n", row.getKey().id,
+        report.printf(Locale.ROOT, "  %-14s" + " %s".repeat(19) + "%n", row.getKey().id,
             cell(m.get("a")), cell(m.get("a2")), cell(m.get("b")), cell(m.get("c")), cell(m.get("d0")),
             cell(m.get("d")), cell(m.get("dyc")), cell(m.get("dwall")), cell(m.get("e")), cell(m.get("ewall")),
             cell(m.get("b") - m.get("a")), cell(m.get("c") - m.get("b")), cell(m.get("d0") - m.get("b")),
@@ -493,8 +465,8 @@ public final class Layers {
             ratio(m.get("a2") / m.get("a")), ratio(m.get("a2") / m.get("d0")), ratio(m.get("a2") / m.get("d")));
       }
     }
-    System.out.println();
-    System.out.println("(d0) lib = YCSB's client around LibraryDB, which makes only layer (b)'s library calls,"
+    report.println();
+    report.println("(d0) lib = YCSB's client around LibraryDB, which makes only layer (b)'s library calls,"
         + " in-operation ns / entries: (a)/(d0) is the most a binding making the library's own calls reaches"
         + " through YCSB here, (d)-(d0) the binding's cost inside YCSB's client; (d) ycsb = the measured"
         + " operation's time inside the binding, in ns (NanoTimedDB around it in YCSB's client) / entries;"

@@ -68,8 +68,8 @@ public final class LmdbReadPath {
       Map<String, List<Double>> cpu = measure(dir.path(), o.integer("--records"), o.integer("--reads"),
           o.integer("--rounds"), out);
       for (Map.Entry<String, List<Double>> e : cpu.entrySet()) {
-        out.printf(Locale.ROOT, "median path=%s cpu_ns_per_read=%.1f%n", e.getKey(), Alternation.median(
-            e.getValue().stream().mapToDouble(Double::doubleValue).toArray()));
+        out.printf(Locale.ROOT, "median path=%s cpu_ns_per_read=%.1f%n", e.getKey(),
+            Alternation.median(e.getValue()));
       }
     }
     return 0;

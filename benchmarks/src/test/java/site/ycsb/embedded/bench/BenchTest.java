@@ -21,14 +21,22 @@ class BenchTest {
 
   @Test
   void everyVerbOfRunShIsAQuestionWithItsOptions() {
-    assertEquals(List.of("side-by-side", "disk-guard", "binding-cost", "engine-work", "client-cost", "flat-cost",
-        "lmdb-read"), List.copyOf(Bench.QUESTIONS.keySet()));
-    for (String q : List.of("side-by-side", "disk-guard")) {
+    assertEquals(List.of("layers", "side-by-side", "disk-guard", "binding-cost", "engine-work", "client-cost",
+        "flat-cost", "lmdb-read"), List.copyOf(Bench.QUESTIONS.keySet()));
+    Bench.Options layers = options("layers");
+    assertEquals(Arrays.stream(LayerShape.values()).map(s -> s.id).toList(), layers.list("--shapes"));
+    assertEquals(200_000, layers.integer("--records"));
+    assertFalse(layers.flag("--smoke") || layers.flag("--own"));
+    Bench.Options smoke = new Bench.Options("layers", Bench.QUESTIONS.get("layers").defaults(),
+        new String[] {"--smoke", "--engines", "lmdb", "--own"});
+    assertTrue(smoke.flag("--smoke") && smoke.flag("--own"), "flags take no value");
+    assertEquals(List.of("lmdb"), smoke.list("--engines"));
+    for (String q : List.of("layers", "side-by-side", "disk-guard")) {
       Bench.Options o = options(q);
       assertEquals(Engines.names(), o.list("--engines"), q + ": every engine of Engines.ALL by default");
-      assertEquals(200_000, o.integer("--ops"));
       assertEquals(3, o.integer("--rounds"));
     }
+    assertEquals(200_000, options("disk-guard").integer("--ops"));
     assertEquals(1_000_000, options("binding-cost").integer("--ops"));
     assertEquals(5, options("binding-cost").integer("--rounds"));
     assertEquals(300_000, options("engine-work").integer("--ops"));
@@ -46,12 +54,14 @@ class BenchTest {
   @Test
   void unknownQuestionsAndOptionsAreRefusedWithTheUsage() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Bench.run(new String[] {"layers"}, quiet()));
-    assertTrue(e.getMessage().contains("side-by-side, disk-guard"), e.getMessage());
+        () -> Bench.run(new String[] {"mongodb"}, quiet()));
+    assertTrue(e.getMessage().contains("layers, side-by-side, disk-guard"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[0], quiet()));
     e = assertThrows(IllegalArgumentException.class,
         () -> Bench.run(new String[] {"binding-cost", "--records", "5"}, quiet()));
     assertTrue(e.getMessage().contains("binding-cost [--ops OPS] [--rounds ROUNDS]"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"layers", "--smoke", "x"}, quiet()));
+    assertTrue(e.getMessage().contains("[--smoke] [--own] [--dir DIR]"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"engine-work", "--ops"}, quiet()));
     assertTrue(e.getMessage().startsWith("no value for --ops"), e.getMessage());
   }
