@@ -17,10 +17,9 @@ import java.util.stream.Collectors;
 /**
  * The one driver of the benchmarks' questions, the layered benchmark ({@link Layers}) and the others: the question is
  * the first argument, its options follow, each {@code --name value} (a flag: {@code --name}) with the default the
- * question declares. One parsing
- * of the options, one working directory (a temporary one, deleted at the end, unless {@code --dir} names one, which
- * is kept), one exit status (1 when a question reports a failed step). Each question's rounds run through
- * {@link Alternation} (per round) or {@link PairedOps} (per operation).
+ * question declares. One parsing of the options, one working directory (a temporary one, deleted at the end, unless
+ * {@code --dir} names one, which is kept), one exit status (1 when a question reports a failed step). Each question's
+ * rounds run through {@link Alternation} (per round) or {@link PairedOps} (per operation).
  *
  * <p>Usage: Bench QUESTION [--option value ...]; the questions and their options: {@link #QUESTIONS}.
  */

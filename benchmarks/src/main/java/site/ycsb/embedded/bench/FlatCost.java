@@ -97,13 +97,11 @@ public final class FlatCost {
       throw new IllegalArgumentException("--records, --rounds and --ops must be at least 1");
     }
     try (Bench.WorkDir dir = o.dir("flatcost")) {
-      return run(new FlatCost(o.workloads(), dir.path(), rounds, ops, operations, out), engines, records);
+      return new FlatCost(o.workloads(), dir.path(), rounds, ops, operations, out).run(engines, records);
     }
   }
 
-  private static int run(FlatCost bench, List<String> engines, List<Integer> records) throws Exception {
-    PrintStream out = bench.out;
-    Path base = bench.base;
+  private int run(List<String> engines, List<Integer> records) throws Exception {
     long start = System.nanoTime();
     out.printf(Locale.ROOT, "flat-cost: the binding's cost per operation as the data grows. Per engine and N: N"
         + " records of scale/base (16-byte keys, 1 KB values) loaded once in random order through the binding"
@@ -112,15 +110,15 @@ public final class FlatCost {
         + " coin toss through the binding with its engine calls timed or through LibraryDB's on the same handle;"
         + " per path the whole operation, the engine calls inside it, and the own work, their difference; no memory"
         + " budget (the data stays in the page cache)%n",
-        LOAD_BATCH, String.join(", ", bench.operations), bench.rounds, bench.ops, HEAP);
+        LOAD_BATCH, String.join(", ", operations), rounds, ops, HEAP);
     Map<Row, Map<Integer, Cost>> costs = new LinkedHashMap<>();
     for (String spec : engines) {
       for (int n : records) {
         try {
-          bench.measure(spec, n).forEach((op, cost) -> costs.computeIfAbsent(new Row(spec, op),
+          measure(spec, n).forEach((op, cost) -> costs.computeIfAbsent(new Row(spec, op),
               k -> new TreeMap<>()).put(n, cost));
         } catch (Layers.StepFailed f) {
-          bench.failures.add(f.getMessage());
+          failures.add(f.getMessage());
           out.println("  " + spec + " N=" + n + ": FAILED: " + f.getMessage());
         } finally {
           Layers.deleteTree(base.resolve(dataDir(spec, n)));
@@ -128,11 +126,11 @@ public final class FlatCost {
       }
     }
     out.println();
-    bench.printSummary(costs);
+    printSummary(costs);
     out.printf(Locale.ROOT, "wall time: %.0f s%n", (System.nanoTime() - start) / 1e9);
-    if (!bench.failures.isEmpty()) {
+    if (!failures.isEmpty()) {
       out.println("FAILED steps:");
-      bench.failures.forEach(f -> out.println("  " + f));
+      failures.forEach(f -> out.println("  " + f));
       return 1;
     }
     return 0;
