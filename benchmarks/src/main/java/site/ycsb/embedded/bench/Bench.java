@@ -6,12 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -79,25 +78,26 @@ public final class Bench {
   /** The options of one question: each given {@code --name value}, else its default. */
   static final class Options {
     private final Map<String, String> values = new LinkedHashMap<>();
-    private final Set<String> flags = new HashSet<>();
-    private final Set<String> given = new HashSet<>();
+    /** The flags, each true once given. */
+    private final Map<String, Boolean> flags = new HashMap<>();
 
     Options(String question, String[] defaults, String[] args) {
       for (int i = 0; i + 1 < defaults.length; i += 2) {
         if (defaults[i + 1] == null) {
-          flags.add(defaults[i]);
+          flags.put(defaults[i], false);
         } else {
           values.put(defaults[i], defaults[i + 1]);
         }
       }
       for (int i = 0; i < args.length; i++) {
-        boolean known = values.containsKey(args[i]) || flags.contains(args[i]);
+        boolean known = values.containsKey(args[i]) || flags.containsKey(args[i]);
         if (!known || values.containsKey(args[i]) && i + 1 == args.length) {
           throw new IllegalArgumentException((known ? "no value for " : "unknown argument ") + args[i] + "; usage: "
               + question + " " + usage(defaults));
         }
-        given.add(args[i]);
-        if (values.containsKey(args[i])) {
+        if (flags.containsKey(args[i])) {
+          flags.put(args[i], true);
+        } else {
           values.put(args[i], args[++i]);
         }
       }
@@ -114,7 +114,7 @@ public final class Bench {
 
     /** Whether a flag was given. */
     boolean flag(String name) {
-      return given.contains(name);
+      return flags.get(name);
     }
 
     int integer(String name) {

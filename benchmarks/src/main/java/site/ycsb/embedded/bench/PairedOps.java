@@ -38,6 +38,9 @@ import site.ycsb.embedded.Keys;
  * counted in the sums, such pauses moved one path's mean by up to 60 ns per read in a round of 100,000 reads. Scans,
  * inserts and deletes are NOT_IMPLEMENTED.
  *
+ * <p>This is the harness's pairing per operation; its pairing per round, of any number of paths, is
+ * {@link Alternation}.
+ *
  * <p>{@value #EXTRA}{@code =true} is the measurement's control: the binding's read path then also copies the value it
  * read once more (a {@code toArray()} of it, timed with the path), a known extra cost that what the binding adds must
  * show.
