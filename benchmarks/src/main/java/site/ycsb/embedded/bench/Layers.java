@@ -272,6 +272,11 @@ public final class Layers {
 
   private Map<String, String> ycsbOutput(String where, String spec, String dbClass, String phase, List<String> files,
       int count, Path dir) throws Exception {
+    return ycsbFigures(step(where, ycsbCommand(spec, dbClass, phase, files, count, dir)));
+  }
+
+  /** The command of one YCSB step ((d0), (d), (e)): a fresh JVM around the given DB inside NanoTimedDB. */
+  List<String> ycsbCommand(String spec, String dbClass, String phase, List<String> files, int count, Path dir) {
     List<String> cmd = java("256m");
     // The launcher's client, as bin/ycsb and the suite run YCSB: its warm-up (the launcher's defaults) runs the
     // phase's own code on a scratch database before YCSB's clock starts, so (d0), (d) and (e) time warm code
@@ -291,7 +296,14 @@ public final class Layers {
       cmd.addAll(List.of("-p", "operationcount=" + count));
     }
     LayerStep.extras(spec).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
-    return ycsbFigures(step(where, cmd));
+    return cmd;
+  }
+
+  /** A layered run's steps for tests: its checkout, its base directory, the records, where it prints. */
+  static Layers forTest(Path top, Path base, int records, String warmupOperations) {
+    Layers l = new Layers(top, base, records, System.out);
+    l.warmupOperations = warmupOperations;
+    return l;
   }
 
   /** YCSB's "[SECTION], Name, value" lines of a step's stdout as "[SECTION], Name" -> "value". */

@@ -1,0 +1,43 @@
+package site.ycsb.embedded.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import site.ycsb.embedded.CheckedClient;
+
+/**
+ * The layered benchmark's YCSB layers start as bin/ycsb starts YCSB: through the launcher, whose warm-up runs on a
+ * scratch database before YCSB's clock, so (d0) and (d) time the warm code the report's figure comes from.
+ */
+class LayersTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void theThinDbStepIsWarmedOnAScratchDatabaseAndLeavesOnlyItsRecords() throws Exception {
+    Layers layers = Layers.forTest(Path.of("..").toAbsolutePath().normalize(), dir, 300, "2000");
+    Path data = dir.resolve("d0");
+    List<String> cmd = layers.ycsbCommand("lmdb", LibraryDB.class.getName(), "-load", List.of("randwrite"), 300, data);
+    assertTrue(cmd.contains(CheckedClient.class.getName()), cmd.toString());
+
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    // the warm-up ran on a scratch LibraryDB database beside the step's, and said so before YCSB's figures
+    assertTrue(out.contains("[ycsb-embedded] warm-up: ") && out.contains("scratch " + LibraryDB.class.getName()),
+        out);
+    assertTrue(out.indexOf("warm-up: ") < out.indexOf("[OVERALL]"), out);
+    assertTrue(out.contains("[INSERT], Return=OK, 300"), out);
+    // the scratch directory is gone; the step's directory holds the step's records only
+    try (var names = Files.list(dir)) {
+      assertEquals(List.of("d0"), names.map(f -> f.getFileName().toString()).toList());
+    }
+  }
+}
