@@ -113,6 +113,12 @@ class Numbers:
         kind of step as the run measured it (noise.py); None when neither is known."""
         return self.noise.of(self.figures.get((engine, scenario, variant)))
 
+    def gain_spread(self, engine: str, scenario: str, baseline: str) -> float | None:
+        """The spread of the ratio of two of an engine's figures (a gain, x baseline): the sum of their spreads,
+        each relative, as a ratio's worst case; None unless both are known."""
+        spreads = (self.spread(engine, scenario), self.spread(engine, baseline))
+        return None if None in spreads else sum(s for s in spreads if s is not None)
+
     def band_note(self, engines: tuple[str, ...], scenario: str, variant: str = "") -> str:
         """Which of these figures were one run judged by their kind's measured spread, as a clause ('' if none)."""
         one_run = [e for e in engines if (f := self.figures.get((e, scenario, variant))) and self.noise.band_of(f)]
@@ -191,24 +197,35 @@ def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
     return Verdict(REPRODUCED if holds else NOT_REPRODUCED, "; ".join(parts))
 
 
+BATCH_ORDERS = (("sequential", "batch-seqwrite", "seqwrite"), ("random", "batch-randwrite", "randwrite"))
+
+
 def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
     gains = {
         order: (n.ratio("sqlite", batch, plain), n.ratio(n.leveldb, batch, plain))
-        for order, batch, plain in (
-            ("sequential", "batch-seqwrite", "seqwrite"),
-            ("random", "batch-randwrite", "randwrite"),
-        )
+        for order, batch, plain in BATCH_ORDERS
     }
     n.check()
-    parts, holds = [], True
-    for order, (sqlite, leveldb) in gains.items():
-        holds &= sqlite > leveldb
+    parts, against, close = [], [], []
+    for order, batch, plain in BATCH_ORDERS:
+        sqlite, leveldb = gains[order]
         parts.append(
             f"{order}: SQLite3 {format_ratio(sqlite)}, {label(n.leveldb)} {format_ratio(leveldb)} of unbatched"
         )
+        # A gain is the ratio of two figures: the margin between two gains is judged by the wider of their spreads.
+        margin = sqlite / leveldb - 1
+        spread = too_close(margin, [n.gain_spread("sqlite", batch, plain), n.gain_spread(n.leveldb, batch, plain)])
+        if spread is not None:
+            close.append(f"{order}: margin {_percent(margin)}, spread {_percent(spread)}")
+        elif sqlite <= leveldb:
+            against.append(order)
+    evidence = "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)"
+    if against or not close:
+        return Verdict(NOT_REPRODUCED if against else REPRODUCED, evidence)
     return Verdict(
-        REPRODUCED if holds else NOT_REPRODUCED,
-        "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)",
+        TOO_CLOSE,
+        f"too close to call on this machine ({'; '.join(close)}; a gain's spread is the sum of its two figures' "
+        f"spreads): {evidence}",
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
+from analysis.findings import NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.noise import NO_NOISE, kind_of, measure_noise, probe_cells
 from analysis.reference import load_findings
 from analysis.render import to_markdown
@@ -103,3 +103,31 @@ def test_the_summary_counts_the_findings_the_table_calls_too_close(tmp_path):
     assert "## Run-to-run spread" in markdown
     assert "| read | 6.0 % | LevelDB 1.13 (leveldbjni) randread: 98,000, 100,000, 104,000 ops/sec |" in markdown
     assert "| scan | — | not measured (no repeated figure of this kind) |" in markdown
+
+
+def _judge_f6(sqlite_random_gain: float) -> tuple[str, str]:
+    """F6 on one-run figures but for LevelDB's seqwrite, repeated (a load step's spread of 10 %)."""
+    figures = [
+        figure("leveldb", "seqwrite", 95_000.0, 100_000.0, 105_000.0),
+        figure("leveldb", "batch-seqwrite", 110_000.0),
+        figure("leveldb", "randwrite", 50_000.0),
+        figure("leveldb", "batch-randwrite", 100_000.0),  # LevelDB's random gain: 2.00x
+        figure("sqlite", "seqwrite", 10_000.0),
+        figure("sqlite", "batch-seqwrite", 25_000.0),  # 2.50x against LevelDB's 1.10x: far outside the spread
+        figure("sqlite", "randwrite", 10_000.0),
+        figure("sqlite", "batch-randwrite", 10_000.0 * sqlite_random_gain),
+    ]
+    keyed = {(f.engine, f.scenario, f.variant): f for f in figures}
+    values = {k: f.value for k, f in keyed.items() if f.value is not None}
+    result = evaluate_finding(FINDINGS["F6"], values, None, keyed, noise=measure_noise(figures))
+    return result.status, result.evidence
+
+
+def test_batching_gains_within_the_spread_are_too_close_to_call():
+    # Random: SQLite's 2.20x against LevelDB's 2.00x, a 10 % margin inside the 20 % a gain can move (10 % + 10 %).
+    status, evidence = _judge_f6(2.2)
+    assert status == TOO_CLOSE, evidence
+    assert evidence.startswith("too close to call on this machine (random: margin 10.0 %, spread 20.0 %;"), evidence
+    assert "sequential: SQLite3 2.50x, LevelDB 1.13 (leveldbjni) 1.10x of unbatched" in evidence
+    assert _judge_f6(3.0)[0] == REPRODUCED  # a 50 % margin decides
+    assert _judge_f6(1.0)[0] == NOT_REPRODUCED  # LevelDB's gain twice SQLite's: outside the spread, against
