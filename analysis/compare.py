@@ -7,7 +7,9 @@ python -m analysis compare results/merged results/after     a merged report's di
 Like the report, it refuses runs whose counts differ (mode, repeat, cap, exporter, memory budget) unless
 --allow-mixed; a change within the noise of its figures (their own spread over repeats, else the spread
 the run measured for that kind of step) is not counted as faster or slower; figures taken while other
-processes kept the machine busy are named.
+processes kept the machine busy are named. Its Findings section puts each published finding's verdict in A
+beside B's and counts how many are the same: a quick run against a full one (with --allow-mixed) measures
+how far the quick run's verdicts can be trusted.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .findings import NOT_MEASURED, FindingResult
 from .formatting import format_figure, format_ratio
 from .noise import NO_NOISE, Noise, measure_noise
 from .render import Block, Heading, Paragraph, Table, to_markdown
@@ -227,6 +230,41 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     return blocks
 
 
+def verdict_agreement(a: list[FindingResult], b: list[FindingResult]) -> tuple[list[list[str]], str]:
+    """The published findings' verdicts on both sides, as rows (finding, A, B, same?), and a sentence that
+    counts them: how many of the findings judged on either side got the same verdict on both (pure)."""
+    verdicts_a, verdicts_b = ({r.label: r.status for r in side} for side in (a, b))
+    labels = list(dict.fromkeys([*verdicts_a, *verdicts_b]))
+    rows, judged, same = [], 0, 0
+    for label in labels:
+        va, vb = verdicts_a.get(label, NOT_MEASURED), verdicts_b.get(label, NOT_MEASURED)
+        if va == NOT_MEASURED and vb == NOT_MEASURED:
+            continue
+        judged += 1
+        same += va == vb
+        rows.append([label, va, vb, "same" if va == vb else "differs"])
+    if not judged:
+        return rows, "No published finding is judged on either side."
+    differ = [f"{r[0]} ({r[1]} in A, {r[2]} in B)" for r in rows if r[3] == "differs"]
+    sentence = (
+        f"The published findings' verdicts (the report's Findings, each judged on its own run's figures and "
+        f"noise) are the same on {same} of the {judged} findings judged on either side ({same / judged:.0%})"
+        + (f"; they differ on {'; '.join(differ)}" if differ else "")
+        + "."
+    )
+    return rows, sentence
+
+
+def findings_blocks(a: RunData, b: RunData) -> list[Block]:
+    from .report import judged_findings
+
+    rows, sentence = verdict_agreement(judged_findings(a).findings, judged_findings(b).findings)
+    blocks: list[Block] = [Heading(2, "Findings"), Paragraph(sentence)]
+    if rows:
+        blocks.append(Table(["Finding", "A", "B", "verdict"], rows, align_right_from=4))
+    return blocks
+
+
 def lone_shard_warnings(sides: dict[str, RunData]) -> list[str]:
     """Per side that holds only some parts of a sharded matrix (`run --shard I/N`), what it lacks: its
     figures cover those parts' cells only, so a ratio may be missing for a reason other than the run (pure)."""
@@ -300,7 +338,7 @@ def main(argv: list[str]) -> int:
     warnings = lone_shard_warnings({"A": a, "B": b}) + [f"compared although {m}" for m in mixed]
     for w in warnings:
         print(f"compare: WARNING: {w}", file=sys.stderr)
-    blocks = comparison_blocks(a, b, compare_runs(a, b))
+    blocks = comparison_blocks(a, b, compare_runs(a, b)) + findings_blocks(a, b)
     blocks[1:1] = [Paragraph(f"**WARNING: {w}**") for w in warnings]
     markdown = to_markdown(blocks)
     if args.out:

@@ -30,7 +30,7 @@ from .findings import (
     ran_any_finding,
 )
 from .formatting import format_number
-from .noise import measure_noise
+from .noise import Noise, measure_noise
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_costs import (
@@ -46,7 +46,7 @@ from .report_noise import noise_blocks, spread_blocks
 from .report_own import own_stream_blocks
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, report_tables
-from .results import OPERATIONS_CLOCK, YCSB_CLOCK, RunData, figures_frame, like_for_like, load_runs
+from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
 from .steady import CLIMBING, TOO_SHORT, figure_steadiness
 from .steady import describe as describe_steadiness
@@ -522,9 +522,20 @@ def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, 
     return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
 
 
-def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
+@dataclass(frozen=True)
+class Judged:
+    """A run's figures on the published programs' clock, its noise, steadiness and findings (judged_findings)."""
+
+    compared: list[Figure]
+    on_ycsb: set[tuple[str, str]]  # the tests left on YCSB's clock (like_for_like)
+    noise: Noise
+    steadiness: Mapping[tuple[str, str, str], str]
+    findings: list[FindingResult]
+
+
+def judged_findings(run: RunData) -> Judged:
+    """Every published finding judged on the run's figures, as the report shows them (compare reads it too)."""
     published = load_published()
-    figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
     # Where a figure meets a published one (the findings, the heat map's published tests), it is taken on
     # the clock the published program kept: db_bench's, after the open and before the close.
     compared, on_ycsb = like_for_like(run.figures, {(s, v) for (s, v, _e) in published})
@@ -536,6 +547,20 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
         findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
     steadiness = figure_steadiness(run.cells, run.directory)
     findings = [steadiness_noted(r, steadiness) for r in findings]
+    return Judged(compared, on_ycsb, noise, steadiness, findings)
+
+
+def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
+    published = load_published()
+    figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
+    judged = judged_findings(run)
+    compared, on_ycsb, noise, steadiness, findings = (
+        judged.compared,
+        judged.on_ycsb,
+        judged.noise,
+        judged.steadiness,
+        judged.findings,
+    )
     timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis.compare import compare_runs, comparison_blocks
+from analysis.compare import compare_runs, comparison_blocks, findings_blocks, verdict_agreement
 from analysis.compare import main as compare_main
 from analysis.render import to_markdown
-from analysis.report import write_report
+from analysis.report import judged_findings, write_report
 from analysis.results import RunData
 
 from .test_noise import figure
@@ -126,3 +126,29 @@ def test_a_merged_report_s_directory_stands_for_its_parts(tmp_path: Path, capsys
     (merged / "merged.json").unlink()
     assert compare_main([str(merged), str(first)]) == 2
     assert "give the parts, comma-separated" in capsys.readouterr().err
+
+
+def test_the_findings_verdicts_are_set_side_by_side_and_counted(tmp_path: Path) -> None:
+    # A: LevelDB writes fastest (F2 reproduced), Kyoto reads fastest (F4 reproduced); B: Kyoto's writes win
+    # (F2 not reproduced), the reads as in A. Every other finding lacks its figures on both sides.
+    reads = [figure("kyoto", "randread", 300_000.0), figure("leveldb", "randread", 100_000.0)]
+    reads.append(figure("sqlite", "randread", 50_000.0))
+    a = run_of(
+        tmp_path,
+        "a",
+        [figure("leveldb", "randwrite", 200_000.0), figure("kyoto", "randwrite", 50_000.0)]
+        + [figure("sqlite", "randwrite", 20_000.0), *reads],
+    )
+    b = run_of(
+        tmp_path,
+        "b",
+        [figure("leveldb", "randwrite", 50_000.0), figure("kyoto", "randwrite", 200_000.0)]
+        + [figure("sqlite", "randwrite", 20_000.0), *reads],
+    )
+    text = to_markdown(findings_blocks(a, b))
+    assert "are the same on 1 of the 2 findings judged on either side (50%)" in text, text
+    assert "they differ on F2 (reproduced in A, not reproduced in B)" in text, text
+    assert "| F4 | reproduced | reproduced | same |" in text, text
+    assert "| F1 |" not in text  # judged on neither side: not a row
+    rows, sentence = verdict_agreement(judged_findings(a).findings, judged_findings(a).findings)
+    assert "the same on 2 of the 2" in sentence and "differ" not in sentence
