@@ -46,3 +46,40 @@ def test_the_launcher_preloads_the_shim_for_leveldb_and_kyoto_only(tmp_path, eng
     assert preload_seen(tmp_path, engine, LD_PRELOAD="/x/other.so") == (
         f"{expected} /x/other.so" if expected else "/x/other.so"
     )
+
+
+@pytest.mark.parametrize(
+    "engine, library",
+    [("leveldb", "leveldbjni"), ("leveldb", "system"), ("rocksdb", ""), ("sqlite", "")] + [("kyoto", ""), ("lmdb", "")],
+)
+def test_a_killed_jvm_leaves_no_native_library_in_the_temporary_directory(tmp_path, engine, library):
+    """Each engine's JVM loads its native code from the build (<engine>-binding/target/native), not from a copy
+    unpacked into java.io.tmpdir at each start: that costs the start time, and a JVM killed as the crash check
+    kills them (SIGKILL, no exit hooks) left the copy behind, one file per kill."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    environment = os.environ | {"YCSB_TMPDIR": str(temporary), "YCSB_QUIET": "1"}
+    command = [
+        str(REPO / "bin" / "ycsb"),
+        "load",
+        engine,
+        "-p",
+        f"path={tmp_path / 'db'}",
+        "-p",
+        "recordcount=100000000",
+    ]
+    command += ["-p", "warmup.operations=0", "-p", "workload=site.ycsb.workloads.CoreWorkload"]
+    command += ["-p", f"leveldb.library={library}"] if library else []
+    with subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment
+    ) as jvm:
+        said = []
+        assert jvm.stderr is not None
+        for line in jvm.stderr:  # the binding prints "[<engine>] opened <path> ..." once its library is loaded
+            said.append(line)
+            if line.startswith(f"[{engine}") and " opened " in line:
+                break
+        jvm.kill()
+        jvm.wait(timeout=60)
+    assert any(" opened " in line for line in said), "".join(said)
+    assert sorted(p.name for p in temporary.iterdir()) == []
