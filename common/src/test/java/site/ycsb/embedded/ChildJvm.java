@@ -34,12 +34,7 @@ public final class ChildJvm {
    */
   public static ChildJvm start(Path workDir, String name, Map<String, String> env, Class<?> main, String... args)
       throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path")));
-    String libPath = System.getProperty("java.library.path");
-    if (libPath != null) {
-      cmd.add("-Djava.library.path=" + libPath);
-    }
+    List<String> cmd = javaCommand();
     cmd.add(main.getName());
     cmd.addAll(List.of(args));
     Files.createDirectories(workDir);
@@ -49,6 +44,35 @@ public final class ChildJvm {
     pb.environment().remove("LD_PRELOAD");
     pb.environment().putAll(env);
     return new ChildJvm(pb.start(), out, err);
+  }
+
+  /**
+   * A child JVM's command up to its main class: this JVM's java, class path and library path, and, as bin/ycsb
+   * names them, the native libraries the build unpacked into the module's {@code target/native} (rocksdbjni's and
+   * leveldbjni's on the library path; sqlite-jdbc's, lmdbjava's LMDB and jffi's stub by their properties).
+   * Without them each library unpacks a copy into java.io.tmpdir, which a child that halts (a refused start's exit
+   * status) or is killed leaves behind.
+   */
+  public static List<String> javaCommand() {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path")));
+    Path natives = Path.of("target", "native").toAbsolutePath();
+    String libPath = System.getProperty("java.library.path");
+    // rocksdbjni and leveldbjni look for theirs on java.library.path, as bin/ycsb gives them the module's natives
+    String searched = Files.isDirectory(natives) ? natives + (libPath != null ? ":" + libPath : "") : libPath;
+    if (searched != null) {
+      cmd.add("-Djava.library.path=" + searched);
+    }
+    if (Files.isRegularFile(natives.resolve("libsqlitejdbc.so"))) {
+      cmd.addAll(List.of("-Dorg.sqlite.lib.path=" + natives, "-Dorg.sqlite.lib.name=libsqlitejdbc.so"));
+    }
+    if (Files.isRegularFile(natives.resolve("x86_64-linux-gnu.so"))) {
+      cmd.add("-Dlmdbjava.native.lib=" + natives.resolve("x86_64-linux-gnu.so"));
+    }
+    if (Files.isRegularFile(natives.resolve("libjffi-1.2.so"))) {
+      cmd.add("-Djffi.boot.library.path=" + natives);
+    }
+    return cmd;
   }
 
   /** Runs {@code main} to its end: {exit status, stdout, stderr}. */

@@ -9,8 +9,9 @@ import site.ycsb.DBException;
 
 /**
  * Opens a binding in a process of its own, for tests of what a second process sees.
- * Arguments: binding class, properties file. Exit 0: opened and closed; 3: init refused, with
- * the message on stdout.
+ * Arguments: binding class, properties file, and {@code halt} to end with {@code Runtime.halt} (no exit hooks, as
+ * a refused start's exit status or a kill ends a JVM). Exit 0: opened and closed; 3: init refused, with the
+ * message on stdout.
  */
 public final class ClientProcess {
 
@@ -32,6 +33,10 @@ public final class ClientProcess {
     }
     db.cleanup();
     System.out.println("OPENED");
+    System.out.flush();
+    if (args.length > 2 && args[2].equals("halt")) {
+      Runtime.getRuntime().halt(0);
+    }
     System.exit(0);
   }
 }

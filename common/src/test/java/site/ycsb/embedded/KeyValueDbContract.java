@@ -527,22 +527,38 @@ public abstract class KeyValueDbContract {
 
   /** Runs {@link ClientProcess} on {@code p} in a JVM of its own; returns exit code and output. */
   protected final String[] runInOtherProcess(Properties p) throws Exception {
+    return runInOtherProcess(p, List.of());
+  }
+
+  /** The same with these JVM options, and {@code more} arguments after ClientProcess's two. */
+  private String[] runInOtherProcess(Properties p, List<String> jvmOptions, String... more) throws Exception {
     Path file = Files.createTempFile(tmp, "client", ".properties");
     try (Writer w = new FileWriter(file.toFile(), StandardCharsets.UTF_8)) {
       p.store(w, null);
     }
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path")));
-    String libPath = System.getProperty("java.library.path");
-    if (libPath != null) {
-      cmd.add("-Djava.library.path=" + libPath);
-    }
+    List<String> cmd = ChildJvm.javaCommand();
+    cmd.addAll(jvmOptions);
     cmd.addAll(List.of(ClientProcess.class.getName(), newClient().getClass().getName(), file.toString()));
+    cmd.addAll(List.of(more));
     Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new String[] {Integer.toString(proc.waitFor()), out};
+  }
+
+  /**
+   * A JVM started as the tests and bin/ycsb start them loads the engine's native code from the build: one that
+   * ends without its exit hooks (a halted refusal, the crash check's kill -9) left each library's copy unpacked
+   * into java.io.tmpdir behind (sqlite-jdbc's, lmdbjava's, leveldbjni's, one each per JVM).
+   */
+  @Test
+  void aHaltedJvmLeavesNoNativeLibraryInTheTemporaryDirectory() throws Exception {
+    Path temporary = Files.createDirectories(tmp.resolve("jvm-tmp"));
+    String[] r = runInOtherProcess(properties(tmp.resolve("db")), List.of("-Djava.io.tmpdir=" + temporary), "halt");
+    assertEquals("0", r[0], r[1]);
+    assertTrue(r[1].contains("OPENED"), r[1]);
+    try (java.util.stream.Stream<Path> left = Files.list(temporary)) {
+      assertEquals(List.of(), left.map(f -> f.getFileName().toString()).toList());
+    }
   }
 
   @Test

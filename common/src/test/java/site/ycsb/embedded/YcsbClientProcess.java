@@ -2,7 +2,6 @@ package site.ycsb.embedded;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -23,14 +22,7 @@ final class YcsbClientProcess {
   /** The same under another main class (the launcher's {@link CheckedClient}). */
   static String[] run(Path cwd, String main, String binding, String phase, Map<String, String> properties)
       throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path")));
-    String libPath = System.getProperty("java.library.path");
-    if (libPath != null) {
-      cmd.add("-Djava.library.path=" + libPath);
-    }
+    List<String> cmd = ChildJvm.javaCommand();
     cmd.addAll(List.of(main, "-db", binding, phase,
         "-p", "workload=site.ycsb.workloads.CoreWorkload", "-p", "fieldcount=1", "-p", "fieldlength=20"));
     properties.forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
