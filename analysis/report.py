@@ -16,6 +16,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from .charts import bar_chart
 from .crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
@@ -522,8 +523,7 @@ def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, 
     return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
 
 
-@dataclass(frozen=True)
-class Judged:
+class Judged(NamedTuple):
     """A run's figures on the published programs' clock, its noise, steadiness and findings (judged_findings)."""
 
     compared: list[Figure]
@@ -553,14 +553,7 @@ def judged_findings(run: RunData) -> Judged:
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:
     published = load_published()
     figure_map = {(f.engine, f.scenario, f.variant): f for f in run.figures}
-    judged = judged_findings(run)
-    compared, on_ycsb, noise, steadiness, findings = (
-        judged.compared,
-        judged.on_ycsb,
-        judged.noise,
-        judged.steadiness,
-        judged.findings,
-    )
+    compared, on_ycsb, noise, steadiness, findings = judged_findings(run)
     timed = any(f.inside_values for f in run.figures)
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
