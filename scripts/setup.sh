@@ -41,7 +41,7 @@ fi
 # The Java modules; tests run from scripts/test.sh.
 mvn -q -B -DskipTests install
 
-# Each binding's class-data-sharing archive, which bin/ycsb maps at each start (0.1-0.2 s less per JVM):
+# Each binding's class-data-sharing archive, which bin/ycsb maps at each start (0.07-0.23 s less per JVM):
 # trained again only when the build changed its jars. A failed training leaves that binding without one.
 for module in *-binding; do
   bin/ycsb cds-archive "${module%-binding}" >/dev/null || echo "setup: ${module%-binding} starts without an archive" >&2
