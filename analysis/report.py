@@ -227,8 +227,17 @@ def table_blocks(
     return blocks
 
 
-def findings_blocks(results: list[FindingResult], timed: bool = False) -> list[Block]:
-    """timed: the run has in-operation figures, which the findings are judged on (like_for_like)."""
+QUICK_SCOPE = (
+    " Judged at this quick run's scaled-down counts: a finding that turns on how the data compares with an "
+    "engine's caches can go the other way at the published counts (docs/performance.md measures how often), so "
+    "take a verdict here as provisional until a `--full` run confirms it; `python -m analysis compare THIS FULL "
+    "--allow-mixed` sets the two runs' verdicts side by side."
+)
+
+
+def findings_blocks(results: list[FindingResult], timed: bool = False, quick: bool = False) -> list[Block]:
+    """timed: the run has in-operation figures, which the findings are judged on (like_for_like); quick: the run
+    has scaled-down counts, whose verdicts the section says are provisional."""
     counts = {
         s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
     }
@@ -254,6 +263,7 @@ def findings_blocks(results: list[FindingResult], timed: bool = False) -> list[B
                 if per_library
                 else ""
             )
+            + (QUICK_SCOPE if quick else "")
         ),
         Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
     ]
@@ -594,7 +604,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if crash is not None:
         blocks += durability_blocks(crash)
     if findings:
-        blocks += findings_blocks(findings, timed)
+        blocks += findings_blocks(findings, timed, quick=run.suite.get("mode") == "quick")
     blocks += failed_blocks(run)
     blocks += spread_blocks(noise, bool(findings))
     blocks += noise_blocks(run)

@@ -13,7 +13,7 @@ from analysis.compare import compare_figures, comparison_blocks
 from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
-from analysis.report import build_report, drawn_keys_note
+from analysis.report import QUICK_SCOPE, build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.scenarios import SCENARIOS_BY_ID
@@ -217,6 +217,16 @@ def test_a_run_without_the_findings_scenarios_has_no_findings_section(tmp_path):
     one = RunData(tmp_path, run.suite, run.machine, [], run.tidy, [figure("leveldb", "seqwrite", 1000.0)], {})
     markdown = to_markdown(build_report(one, tmp_path))
     assert "## Findings" in markdown and "| F10 |" in markdown and line not in markdown
+
+
+def test_a_quick_runs_findings_say_their_verdicts_are_provisional(tmp_path):
+    # A quick run once called F4 reproduced (Kyoto's reads at 100,000 records) where the full run's 1,000,000
+    # did not: its section must say the counts are scaled down and how to set a full run's verdicts beside it.
+    quick = constructed_run(tmp_path)
+    markdown = to_markdown(build_report(quick, tmp_path))
+    assert QUICK_SCOPE.strip() in markdown and "compare THIS FULL" in markdown
+    full = RunData(tmp_path, quick.suite | {"mode": "full"}, quick.machine, quick.cells, quick.tidy, quick.figures, {})
+    assert QUICK_SCOPE.strip() not in to_markdown(build_report(full, tmp_path))
 
 
 def test_compare_gives_ratios_and_inverts_times():
