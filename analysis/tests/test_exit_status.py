@@ -124,3 +124,54 @@ def test_a_full_disk_exits_4_after_the_refused_insert(tmp_path: Path) -> None:
     assert "write refused: the filesystem 'tmpfs' (tmpfs) mounted on " + str(small) in run.stderr
     assert "[ycsb-embedded] exit status 4: 1 operation(s) returned ERROR" in run.stderr
     assert "[INSERT-FAILED], Operations, 1" in run.stdout
+
+
+ROWS = [
+    ("leveldb", []),
+    ("leveldb", ["leveldb.library=system"]),
+    ("rocksdb", []),
+    ("sqlite", []),
+    ("kyoto", []),
+    ("lmdb", []),
+]
+
+
+def _users_files(home: Path) -> dict[str, str]:
+    (home / "sub").mkdir(parents=True, exist_ok=True)
+    (home / "notes.txt").write_text("mine")
+    (home / "sub" / "a.txt").write_text("mine too")
+    return {"notes.txt": "mine", "sub/a.txt": "mine too"}
+
+
+@pytest.mark.parametrize(
+    ("engine", "extra"), ROWS, ids=["leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb"]
+)
+@pytest.mark.parametrize("prop", ["path=", "{engine}.path= "])
+def test_an_empty_path_is_refused_and_the_working_directory_untouched(
+    tmp_path: Path, engine: str, extra: list[str], prop: str
+) -> None:
+    # `-p path=$DBDIR` with the variable unset: workloada's own destroy=load deleted the working directory's files.
+    home = tmp_path / "home"
+    before = _users_files(home)
+    run = ycsb_load(home, prop.format(engine=engine), *extra, workload="workloada", engine=engine)
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "' is not allowed: expected a directory's path (it is empty" in run.stderr, run.stderr[-2000:]
+    after = {str(p.relative_to(home)): p.read_text() for p in sorted(home.rglob("*")) if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in home.iterdir()) == ["notes.txt", "sub"], "nothing created either"
+
+
+@pytest.mark.parametrize(
+    ("engine", "extra"), ROWS, ids=["leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb"]
+)
+def test_destroy_deletes_a_users_files_only_when_asked_by_name(tmp_path: Path, engine: str, extra: list[str]) -> None:
+    db = tmp_path / "db"
+    assert ycsb_load(tmp_path, f"path={db}", *extra, engine=engine).returncode == 0
+    before = _users_files(db)
+    refused = ycsb_load(tmp_path, f"path={db}", "destroy=true", *extra, engine=engine)
+    assert refused.returncode == 3, refused.stderr[-2000:]
+    assert "notes.txt, sub/. Nothing was deleted" in refused.stderr, refused.stderr[-2000:]
+    assert {k: (db / k).read_text() for k in before} == before
+    asked = ycsb_load(tmp_path, f"path={db}", "destroy=true", "destroyunknownfiles=true", *extra, engine=engine)
+    assert asked.returncode == 0, asked.stderr[-2000:]
+    assert not (db / "notes.txt").exists() and not (db / "sub").exists()

@@ -151,6 +151,65 @@ public final class EngineFiles {
     return out;
   }
 
+  /** LevelDB's files by name (LevelDB 1.13 names its tables .sst, 1.23 .ldb). */
+  private static final Pattern LEVELDB_OWN = Pattern.compile(
+      "CURRENT|LOCK|LOG|LOG\\.old|MANIFEST-[0-9]+|[0-9]+\\.(ldb|sst|log|dbtmp)");
+  /** RocksDB's files by name: LevelDB's, its options, identity and blob files, and its dated old logs. */
+  private static final Pattern ROCKSDB_OWN = Pattern.compile(
+      "CURRENT|LOCK|IDENTITY|LOG|LOG\\.old\\.[0-9]+|MANIFEST-[0-9]+|OPTIONS-[0-9]+(\\.dbtmp)?"
+          + "|[0-9]+\\.(sst|log|blob|dbtmp)");
+
+  /**
+   * The entries of {@code dir} that are neither {@code ownEngine}'s (a binding name) database files, recognised by
+   * name, nor the project's own ({@code .ycsb-embedded*}): what {@code destroy} must not delete unasked (a user's
+   * notes beside a database, another engine's files). {@code databaseFile} is the binding's file inside the
+   * directory (SQLite's and Kyoto's; null for an engine that names its files itself); a directory entry is never
+   * an engine's. Sorted; empty when {@code dir} is missing. Reads names only.
+   */
+  public static List<String> notOwned(Path dir, String ownEngine, String databaseFile) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    // LevelDB's file names are RocksDB's too: what identify() gives another engine is that engine's
+    java.util.Set<String> others = new java.util.HashSet<>();
+    identify(dir).forEach((engine, names) -> {
+      if (!engine.binding.equals(ownEngine)) {
+        others.addAll(names);
+      }
+    });
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        String name = p.getFileName().toString();
+        boolean file = Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (!(file && !others.contains(name)
+            && (name.startsWith(PROJECT_FILES) || ownedBy(ownEngine, name, databaseFile)))) {
+          out.add(name + (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "/" : ""));
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** Whether a file named {@code name} is one of {@code engine}'s (a binding name) by its name alone. */
+  private static boolean ownedBy(String engine, String name, String databaseFile) {
+    return switch (engine) {
+      case "leveldb" -> LEVELDB_OWN.matcher(name).matches();
+      case "rocksdb" -> ROCKSDB_OWN.matcher(name).matches();
+      case "lmdb" -> name.equals(LMDB_DATA_FILE) || name.equals(LMDB_LOCK_FILE);
+      // SQLite's database, its WAL, shared memory, rollback journal and the binding's process lock; Kyoto's file, its
+      // WAL, a repair's copy and the process lock
+      case "sqlite" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + "-wal")
+          || name.equals(databaseFile + "-shm") || name.equals(databaseFile + "-journal")
+          || name.equals(databaseFile + ".lock"));
+      case "kyoto" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + ".wal")
+          || name.equals(databaseFile + ".tmpkch") || name.equals(databaseFile + ".tmpkct")
+          || name.equals(databaseFile + ".lock"));
+      default -> false;
+    };
+  }
+
   /**
    * Refuses {@code dir} when it holds files of an engine other than {@code ownEngine} (a binding
    * name, "leveldb"), naming that engine and the directory. Reads only; call it before anything
@@ -164,7 +223,8 @@ public final class EngineFiles {
       throw new IOException("data directory " + dir.toAbsolutePath() + " holds " + e.getKey().title
           + " files (" + shown(e.getValue()) + "), not " + ownEngine
           + "'s: refusing to open it, and nothing in it was changed."
-          + " Run " + e.getKey().binding + " on it, point path elsewhere, or use destroy=true to delete them");
+          + " Run " + e.getKey().binding + " on it, point path elsewhere, or use destroy=true with "
+          + KeyValueDB.DESTROY_UNKNOWN_FILES + "=true to delete them");
     }
   }
 
@@ -247,8 +307,8 @@ public final class EngineFiles {
       List<String> paths = unclaimed.stream().map(n -> dir.toAbsolutePath().resolve(n).toString()).toList();
       out.add("it holds " + shown(paths) + ", which no engine here claims: each is not a Kyoto Cabinet database,"
           + " not an SQLite database and not a LevelDB or RocksDB file, by header or by name (a database file whose"
-          + " header is damaged looks like this). Move them out, point path elsewhere, or use destroy=true to delete"
-          + " everything in it");
+          + " header is damaged looks like this). Move them out, point path elsewhere, or use destroy=true with "
+          + KeyValueDB.DESTROY_UNKNOWN_FILES + "=true to delete everything in it");
     }
     return out;
   }

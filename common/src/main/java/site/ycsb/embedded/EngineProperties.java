@@ -101,6 +101,23 @@ public final class EngineProperties {
     return lookup(name, def).value;
   }
 
+  /**
+   * A directory: any path but an empty or blank one, which would name the working directory ({@code -p path=$DIR}
+   * with DIR unset) and let {@code destroy} delete what the user keeps there. Refused before anything is touched.
+   */
+  public java.nio.file.Path directory(String name, String def) {
+    Found f = lookup(name, def);
+    if (f.value.isBlank()) {
+      throw f.bad("a directory's path (it is empty: an unset variable in -p " + f.key + "=$DIR?); nothing was"
+          + " touched");
+    }
+    try {
+      return java.nio.file.Path.of(f.value);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw f.bad("a directory's path (" + e.getReason() + "); nothing was touched");
+    }
+  }
+
   /** A whole number in [min, max]. */
   public long integer(String name, long def, long min, long max) {
     Found f = lookup(name, Long.toString(def));

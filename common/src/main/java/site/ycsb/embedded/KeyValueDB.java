@@ -3,8 +3,8 @@ package site.ycsb.embedded;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -42,6 +42,13 @@ public abstract class KeyValueDB<H> extends DB {
    * empty database with exit 0).
    */
   public static final String ALLOW_EMPTY_RUN = "allowemptyrun";
+  /**
+   * With {@code destroy}: delete whatever the data directory holds. By default destroy deletes only what it
+   * recognises as this engine's database and the project's own files, and refuses, deleting nothing, a directory
+   * that holds anything else (a user's files beside the database, another engine's, a path that names a home
+   * directory).
+   */
+  public static final String DESTROY_UNKNOWN_FILES = "destroyunknownfiles";
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
@@ -298,11 +305,12 @@ public abstract class KeyValueDB<H> extends DB {
     EngineProperties props = new EngineProperties(getProperties(), engineName());
     try {
       props.refuseUpstreamNames();
-      Path dir = Paths.get(props.string(EngineProperties.PATH, "data/" + engineName()));
+      Path dir = props.directory(EngineProperties.PATH, "data/" + engineName());
       // true: always; load: only in YCSB's load phase (Client sets dotransactions=false there).
       String destroyWhen = props.choice(EngineProperties.DESTROY, "false", "false", "true", "load");
       boolean loading = !Boolean.parseBoolean(getProperties().getProperty("dotransactions", "true"));
       boolean destroy = destroyWhen.equals("true") || (destroyWhen.equals("load") && loading);
+      boolean destroyAnything = props.bool(DESTROY_UNKNOWN_FILES, false);
       // a run phase is what YCSB's -t says explicitly; a client made without it (a test, a tool) is not one
       boolean running = "true".equals(getProperties().getProperty("dotransactions"));
       boolean allowEmpty = props.bool(ALLOW_EMPTY_RUN, false);
@@ -346,6 +354,9 @@ public abstract class KeyValueDB<H> extends DB {
           layoutNote = admitLayout(dir, recorded, layout);
           // a repair changes the directory on purpose: what it moved must not be deleted as new
           before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
+        }
+        if (destroy && !destroyAnything) {
+          refuseUnknownFiles(dir, file);
         }
         try {
           dirLock[0] = DirectoryLock.open(dir, destroy, !sharesDirectory());
@@ -444,6 +455,23 @@ public abstract class KeyValueDB<H> extends DB {
       throw ClientExitStatus.refused(e);
     } catch (Exception e) {
       throw ClientExitStatus.refused(new DBException("[" + engineName() + "] cannot open: " + e.getMessage(), e));
+    }
+  }
+
+  /**
+   * Refuses a destroy of {@code dir} while it holds anything but this engine's database files and the project's own:
+   * nothing is deleted, and the message names what is there.
+   */
+  private void refuseUnknownFiles(Path dir, String file) throws IOException {
+    List<String> unknown = EngineFiles.notOwned(dir, engineName(), file);
+    if (!unknown.isEmpty()) {
+      int shown = Math.min(unknown.size(), 5);
+      throw new IOException(EngineProperties.DESTROY + " would delete everything in " + dir.toAbsolutePath()
+          + ", which holds " + unknown.size() + " entr" + (unknown.size() == 1 ? "y" : "ies") + " that "
+          + (unknown.size() == 1 ? "is" : "are") + " not " + engineName() + "'s database nor this project's: "
+          + String.join(", ", unknown.subList(0, shown)) + (unknown.size() > shown ? " and " + (unknown.size() - shown)
+          + " more" : "") + ". Nothing was deleted. Point path at a directory of its own, move them out, or set "
+          + DESTROY_UNKNOWN_FILES + "=true to delete them too");
     }
   }
 

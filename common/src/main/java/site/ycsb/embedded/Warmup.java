@@ -256,26 +256,26 @@ public final class Warmup {
     static Scratch of(DB probe, String target, Properties props) {
       if (probe instanceof KeyValueDB<?> kv) {
         String engine = kv.engineName();
-        String dir = new EngineProperties(props, engine).string(EngineProperties.PATH, "data/" + engine);
+        Path dir = new EngineProperties(props, engine).directory(EngineProperties.PATH, "data/" + engine);
         List<String> names = new ArrayList<>(List.of(EngineProperties.PATH, engine + "." + EngineProperties.PATH));
         EngineProperties.upstreamAliases(engine).forEach((upstream, ours) -> {
           if (ours.equals(engine + "." + EngineProperties.PATH)) {
             names.add(upstream);
           }
         });
-        return new Scratch(null, Path.of(dir), engine, names,
+        return new Scratch(null, dir, engine, names,
             List.of(EngineProperties.DESTROY, engine + "." + EngineProperties.DESTROY),
             // the scratch database opens empty for the run's warm-up, which loads it first
             List.of(KeyValueDB.ALLOW_EMPTY_RUN, engine + "." + KeyValueDB.ALLOW_EMPTY_RUN));
       }
       String named = props.getProperty(PATH_PROPERTY);
       if (named != null) {
-        String dir = props.getProperty(named);
-        if (dir == null) {
+        if (props.getProperty(named) == null) {
           throw new EngineProperties.BadPropertyException(PATH_PROPERTY + "=" + named + " names a property that is"
               + " not set: it must name the property that holds " + target + "'s data directory");
         }
-        return new Scratch(null, Path.of(dir), target, List.of(named), List.of(), List.of());
+        Path dir = new EngineProperties(props, "warmup").directory(named, null);
+        return new Scratch(null, dir, target, List.of(named), List.of(), List.of());
       }
       if (probe instanceof NothingDB) {
         return new Scratch(null, null, target, List.of(), List.of(), List.of());

@@ -532,6 +532,12 @@ public abstract class KeyValueDbContract {
 
   /** The same with these JVM options, and {@code more} arguments after ClientProcess's two. */
   private String[] runInOtherProcess(Properties p, List<String> jvmOptions, String... more) throws Exception {
+    return runInOtherProcess(p, jvmOptions, null, more);
+  }
+
+  /** The same in working directory {@code cwd} (null: this JVM's). */
+  private String[] runInOtherProcess(Properties p, List<String> jvmOptions, Path cwd, String... more)
+      throws Exception {
     Path file = Files.createTempFile(tmp, "client", ".properties");
     try (Writer w = new FileWriter(file.toFile(), StandardCharsets.UTF_8)) {
       p.store(w, null);
@@ -540,7 +546,11 @@ public abstract class KeyValueDbContract {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of(ClientProcess.class.getName(), newClient().getClass().getName(), file.toString()));
     cmd.addAll(List.of(more));
-    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    if (cwd != null) {
+      pb.directory(cwd.toFile());
+    }
+    Process proc = pb.start();
     String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new String[] {Integer.toString(proc.waitFor()), out};
   }
@@ -1158,12 +1168,15 @@ public abstract class KeyValueDbContract {
   }
 
   @Test
-  void destroyReplacesAnotherEnginesFiles() throws Exception {
+  void destroyReplacesAnotherEnginesFilesOnlyWhenAskedToDeleteUnknownFiles() throws Exception {
     EngineFiles.Engine other = EngineFileFixtures.othersThan(engine()).get(0);
     Path dir = tmp.resolve("db");
     EngineFileFixtures.writeFilesOf(other, dir);
     Properties p = properties(dir);
     p.setProperty("destroy", "true");
+    assertRefusedUntouched(p, "destroy would delete everything in " + dir.toAbsolutePath(), "Nothing was deleted",
+        KeyValueDB.DESTROY_UNKNOWN_FILES + "=true");
+    p.setProperty(KeyValueDB.DESTROY_UNKNOWN_FILES, "true");
     DB db = open(p);
     assertEquals(Status.OK, db.insert("usertable", "k", record("f", "v")));
     close(db);
@@ -1171,6 +1184,59 @@ public abstract class KeyValueDbContract {
         "only this engine's files are left");
     DB again = open(properties(dir));
     assertEquals(Map.of("f", "v"), read(again, "k", null), "its own files reopen");
+  }
+
+  /**
+   * A user's files beside the database: destroy deletes only what it recognises as this engine's database and the
+   * project's own files, and refuses, untouched, a directory that holds anything else until asked by name.
+   */
+  @Test
+  void destroyRefusesUntouchedADirectoryHoldingAUsersFiles() throws Exception {
+    Path dir = tmp.resolve("db");
+    insertAndClose(properties(dir), "kept", record("f", "v"));
+    Files.writeString(dir.resolve("notes.txt"), "mine");
+    Files.createDirectories(dir.resolve("sub"));
+    Files.writeString(dir.resolve("sub").resolve("a.txt"), "mine too");
+    Properties destroy = with(dir, "destroy", "true");
+    assertRefusedUntouched(destroy, "destroy would delete everything in " + dir.toAbsolutePath(),
+        "2 entries that are not " + engine() + "'s database nor this project's: notes.txt, sub/", "Nothing was deleted",
+        KeyValueDB.DESTROY_UNKNOWN_FILES + "=true");
+    Files.delete(dir.resolve("sub").resolve("a.txt"));
+    Files.delete(dir.resolve("sub"));
+    Files.delete(dir.resolve("notes.txt"));
+    assertEquals(Map.of("f", "v"), read(open(properties(dir)), "kept", null), "the database is still there");
+    closeLeftovers();
+    DB fresh = open(destroy); // only the engine's and the project's files left: destroyed as before
+    assertEquals(Status.NOT_FOUND, fresh.read("usertable", "kept", null, new HashMap<>()));
+    close(fresh);
+    Files.writeString(dir.resolve("notes.txt"), "mine");
+    destroy.setProperty(KeyValueDB.DESTROY_UNKNOWN_FILES, "true");
+    close(open(destroy));
+    assertFalse(Files.exists(dir.resolve("notes.txt")), "asked by name, destroy deletes everything");
+  }
+
+  /**
+   * An empty or blank path ({@code -p path=$DIR} with DIR unset) named the working directory, which
+   * {@code destroy} then emptied: refused before anything is touched, in a child JVM whose working directory holds
+   * a user's files, so that a regression deletes those and not the test's module.
+   */
+  @Test
+  void anEmptyPathIsRefusedBeforeAnythingIsTouched() throws Exception {
+    Path cwd = Files.createDirectories(tmp.resolve("home"));
+    Files.writeString(cwd.resolve("notes.txt"), "mine");
+    Files.createDirectories(cwd.resolve("sub"));
+    Files.writeString(cwd.resolve("sub").resolve("a.txt"), "mine too");
+    for (String[] set : new String[][] {{"path", ""}, {"path", "  "}, {engine() + ".path", ""}}) {
+      Properties p = properties(tmp.resolve("elsewhere"));
+      p.setProperty(set[0], set[1]);
+      p.setProperty("destroy", "true");
+      p.setProperty(KeyValueDB.DESTROY_UNKNOWN_FILES, "true");
+      Map<String, String> before = EngineFileFixtures.snapshot(cwd);
+      String[] r = runInOtherProcess(p, List.of(), cwd);
+      assertEquals("3", r[0], set[0] + "='" + set[1] + "' must be refused, it said:\n" + r[1]);
+      assertTrue(r[1].contains("'" + set[1] + "' is not allowed") && r[1].contains("it is empty"), r[1]);
+      assertEquals(before, EngineFileFixtures.snapshot(cwd), "the working directory is untouched");
+    }
   }
 
   /** Properties for the full-disk test: small buffers and caches, so the engine's margin fits a small disk. */
