@@ -93,6 +93,8 @@ def our_classpath(repo: Path, binding: str) -> str | None:
 
 
 WARMUP_SECONDS = "warmup.seconds"  # common/.../Warmup.java
+WARMUP_OPERATIONS = "warmup.operations"
+WARMUP_OPERATIONS_DEFAULT = 200_000
 
 
 @dataclass(frozen=True)
@@ -280,6 +282,8 @@ def ycsb_command(
     warmup = 0.0 if not resolved.step.measured else warmup_seconds
     if warmup is not None and WARMUP_SECONDS not in resolved.props:
         props[WARMUP_SECONDS] = f"{warmup:g}"
+    if warmup != 0 and WARMUP_OPERATIONS not in resolved.props:  # the warm-up's cap, not bounded by a short phase
+        props[WARMUP_OPERATIONS] = str(WARMUP_OPERATIONS_DEFAULT)
     for name, value in props.items():
         command += ["-p", f"{name}={value}"]
     return command + ["-s"]

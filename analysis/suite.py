@@ -481,9 +481,15 @@ def list_main(argv: list[str]) -> int:
     return 0
 
 
+# The client bin/ycsb measures the suite's steps with: YCSB 0.17's own Client (with the launcher's warm-up), until
+# the driver's one-JVM cells land with a baseline taken before and after; bin/ycsb's users get the driver.
+SUITE_CLIENT = "upstream"
+
+
 def main(argv: list[str]) -> int:
     """`python -m analysis run`."""
     args = parse_args(argv)
+    os.environ.setdefault("YCSB_CLIENT", SUITE_CLIENT)  # read by bin/ycsb in every step's JVM
     try:
         # Only the user's own workload files run when they are given without --scenarios.
         picked = split_names(args.scenarios)

@@ -18,7 +18,7 @@ from .conftest import REPO
 
 
 def ycsb_load(
-    tmp_path: Path, *props: str, workload: str = "randwrite", engine: str = "leveldb"
+    tmp_path: Path, *props: str, workload: str = "randwrite", engine: str = "leveldb", client: str = "driver"
 ) -> subprocess.CompletedProcess[str]:
     assert engine_is_built(REPO, engine), f"the {engine} binding is not built: run scripts/setup.sh"
     args = [
@@ -33,7 +33,12 @@ def ycsb_load(
     for p in props:
         args += ["-p", p]
     return subprocess.run(
-        args, cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, "YCSB_QUIET": "1"}
+        args,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "YCSB_QUIET": "1", "YCSB_CLIENT": client},
     )
 
 
@@ -76,12 +81,21 @@ def test_a_refused_embedded_workload_exits_3_with_the_message(
     assert not (tmp_path / "db").exists(), "nothing ran, nothing was created"
 
 
-def test_a_refused_core_workload_exits_3_through_bin_ycsb(tmp_path: Path) -> None:
-    # upstream's CoreWorkload: no class of ours runs before Client exits, so the launcher's wrapper says it
-    run = ycsb_load(tmp_path, f"path={tmp_path / 'db'}", "requestdistribution=bogus", workload="workloada")
+@pytest.mark.parametrize(
+    ("client", "says"),
+    [
+        ("driver", "the workload refused to start: Unknown request distribution"),
+        # upstream's CoreWorkload: no class of ours runs before Client exits, so the launcher's wrapper says it
+        ("upstream", "YCSB stopped before opening the database"),
+    ],
+)
+def test_a_refused_core_workload_exits_3_through_bin_ycsb(tmp_path: Path, client: str, says: str) -> None:
+    run = ycsb_load(
+        tmp_path, f"path={tmp_path / 'db'}", "requestdistribution=bogus", workload="workloada", client=client
+    )
     assert run.returncode == 3, run.stderr[-2000:]
     assert "Unknown request distribution" in run.stdout + run.stderr, "YCSB's own message stays"
-    assert "[ycsb-embedded] exit status 3: YCSB stopped before opening the database" in run.stderr
+    assert f"[ycsb-embedded] exit status 3: {says}" in run.stderr
 
 
 def test_a_good_load_exits_0(tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ public final class CheckedClient {
    * The arguments with the DB that Client would load (the last {@code -db}) handed to {@link NanoTimedDB}
    * as {@code nanotimed.db}, when a {@code -p nanotimed.file=...} asks for its times; otherwise as given.
    */
-  static String[] timed(String[] args) {
+  public static String[] timed(String[] args) {
     int db = -1;
     boolean wanted = false;
     for (int i = 0; i + 1 < args.length; i++) {

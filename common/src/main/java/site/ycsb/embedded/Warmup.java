@@ -86,21 +86,48 @@ public final class Warmup {
   }
 
   /** The two limits; the warm-up runs only when both are above 0. */
-  record Limits(long operations, double seconds) {
+  record Limits(long operations, double seconds, String bound) {
+    Limits(long operations, double seconds) {
+      this(operations, seconds, null);
+    }
+
     boolean on() {
       return operations > 0 && seconds > 0;
     }
 
     String describe() {
-      return OPERATIONS + "=" + operations + ", " + SECONDS + "=" + decimal(seconds);
+      return OPERATIONS + "=" + operations + (bound == null ? "" : " (" + bound + ")") + ", " + SECONDS + "="
+          + decimal(seconds);
     }
   }
 
-  /** The limits the properties ask for; a value that is not one is refused with the property's name. */
+  /**
+   * The limits the properties ask for; a value that is not one is refused with the property's name. The default
+   * operation count is bounded by the phase it warms: no more warm-up operations than the phase has (its insertcount
+   * or recordcount in a load, its operationcount in a run), so that a short phase does not wait seconds for it.
+   */
   static Limits limits(Properties p) {
     EngineProperties props = new EngineProperties(p, "warmup");
-    return new Limits(props.integer(OPERATIONS, OPERATIONS_DEFAULT, 0L, Long.MAX_VALUE),
-        props.decimal(SECONDS, SECONDS_DEFAULT, 0, 3600));
+    long operations = props.integer(OPERATIONS, OPERATIONS_DEFAULT, 0L, Long.MAX_VALUE);
+    double seconds = props.decimal(SECONDS, SECONDS_DEFAULT, 0, 3600);
+    long phase = phaseOperations(p);
+    if (props.isSet(OPERATIONS) || phase <= 0 || phase >= operations) {
+      return new Limits(operations, seconds);
+    }
+    return new Limits(phase, seconds, "the default " + OPERATIONS_DEFAULT + " bounded by the phase's " + phase
+        + " operations");
+  }
+
+  /** The operations of the phase a warm-up warms, as YCSB's client counts them; 0 when unbounded or unreadable. */
+  static long phaseOperations(Properties p) {
+    boolean run = Boolean.parseBoolean(p.getProperty("dotransactions", "true"));
+    String count = run ? p.getProperty("operationcount", "0")
+        : p.getProperty("insertcount", p.getProperty("recordcount", "0"));
+    try {
+      return Math.max(0, Long.parseLong(count.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** No scratch directory could be made: the warm-up is skipped, and the real open meets the same directory. */
@@ -127,7 +154,7 @@ public final class Warmup {
   }
 
   /** A warm-up that could not run: the measured phase must not start without a word. */
-  static final class Failed extends Exception {
+  public static final class Failed extends Exception {
     private static final long serialVersionUID = 1L;
 
     Failed(String message, Throwable cause) {
@@ -139,7 +166,7 @@ public final class Warmup {
    * Runs the warm-up that {@code props} (YCSB's client properties, {@link YcsbArguments}) ask for and returns
    * the start-up line that says what it ran; what the scratch database printed is printed only on a failure.
    */
-  static String run(Properties props) throws Failed {
+  public static String run(Properties props) throws Failed {
     Limits limits = limits(props);
     if (!limits.on()) {
       return TAG + "off (" + limits.describe() + ")";
@@ -182,9 +209,12 @@ public final class Warmup {
     long cpu0 = processCpuNanos();
     long written0 = writtenBytes();
     try {
+      long began = System.nanoTime();
       Ran ran = where.run(props, dbClass, nano, limits);
       long quiet = System.nanoTime();
-      awaitQuietCompiler(ManagementFactory.getCompilationMXBean(), QUIET_LIMIT_MILLIS);
+      // a wait for the compiler no longer than the warm-up itself ran: a short phase's warm-up stays short
+      awaitQuietCompiler(ManagementFactory.getCompilationMXBean(),
+          Math.min(QUIET_LIMIT_MILLIS, Math.max(QUIET_MILLIS, (quiet - began) / 1_000_000)));
       held.release(false);
       String leaked = Measurements.getMeasurements().getSummary().trim();
       long cpu = processCpuNanos();

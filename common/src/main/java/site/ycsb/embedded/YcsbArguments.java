@@ -15,13 +15,13 @@ import java.util.Properties;
  * returns null and leaves the message to Client. {@code YcsbArgumentsTest} checks the result against
  * Client's own on the command lines the launcher makes.
  */
-final class YcsbArguments {
+public final class YcsbArguments {
 
   private YcsbArguments() {
   }
 
   /** Client's properties for {@code args}, or null where Client would refuse them. */
-  static Properties parse(String[] args) {
+  public static Properties parse(String[] args) {
     Properties files = new Properties();
     Properties given = new Properties();
     int i = 0;

@@ -1,0 +1,156 @@
+"""The project's own YCSB driver (harness/) against YCSB 0.17's own Client, through bin/ycsb on every engine:
+the same output lines, the same operation counts and the same exit statuses, for a load and workloads A-F; the
+driver's cell mode runs all seven steps in one JVM, each with its own measurements and output files; and its
+100 ms interval records."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from analysis.parse import parse_measurement_lines
+from analysis.runner import engine_is_built
+
+from .conftest import REPO
+
+ENGINES = ["leveldb", "rocksdb", "sqlite", "kyoto", "lmdb"]
+RECORDS = 500
+OPERATIONS = 1000
+QUIET = {**os.environ, "YCSB_QUIET": "1"}
+
+
+def _steps(path: Path) -> list[list[str]]:
+    common = ["-p", f"recordcount={RECORDS}", "-p", f"path={path}", "-p", "warmup.operations=0"]
+    load = ["-load", "-P", str(REPO / "workloads" / "workloada"), *common]
+    runs = [
+        ["-t", "-P", str(REPO / "workloads" / f"workload{w}"), *common, "-p", f"operationcount={OPERATIONS}"]
+        for w in "abcdef"
+    ]
+    return [load, *runs]
+
+
+def _table(stdout: str) -> dict[tuple[str, str], float]:
+    return {(m.metric, m.measurement): m.value for m in parse_measurement_lines(stdout)}
+
+
+def _transactions(table: dict[tuple[str, str], float]) -> int:
+    ops = sum(table.get((op, "Operations"), 0) for op in ("READ", "UPDATE", "INSERT", "SCAN", "DELETE"))
+    return int(ops - table.get(("READ-MODIFY-WRITE", "Operations"), 0))
+
+
+def _upstream(engine: str, step: list[str]) -> subprocess.CompletedProcess[str]:
+    command = "load" if step[0] == "-load" else "run"
+    return subprocess.run(
+        [str(REPO / "bin" / "ycsb"), command, engine, *step[1:]],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**QUIET, "YCSB_CLIENT": "upstream"},
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_driver_prints_upstream_clients_lines_and_counts_in_one_jvm(tmp_path: Path, engine: str) -> None:
+    assert engine_is_built(REPO, engine), f"the {engine} binding is not built: run scripts/setup.sh"
+    upstream = [_upstream(engine, step) for step in _steps(tmp_path / "upstream")]
+    cell = tmp_path / "cell.txt"
+    steps = _steps(tmp_path / "driver")
+    lines = []
+    for i, step in enumerate(steps):
+        lines.append("\t".join([str(tmp_path / f"step{i}.out"), str(tmp_path / f"step{i}.err"), *step]))
+    cell.write_text("\n".join(lines) + "\n")
+    ran = subprocess.run(
+        [str(REPO / "bin" / "ycsb"), "cell", engine, str(cell)], capture_output=True, text=True, timeout=300, env=QUIET
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert ran.stderr.count("exit status 0") == len(steps), ran.stderr
+    for i, (theirs, step) in enumerate(zip(upstream, steps, strict=True)):
+        assert theirs.returncode == 0, theirs.stderr[-2000:]
+        assert (tmp_path / f"step{i}.out.status").read_text() == "0\n"
+        ours = _table((tmp_path / f"step{i}.out").read_text())
+        upstream_table = _table(theirs.stdout)
+        # the same sections and metrics (an operation mix draws its counts at random: the names, not the values)
+        assert sorted(ours) == sorted(upstream_table), f"step {i} ({step[2]})"
+        if step[0] == "-load":
+            assert ours[("INSERT", "Operations")] == upstream_table[("INSERT", "Operations")] == RECORDS
+            assert ours[("INSERT", "Return=OK")] == RECORDS
+        else:
+            assert _transactions(ours) == _transactions(upstream_table) == OPERATIONS, f"step {i}"
+        # every operation's returns add up to its count, on both sides
+        for table in (ours, upstream_table):
+            for (section, metric), value in table.items():
+                if metric == "Operations" and section not in ("CLEANUP", "READ-MODIFY-WRITE"):
+                    returns = sum(v for (s, m), v in table.items() if s == section and m.startswith("Return="))
+                    assert returns == value, (i, section)
+
+
+@pytest.mark.parametrize("client", ["driver", "upstream"])
+def test_both_clients_refuse_a_run_on_a_missing_database_with_exit_3(tmp_path: Path, client: str) -> None:
+    missing = tmp_path / "nothing-here"
+    run = subprocess.run(
+        [
+            str(REPO / "bin" / "ycsb"),
+            "run",
+            "lmdb",
+            "-P",
+            str(REPO / "workloads" / "workloadc"),
+            "-p",
+            f"path={missing}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**QUIET, "YCSB_CLIENT": client},
+    )
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "[ycsb-embedded] exit status 3: the binding refused to open: " in run.stderr
+    assert "holds no lmdb database" in run.stderr
+    assert not missing.exists()
+    if client == "driver":  # the refusal comes before the warm-up, which never starts
+        assert "warm-up" not in run.stderr, run.stderr[-2000:]
+
+
+def test_the_driver_records_the_rate_every_100_ms(tmp_path: Path) -> None:
+    # a do-nothing DB held at 10,000 operations a second: about one second in records of about 1,000 operations
+    intervals = tmp_path / "intervals.csv"
+    run = subprocess.run(
+        [
+            *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
+            *["-db", "site.ycsb.embedded.NothingDB", "-p", "recordcount=10000", "-p", "warmup.operations=0"],
+            *["-p", f"intervals.file={intervals}", "-target", "10000"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=QUIET,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [line.split(",") for line in intervals.read_text().splitlines() if not line.startswith("#")]
+    elapsed = [int(r[0]) for r in rows]
+    ops = [int(r[1]) for r in rows]
+    assert ops[-1] == 10000 and ops == sorted(ops) and elapsed == sorted(elapsed)
+    assert 900 <= elapsed[-1] <= 3000, elapsed
+    # one record per 100 ms of the step, on a grid: a late wake-up is followed by the next grid point, never a gap
+    assert abs(len(rows) - elapsed[-1] / 100) <= 2, elapsed
+    assert all(e // 100 != f // 100 for e, f in zip(elapsed, elapsed[1:-1], strict=False)), elapsed
+    assert 500 <= 10000 / len(rows) <= 1500
+
+
+def test_a_short_loads_warm_up_is_bounded_by_the_phase(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [
+            *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
+            *["-p", f"path={tmp_path / 'db'}", "-p", "recordcount=1000"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=QUIET,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    line = next(x for x in run.stderr.splitlines() if x.startswith("[ycsb-embedded] warm-up: "))
+    assert line.startswith("[ycsb-embedded] warm-up: 1000 inserts with 1 thread"), line
+    assert "warmup.operations=1000 (the default 200000 bounded by the phase's 1000 operations)" in line, line
