@@ -52,10 +52,13 @@ public final class NanoTimedDB extends DB {
   private static final int DELETE = 4;
 
   private static final Object LOCK = new Object();
-  /** Instances opened and not yet closed; guarded by LOCK. */
-  private static int open;
-  /** The figures of the instances closed so far in this step; guarded by LOCK. */
-  private static StepTimes step = new StepTimes();
+  /**
+   * Per file the figures go to ("" for stdout), the instances opened and not yet closed and the figures of those
+   * closed so far in this step; guarded by LOCK. Apart per file: a warm-up's scratch instances (files of their own)
+   * may open and close while the measured step's are open, and must not count in its figures.
+   */
+  private static final Map<String, int[]> OPEN = new HashMap<>();
+  private static final Map<String, StepTimes> STEPS = new HashMap<>();
 
   private DB db;
   // This instance's (one client thread's) own counters: no sharing, no lock, no allocation per operation.
@@ -144,7 +147,7 @@ public final class NanoTimedDB extends DB {
     initEnd = System.nanoTime();
     db = wrapped;
     synchronized (LOCK) {
-      open++;
+      OPEN.computeIfAbsent(fileKey(), k -> new int[1])[0]++;
     }
   }
 
@@ -161,17 +164,23 @@ public final class NanoTimedDB extends DB {
     } finally {
       long end = System.nanoTime();
       StepTimes done = null;
+      String key = fileKey();
       synchronized (LOCK) {
-        step.add(nanos, counts, initStart, initEnd, start, end);
-        if (--open == 0) {
-          done = step;
-          step = new StepTimes();
+        STEPS.computeIfAbsent(key, k -> new StepTimes()).add(nanos, counts, initStart, initEnd, start, end);
+        if (--OPEN.get(key)[0] == 0) {
+          OPEN.remove(key);
+          done = STEPS.remove(key);
         }
       }
       if (done != null) {
         report(done, getProperties().getProperty(FILE));
       }
     }
+  }
+
+  private String fileKey() {
+    String file = getProperties().getProperty(FILE);
+    return file == null ? "" : file;
   }
 
   private static void report(StepTimes done, String file) {
