@@ -27,7 +27,16 @@ from .report_scale import scale_summary
 from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
 from .scenarios import SCENARIOS_BY_ID, catalogue, is_peer
-from .steady import CLIMBING, MARK_LEGEND, MARKS, STEADY, STEADY_MIN_RATE, STEADY_MIN_SECONDS, TOO_SHORT
+from .steady import (
+    CLIMBING,
+    MARK_LEGEND,
+    MARKS,
+    STEADY,
+    STEADY_MIN_INTERVALS,
+    STEADY_MIN_RATE,
+    STEADY_MIN_SECONDS,
+    TOO_SHORT,
+)
 from .steady import describe as describe_steadiness
 from .tables import DISPLAY_ORDER, engine_label
 
@@ -401,8 +410,9 @@ def steadiness_item(steadiness: Mapping[tuple[str, str, str], str]) -> str:
             if climbing
             else ""
         )
-        + f"), {short} from steps too short to show a steady part (fewer than {STEADY_MIN_SECONDS} whole seconds "
-        f"or {STEADY_MIN_RATE:.0f} operations a second, marked {MARKS[TOO_SHORT]}). Such a figure holds the "
+        + f"), {short} from steps too short to show a steady part (fewer than {STEADY_MIN_INTERVALS} whole 100 ms "
+        f"intervals, or {STEADY_MIN_SECONDS} whole seconds where only YCSB's status lines are there, or "
+        f"{STEADY_MIN_RATE:.0f} operations a second, marked {MARKS[TOO_SHORT]}). Such a figure holds the "
         "JVM's and the caches' warm-up, not only the engine."
     )
 

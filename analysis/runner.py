@@ -63,6 +63,9 @@ JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
 # Given on bin/ycsb's command line, its launcher puts the binding inside the timing layer (NanoTimedDB),
 # which writes the step's in-operation nanoseconds, open and close to this file.
 TIMING_PROPERTY = "nanotimed.file"
+# The project's driver (harness/, bin/ycsb's client) writes the step's operations every 100 ms to this file, which
+# the report's steady check reads (steady.py).
+INTERVALS_PROPERTY = "intervals.file"
 
 
 def stacked_properties(files: list[Path]) -> dict[str, str]:
@@ -253,11 +256,13 @@ def ycsb_command(
     hdr_prefix: Path | None = None,
     timing_file: Path | None = None,
     warmup_seconds: float | None = None,
+    intervals_file: Path | None = None,
 ) -> list[str]:
     """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
     hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them;
     timing_file: where our launcher's timing layer writes the operations' nanoseconds apart from the open and
-    close (common/.../NanoTimedDB.java; a peer's JVM has it only with our common jar on its classpath)."""
+    close (common/.../NanoTimedDB.java; a peer's JVM has it only with our common jar on its classpath);
+    intervals_file: where the driver records the step's operations every 100 ms (bin/ycsb's only)."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
     command = launcher.prefix(resolved.step.phase)
@@ -274,6 +279,7 @@ def ycsb_command(
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
         **({TIMING_PROPERTY: str(timing_file)} if timing_file and launcher.timed() else {}),
+        **({INTERVALS_PROPERTY: str(intervals_file)} if intervals_file and isinstance(launcher, OurLauncher) else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
@@ -466,6 +472,7 @@ def run_step(
     stem = resolved.file_stem
     stdout, stderr, export, timing = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json", "timing.json"))
     timing.unlink(missing_ok=True)  # a file from an earlier attempt is not this step's
+    (repeat_dir / f"{stem}.intervals.csv").unlink(missing_ok=True)
     files = [options.workloads / f for f in resolved.step.workloads_for(engine)]
     command = ycsb_command(
         options.launcher_for(engine, binding),
@@ -477,6 +484,7 @@ def run_step(
         repeat_dir / f"{stem}." if resolved.step.seconds is not None else None,
         timing,
         options.warmup_seconds,
+        repeat_dir / f"{stem}.intervals.csv",
     )
     stdout_name, stderr_name, json_name = (str(p.relative_to(options.out)) for p in (stdout, stderr, export))
     record = StepRecord(

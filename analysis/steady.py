@@ -1,6 +1,8 @@
 """Whether a measured step reached a steady rate, checked from its seconds rather than assumed.
 
-A step's seconds are the intervals YCSB's status thread closes once a second (`-s`): from its
+A step's intervals are, where the project's driver ran it, its own records of the operations every 100 ms
+(`<step>.intervals.csv`, STEADY_MIN_INTERVALS of them needed). Otherwise (a peer's YCSB Client) they are the
+seconds YCSB's status thread closes (`-s`): from its
 HdrHistogram interval logs (`<step>.<OPERATION>.hdr`, where the step wrote them: scale.timeline) or else
 from its `-s` status lines' "current ops/sec" (every step has them). The whole seconds are these
 intervals without the partial ones: the status lines' first (printed before any operation) and last (the
@@ -27,6 +29,9 @@ from .parse import parse_status_lines
 from .scale import UnreadableLog, hdr_logs, is_scale_cell, timeline
 
 STEADY_MIN_SECONDS = 4
+# The driver's own records (harness/.../Progress.java, `intervals.file`): the step's operations every 100 ms. A
+# step judged on them needs this many whole intervals (2 s), where YCSB's status lines need 4 whole seconds.
+STEADY_MIN_INTERVALS = 20
 # A step of long operations (a full pass is one) has no rate a second to read: its median second must hold
 # at least this many operations.
 STEADY_MIN_RATE = 10.0
@@ -44,17 +49,19 @@ MARK_LEGEND: Mapping[str, str] = {
         f"more than {CLIMB_SHARE * 100:.0f} % above the middle third's): not a steady figure"
     ),
     TOO_SHORT: (
-        f"the step lasted fewer than {STEADY_MIN_SECONDS} whole seconds (or ran fewer than {STEADY_MIN_RATE:.0f} "
-        "operations a second, as a few full passes do), too short to show a steady part"
+        f"the step lasted fewer than {STEADY_MIN_INTERVALS} whole intervals of 100 ms (where the driver recorded "
+        f"them; else {STEADY_MIN_SECONDS} whole seconds of YCSB's status lines), or ran fewer than "
+        f"{STEADY_MIN_RATE:.0f} operations a second, as a few full passes do: too short to show a steady part"
     ),
 }
 
 Key = tuple[str, str, str]  # (engine, scenario, variant)
 
 
-def judge(rates: list[float]) -> str:
-    """A step's verdict from the rates (ops/sec) of its whole seconds, in order (pure)."""
-    if len(rates) < STEADY_MIN_SECONDS or statistics.median(rates) < STEADY_MIN_RATE:
+def judge(rates: list[float], minimum: int = STEADY_MIN_SECONDS) -> str:
+    """A step's verdict from the rates (ops/sec) of its whole intervals, in order, of which it needs `minimum`:
+    whole seconds by default, or the driver's 100 ms intervals with STEADY_MIN_INTERVALS (pure)."""
+    if len(rates) < minimum or statistics.median(rates) < STEADY_MIN_RATE:
         return TOO_SHORT
     third = len(rates) // 3
     middle = statistics.median(rates[len(rates) - 2 * third : len(rates) - third])
@@ -65,6 +72,34 @@ def judge(rates: list[float]) -> str:
 def status_rates(stderr: str) -> list[float]:
     """The whole seconds' rates from a step's `-s` status lines (the first and the closing line left out)."""
     return [s.current_ops_per_sec for s in parse_status_lines(stderr)[1:-1] if s.current_ops_per_sec is not None]
+
+
+def interval_rates(text: str) -> list[float]:
+    """The whole intervals' rates (ops/sec) from the driver's `elapsed_ms,operations` records: each interval's
+    operations over its length, the first (the threads' start) and the last (the step's end) left out (pure)."""
+    rows = []
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            elapsed, ops = line.split(",")
+            rows.append((int(elapsed), int(ops)))
+    rates = [
+        1000.0 * (o1 - o0) / (t1 - t0) for (t0, o0), (t1, o1) in zip([(0, 0), *rows], rows, strict=False) if t1 > t0
+    ]
+    return rates[1:-1]
+
+
+def intervals_file(results: Path, step: dict) -> Path:
+    """Where the driver wrote a step's 100 ms records (runner.py names it beside the step's stdout)."""
+    stem = Path(step["stdout"]).name.rsplit(".", 1)[0]
+    return results / Path(step["stdout"]).parent / f"{stem}.intervals.csv"
+
+
+def judge_step(results: Path, step: dict) -> str:
+    """A step's verdict: on the driver's 100 ms records where it wrote them, else on its whole seconds."""
+    records = intervals_file(results, step)
+    if records.is_file():
+        return judge(interval_rates(records.read_text(errors="replace")), STEADY_MIN_INTERVALS)
+    return judge(step_rates(results, step))
 
 
 def step_rates(results: Path, step: dict) -> list[float]:
@@ -104,7 +139,7 @@ def figure_steadiness(cells: list[dict], results: Path) -> dict[Key, str]:
                 if not (base / step["stderr"]).is_file():
                     continue
                 key = (cell["engine"], cell["scenario"], step.get("variant") or "")
-                verdicts.setdefault(key, []).append(judge(step_rates(base, step)))
+                verdicts.setdefault(key, []).append(judge_step(base, step))
     return {key: combine(v) for key, v in verdicts.items()}
 
 

@@ -112,7 +112,10 @@ def test_the_heat_map_marks_figures_not_steady_and_the_findings_say_so(tmp_path)
     markdown = to_markdown(blocks)
     assert "| randread | 1.00 | 0.60 ↗ | 0.40 ◦ |" in markdown
     assert "↗: the rate still climbed at the step's end (the median second of the last third" in markdown
-    assert "◦: the step lasted fewer than 4 whole seconds (or ran fewer than 10 operations a second" in markdown
+    assert (
+        "◦: the step lasted fewer than 20 whole intervals of 100 ms (where the driver recorded them; else 4 whole"
+        in (markdown)
+    )
     assert "of 3 figures, 1 still climbing at their step's end (marked ↗ in the heat map: Kyoto TreeDB randread)" in (
         markdown
     )
@@ -155,3 +158,45 @@ def test_the_at_scale_section_notes_loads_that_ran_faster_at_a_larger_n():
         "262,144 records, a load of 2 s. "
     )
     assert "RocksDB" not in note and rising_loads_note(points[2:]) == ""
+
+
+def intervals_csv(rates: list[float], millis: int = 100) -> str:
+    """The driver's records: the operations so far every `millis` ms, a partial first and last interval around
+    the given ones."""
+    lines = ["# elapsed_ms,operations (every 100 ms of the measured step)"]
+    done, elapsed = 3, 40  # the first record comes early: the threads' start
+    lines.append(f"{elapsed},{done}")
+    for rate in rates:
+        elapsed += millis
+        done += int(rate * millis / 1000)
+        lines.append(f"{elapsed},{done}")
+    lines.append(f"{elapsed + 30},{done + 7}")  # the closing record
+    return "\n".join(lines) + "\n"
+
+
+def test_the_drivers_100_ms_records_judge_a_step_that_status_lines_call_too_short(tmp_path):
+    from analysis.steady import STEADY_MIN_INTERVALS, interval_rates, judge_step
+
+    # 2.5 s flat: three status-line seconds are too short; 25 records of 100 ms are enough
+    step = _step(tmp_path, "02-run-randread", FLAT[:3])
+    assert judge(step_rates(tmp_path, step)) == TOO_SHORT
+    flat = [150e3] * 25
+    records = tmp_path / "r1" / "02-run-randread.intervals.csv"
+    records.write_text(intervals_csv(flat))
+    assert interval_rates(records.read_text()) == flat
+    assert judge_step(tmp_path, step) == STEADY
+    # fewer than 20 whole intervals: too short; a last third 20 % above the middle one: still climbing
+    records.write_text(intervals_csv([150e3] * (STEADY_MIN_INTERVALS - 1)))
+    assert judge_step(tmp_path, step) == TOO_SHORT
+    records.write_text(intervals_csv([100e3] * 16 + [120e3] * 8))
+    assert judge_step(tmp_path, step) == CLIMBING
+    cells = [
+        {
+            "engine": "lmdb",
+            "scenario": "randread",
+            "status": "ok",
+            "results_dir": str(tmp_path),
+            "repeats": [[{**step, "measured": True, "exit_code": 0, "problems": []}]],
+        }
+    ]
+    assert figure_steadiness(cells, tmp_path) == {("lmdb", "randread", ""): CLIMBING}
