@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .celljvm import CELL_COMMAND, CellJvm
 from .costs import StepShape, step_shape
 from .keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
@@ -29,6 +30,7 @@ from .parse import (
     Expectation,
     find_error_lines,
     parse_engine_banner,
+    parse_size,
     parse_warmup_costs,
     parse_ycsb_output,
     step_problems,
@@ -117,6 +119,9 @@ class RunOptions:
     memory: int | None = None  # --memory: each step's JVM in a memory cgroup of this many bytes
     controller: Controller | None = None  # where those cgroups are made (membudget.find_controller)
     warmup_seconds: float | None = None  # the launcher's warm-up per measured step (None: its default, 2 s)
+    # Each repeat of a cell in one JVM of the driver (celljvm.py): no JVM start and no second warm-up per step.
+    # A peer's cells and a memory budget's (a cgroup and a cold page cache per step) keep a JVM per step.
+    one_jvm: bool = True
 
     @property
     def launcher(self) -> Path:
@@ -461,6 +466,16 @@ def prepare_store(
     return f"preparing the store with {main_class} failed, exit {code}: " + (" / ".join(said[:3]) or "no output")
 
 
+def cell_line(command: list[str], phase: str, stdout: Path, stderr: Path) -> str:
+    """A step's line for the cell's JVM (`bin/ycsb cell <engine> -`): its output files and bin/ycsb's arguments
+    after `load|run <engine>`, with the phase as YCSB's option (pure)."""
+    start = command.index(phase) + 2  # bin/ycsb load <engine> ...
+    args = ["-load" if phase == "load" else "-t", *command[start:]]
+    if any("\t" in a or "\n" in a for a in args):
+        raise ValueError(f"a step's argument holds a tab or a newline: {args}")
+    return "\t".join([str(stdout), str(stderr), *args])
+
+
 def run_step(
     options: RunOptions,
     engine: str,
@@ -468,7 +483,9 @@ def run_step(
     repeat_dir: Path,
     data_dir: Path,
     binding: str | None = None,
+    jvm: Callable[[], CellJvm] | None = None,
 ) -> StepRecord:
+    """Runs one step in a JVM of its own, or with `jvm` in the cell's JVM (made on the first call)."""
     stem = resolved.file_stem
     stdout, stderr, export, timing = (repeat_dir / f"{stem}.{ext}" for ext in ("txt", "err", "json", "timing.json"))
     timing.unlink(missing_ok=True)  # a file from an earlier attempt is not this step's
@@ -523,7 +540,11 @@ def run_step(
     try:
         timeout = step_timeout(options.step_timeout, resolved.step.seconds)
         sample = group.sample if group is not None else None  # a systemd scope is read while it lives
-        code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout, sample)
+        if jvm is not None:
+            line = cell_line(command, resolved.step.phase, stdout, stderr)
+            code, timed_out, usage = jvm().step(line, timeout)
+        else:
+            code, timed_out, usage = run_measured(command, stdout, stderr, options.repo, timeout, sample)
         budget = group.usage() if group is not None else None
     except OSError as e:  # no launcher, not executable: this cell fails, the matrix goes on
         record.problems.append(f"cannot start {command[0]}: {e.strerror or e}")
@@ -626,35 +647,88 @@ def run_cell(
         unprepared = prepare_store(options, engine, steps[0], repeat_dir, data_dir) if steps else None
         if unprepared:
             cell.status, cell.error = "failed", unprepared
-        for resolved in [] if unprepared else steps:
-            step = resolved.step
-            on_progress(
-                f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"
-                f"{f' (repeat {repeat})' if options.repeat > 1 else ''}",
-                done,
-            )
-            record = run_step(options, engine, resolved, repeat_dir, data_dir, scenario.binding_for(engine))
-            records.append(record)
-            done += step_weight(resolved)
-            err_file = options.out / record.stderr
-            stderr_text = err_file.read_text(errors="replace") if err_file.is_file() else ""
-            for note in unhonoured_notes(record.name, engine, stderr_text):
-                if note not in cell.notes:  # once per cell, not per repeat
-                    cell.notes.append(note)
-            if record.problems:
-                cell.status = "failed"
-                cell.error = (
-                    f"{record.name}{f' (repeat {repeat})' if options.repeat > 1 else ''}: {'; '.join(record.problems)}"
+        jvm = CellJvms(options, engine, scenario, steps, repeat_dir) if one_jvm(options, engine) else None
+        try:
+            for resolved in [] if unprepared else steps:
+                step = resolved.step
+                on_progress(
+                    f"{step.phase} {'+'.join(step.workloads)}{' ' + step.variant if step.variant else ''}"
+                    f"{f' (repeat {repeat})' if options.repeat > 1 else ''}",
+                    done,
                 )
-                break
-            if cell.engine_version is None:
-                cell.engine_version = parse_engine_banner(stderr_text, engine).version
+                record = run_step(
+                    options,
+                    engine,
+                    resolved,
+                    repeat_dir,
+                    data_dir,
+                    scenario.binding_for(engine),
+                    jvm.get if jvm else None,
+                )
+                records.append(record)
+                done += step_weight(resolved)
+                err_file = options.out / record.stderr
+                stderr_text = err_file.read_text(errors="replace") if err_file.is_file() else ""
+                for note in unhonoured_notes(record.name, engine, stderr_text):
+                    if note not in cell.notes:  # once per cell, not per repeat
+                        cell.notes.append(note)
+                if record.problems:
+                    cell.status = "failed"
+                    which = f"{record.name}{f' (repeat {repeat})' if options.repeat > 1 else ''}"
+                    cell.error = f"{which}: {'; '.join(record.problems)}"
+                    break
+                if cell.engine_version is None:
+                    cell.engine_version = parse_engine_banner(stderr_text, engine).version
+        except BaseException:  # Ctrl-C: no cell JVM is left running
+            if jvm is not None:
+                jvm.kill()
+            raise
+        if jvm is not None:
+            jvm.close()
         cell.repeats.append(records)
         if not options.keep_data:
             shutil.rmtree(data_dir, ignore_errors=True)
     cell.seconds = round(time.monotonic() - start, 3)
     (directory / "cell.json").write_text(json.dumps(cell.to_json(), indent=2) + "\n")
     return cell
+
+
+def one_jvm(options: RunOptions, engine: str) -> bool:
+    """Whether a cell's steps share one JVM: ours, without a memory budget (which wants a cgroup per step)."""
+    return options.one_jvm and engine not in options.peers and options.memory is None
+
+
+class CellJvms:
+    """The JVM of one repeat of a cell: started at its first step, with the largest heap its steps ask for."""
+
+    def __init__(
+        self, options: RunOptions, engine: str, scenario: Scenario, steps: list[ResolvedStep], repeat_dir: Path
+    ) -> None:
+        binding = scenario.binding_for(engine) or binding_of(engine)
+        self.command = [str(options.launcher), CELL_COMMAND, binding, "-"]
+        heaps = [s.step.heap for s in steps if s.step.heap]
+        if heaps:
+            largest = max(heaps, key=lambda h: parse_size(h) or 0)
+            self.command = ["env", f"JAVA_OPTS={os.environ.get('JAVA_OPTS', '')} -Xmx{largest}".strip(), *self.command]
+        self.stderr = repeat_dir / "cell.err"
+        self.cwd = options.repo
+        self.jvm: CellJvm | None = None
+
+    def get(self) -> CellJvm:
+        if self.jvm is None:
+            self.jvm = CellJvm(self.command, self.stderr, self.cwd)
+        return self.jvm
+
+    def close(self) -> None:
+        if self.jvm is not None:
+            self.jvm.close()
+            self.jvm = None
+
+    def kill(self) -> None:
+        if self.jvm is not None:
+            self.jvm.kill()
+            self.jvm.close()
+            self.jvm = None
 
 
 # A JVM start costs about as much as 50,000 small operations: weights for the ETA.

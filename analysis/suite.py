@@ -132,6 +132,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="kill a step running longer (default: 600 with --quick, none with --full)",
     )
     p.add_argument(
+        "--jvm-per-step",
+        action="store_true",
+        help="start a JVM for every step, as before the driver (default: each repeat of a cell in one JVM of the "
+        "driver, warmed once per kind of step; a peer's cells and a --memory budget's always run a JVM per step)",
+    )
+    p.add_argument(
         "--warmup-seconds",
         type=float,
         metavar="SECONDS",
@@ -547,6 +553,7 @@ def main(argv: list[str]) -> int:
         peers={p.engine: p for p in peers},
         memory=memory,
         controller=controller,
+        one_jvm=not args.jvm_per_step,
     )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:

@@ -63,6 +63,12 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
         cell = json.loads((out / engine / "randread" / "cell.json").read_text())
         assert cell["status"] == "ok", cell["error"]
         assert [s["name"] for s in cell["repeats"][0]] == ["load-randwrite", "run-randread"]
+        # Both steps in one JVM of the driver (bin/ycsb cell), each with its own output and 100 ms records.
+        cell_err = (out / engine / "randread" / "r1" / "cell.err").read_text()
+        assert cell_err.count("[ycsb-embedded] step ") == 2, cell_err
+        assert "step 1: exit status 0" in cell_err and "step 2: exit status 0" in cell_err
+        for step in cell["repeats"][0]:
+            assert (out / step["stdout"]).with_suffix(".intervals.csv").is_file()
         for step in cell["repeats"][0]:
             assert step["recordcount"] == 2000 and step["exit_code"] == 0
             # stdout holds only what the workload prints when the JSON exporter takes the measurements.

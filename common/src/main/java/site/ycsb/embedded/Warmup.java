@@ -118,6 +118,11 @@ public final class Warmup {
         + " operations");
   }
 
+  /** Whether {@code p} asks for a warm-up (both limits above 0); a value that is not a number is refused. */
+  public static boolean isOn(Properties p) {
+    return limits(p).on();
+  }
+
   /** The operations of the phase a warm-up warms, as YCSB's client counts them; 0 when unbounded or unreadable. */
   static long phaseOperations(Properties p) {
     boolean run = Boolean.parseBoolean(p.getProperty("dotransactions", "true"));

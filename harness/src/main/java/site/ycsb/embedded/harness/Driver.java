@@ -1,7 +1,9 @@
 package site.ycsb.embedded.harness;
 
+import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +17,7 @@ import java.util.Set;
 
 import site.ycsb.embedded.CheckedClient;
 import site.ycsb.embedded.ClientExitStatus;
+import site.ycsb.embedded.Warmup;
 import site.ycsb.embedded.YcsbArguments;
 
 /**
@@ -31,7 +34,8 @@ import site.ycsb.embedded.YcsbArguments;
  *       {@code Measurements} and its own output files; beside the stdout file, {@code <stdout>.status} holds the
  *       step's exit status. The warm-up runs before the first step of each kind (a load, or a run of one workload
  *       class and mix); the cell stops at the first step that fails, and the JVM exits with that step's
- *       status.</li>
+ *       status. {@code -cell -} reads the steps from stdin one at a time and answers each with its exit status
+ *       on a line of stdout, so that the suite measures each step's costs between them.</li>
  * </ul>
  */
 public final class Driver {
@@ -73,24 +77,29 @@ public final class Driver {
     return outcome.status();
   }
 
-  /** The cell's steps in turn, each with {@code shared} before its own arguments; the first failure's status, or 0. */
+  /**
+   * The cell's steps in turn, each with {@code shared} before its own arguments; the first failure's status, or 0.
+   * {@code file} "-" reads the steps from stdin one at a time, and after each writes its exit status as a line on
+   * stdout and waits for the next: the suite's runner measures each step's costs from outside between the lines.
+   */
   private static int cell(Path file, String[] shared) throws IOException {
-    List<String[]> steps = new ArrayList<>();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      if (!line.isBlank()) {
-        String[] fields = line.split("\t", -1);
-        if (fields.length < 3) {
-          throw new IOException(file + ": a step is its stdout file, its stderr file and YCSB's arguments, separated"
-              + " by tabs: " + line);
-        }
-        steps.add(fields);
-      }
-    }
+    boolean paced = file.toString().equals("-");
+    BufferedReader in = new BufferedReader(new InputStreamReader(paced ? System.in
+        : Files.newInputStream(file), StandardCharsets.UTF_8));
     PrintStream out = System.out;
     PrintStream err = System.err;
     Set<String> warmed = new HashSet<>();
-    for (int i = 0; i < steps.size(); i++) {
-      String[] fields = steps.get(i);
+    String line;
+    for (int i = 0; (line = in.readLine()) != null; i++) {
+      if (line.isBlank()) {
+        i--;
+        continue;
+      }
+      String[] fields = line.split("\t", -1);
+      if (fields.length < 3) {
+        throw new IOException(file + ": a step is its stdout file, its stderr file and YCSB's arguments, separated"
+            + " by tabs: " + line);
+      }
       Path stdout = Path.of(fields[0]);
       List<String> all = new ArrayList<>(Arrays.asList(shared));
       all.addAll(Arrays.asList(fields).subList(2, fields.length));
@@ -105,19 +114,36 @@ public final class Driver {
           System.err.println("[ycsb-embedded] the command line is not one YCSB 0.17 takes: " + String.join(" ", args));
           status = 2;
         } else {
-          status = report(Step.run(props, warmed.add(kind(props))));
+          status = report(Step.run(props, warmOnce(props, warmed)));
         }
       } finally {
         System.setOut(out);
         System.setErr(err);
       }
       Files.writeString(stdout.resolveSibling(stdout.getFileName() + ".status"), status + "\n");
-      err.println("[ycsb-embedded] step " + (i + 1) + " of " + steps.size() + ": exit status " + status);
+      err.println("[ycsb-embedded] step " + (i + 1) + ": exit status " + status);
+      if (paced) {
+        out.println(status);
+        out.flush();
+      }
       if (status != 0) {
         return status;
       }
     }
     return 0;
+  }
+
+  /**
+   * Whether this step warms up: the first step of its kind that asks for a warm-up (a step that turns it off, a
+   * set-up load, leaves its kind unwarmed for a later one). A bad warm-up property is left to the step, which
+   * refuses it.
+   */
+  private static boolean warmOnce(Properties props, Set<String> warmed) {
+    try {
+      return !Warmup.isOn(props) || warmed.add(kind(props));
+    } catch (IllegalArgumentException e) {
+      return true;
+    }
   }
 
   /** What a warm-up warms: a load, or a run of one workload class and operation mix, of one DB class. */
