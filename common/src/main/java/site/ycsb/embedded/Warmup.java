@@ -82,6 +82,37 @@ public final class Warmup {
 
   static final String TAG = "[ycsb-embedded] warm-up: ";
 
+  /**
+   * A driver of the project's own (harness/): the class it measures each operation with and the loop its client
+   * threads run. Given, the warm-up runs those very classes around each scratch DB, already open, so that the
+   * workload's calls and the loop are compiled as the measured phase runs them and the JIT throws nothing away
+   * when the clock starts. Without one (YCSB's Client, whose DBWrapper the warm-up cannot make), it runs YCSB's
+   * ClientThread and hands three classes of {@link Measured} in turn.
+   */
+  public interface Wrapper {
+    /**
+     * {@code db}, opened, measured into {@code m}; an operation that returns ERROR is counted in {@code errors} and
+     * stops {@code workload}. Its init and cleanup must leave {@code db} as it is.
+     */
+    DB wrap(DB db, Measurements m, AtomicLong errors, Workload workload);
+
+    /** A client thread's loop of {@code ops} operations on {@code db} (as wrapped), counting down {@code done}. */
+    Client client(DB db, boolean transactions, Workload workload, Properties p, int ops, int id, int count,
+        CountDownLatch done);
+  }
+
+  /** One client thread of the warm-up: its loop, and how many operations it ran. */
+  public interface Client extends Runnable {
+    int opsDone();
+  }
+
+  private static volatile Wrapper wrapper;
+
+  /** Sets the driver's wrapper for every later warm-up of this JVM ({@link Wrapper}). */
+  public static void measuredBy(Wrapper w) {
+    wrapper = w;
+  }
+
   private Warmup() {
   }
 
@@ -562,22 +593,41 @@ public final class Warmup {
       throws InterruptedException {
     long deadline = t0 + phase.nanos;
     long done = 0;
-    for (int view = 0; view < Measured.VIEWS && !phase.workload.isStopRequested(); view++) {
-      long round = Math.min(Integer.MAX_VALUE, phase.budget.get() / (Measured.VIEWS - view));
+    Wrapper wrap = wrapper;
+    int views = wrap == null ? Measured.VIEWS : 1; // a driver's own wrapper is the measured phase's class itself
+    for (int view = 0; view < views && !phase.workload.isStopRequested(); view++) {
+      long round = Math.min(Integer.MAX_VALUE, phase.budget.get() / (views - view));
       int n = (int) Math.min(dbs.size(), round);
       if (n <= 0 || System.nanoTime() - deadline >= 0) {
         continue;
       }
       CountDownLatch latch = new CountDownLatch(n);
-      List<ClientThread> clients = new ArrayList<>();
+      List<Client> clients = new ArrayList<>();
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         // YCSB's own split of the operations among its threads; never 0, which ClientThread takes as no limit
         int ops = (int) (round / n + (i < round % n ? 1 : 0));
-        ClientThread c = new ClientThread(Measured.view(view, dbs.get(i), own, errors, phase.workload), !phase.insert,
-            phase.workload, p, ops, -1, latch);
-        c.setThreadId(i);
-        c.setThreadCount(n);
+        Client c;
+        if (wrap == null) {
+          ClientThread y = new ClientThread(Measured.view(view, dbs.get(i), own, errors, phase.workload),
+              !phase.insert, phase.workload, p, ops, -1, latch);
+          y.setThreadId(i);
+          y.setThreadCount(n);
+          c = new Client() {
+            @Override
+            public void run() {
+              y.run();
+            }
+
+            @Override
+            public int opsDone() {
+              return y.getOpsDone();
+            }
+          };
+        } else {
+          c = wrap.client(wrap.wrap(dbs.get(i), own, errors, phase.workload), !phase.insert, phase.workload, p, ops, i,
+              n, latch);
+        }
         clients.add(c);
         Thread t = new Thread(c, "warmup-" + i);
         threads.add(t);
@@ -590,8 +640,8 @@ public final class Warmup {
         t.join();
       }
       long ran = 0;
-      for (ClientThread c : clients) {
-        ran += c.getOpsDone();
+      for (Client c : clients) {
+        ran += c.opsDone();
       }
       if (ran == 0 && !phase.workload.isStopRequested()) {
         throw new NoOperation();

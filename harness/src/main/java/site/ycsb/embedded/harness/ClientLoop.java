@@ -132,7 +132,9 @@ final class ClientLoop implements Runnable {
     } finally {
       try {
         if (open) {
-          measurements.setIntendedStartTimeNs(0);
+          if (measurements != null) { // null in the warm-up, which never throttles
+            measurements.setIntendedStartTimeNs(0);
+          }
           db.cleanup();
         }
       } catch (DBException e) {

@@ -13,6 +13,7 @@ import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
+import site.ycsb.Workload;
 import site.ycsb.measurements.Measurements;
 
 /**
@@ -28,13 +29,28 @@ final class MeasuredDB extends DB {
   private final DB db;
   private final Measurements measurements;
   private final AtomicLong errors;
+  /** The warm-up's: its DB is already open, init and cleanup leave it so, and an ERROR stops this workload. */
+  private final Workload warmup;
   private boolean reportLatencyForEachError;
   private Set<String> latencyTrackedErrors = new HashSet<>();
 
   MeasuredDB(DB db, Measurements measurements, AtomicLong errors) {
+    this(db, measurements, errors, null);
+  }
+
+  private MeasuredDB(DB db, Measurements measurements, AtomicLong errors, Workload warmup) {
     this.db = db;
     this.measurements = measurements;
     this.errors = errors;
+    this.warmup = warmup;
+  }
+
+  /**
+   * The same class around a warm-up's scratch DB ({@code Warmup.Wrapper}): the workload's calls are compiled for the
+   * class the measured step hands it, so the JIT throws nothing away when the clock starts.
+   */
+  static MeasuredDB forWarmup(DB db, Measurements measurements, AtomicLong errors, Workload workload) {
+    return new MeasuredDB(db, measurements, errors, workload);
   }
 
   @Override
@@ -49,6 +65,9 @@ final class MeasuredDB extends DB {
 
   @Override
   public void init() throws DBException {
+    if (warmup != null) {
+      return;
+    }
     db.init();
     reportLatencyForEachError = Boolean.parseBoolean(getProperties().getProperty("reportlatencyforeacherror",
         "false"));
@@ -64,6 +83,9 @@ final class MeasuredDB extends DB {
 
   @Override
   public void cleanup() throws DBException {
+    if (warmup != null) {
+      return;
+    }
     long ist = measurements.getIntendedtartTimeNs();
     long st = System.nanoTime();
     db.cleanup();
@@ -122,6 +144,9 @@ final class MeasuredDB extends DB {
     measurements.reportStatus(op, res);
     if (res == Status.ERROR) {
       errors.incrementAndGet();
+      if (warmup != null) {
+        warmup.requestStop();
+      }
     }
     return res;
   }
