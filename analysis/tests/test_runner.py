@@ -80,6 +80,7 @@ def fake_repo(tmp_path: Path) -> Path:
 
 def options_for(repo: Path, tmp_path: Path, **kw) -> RunOptions:
     out = tmp_path / "results"
+    kw.setdefault("one_jvm", False)  # the stand-in launchers run one step per call; the cell JVM is tested for real
     return RunOptions(repo=repo, out=out, workloads=repo / "workloads", data=out / "data", **kw)
 
 
