@@ -66,6 +66,13 @@ public final class EngineFiles {
 
   /** The prefix of the project's own files in a data directory (the directory lock, records of ours). */
   static final String PROJECT_FILES = ".ycsb-embedded";
+  /** The name of kyoto.repair's working copy of a Kyoto Cabinet file, before the file's own name. */
+  public static final String REPAIR_COPY_PREFIX = PROJECT_FILES + ".repairing.";
+  /** Added to a Kyoto Cabinet file's name (and its .wal's), the file as it was before kyoto.repair rebuilt it. */
+  public static final String KYOTO_BEFORE_REPAIR = ".before-repair";
+  /** Such a file and its undo log: known damaged, kept for the user, never a database to open. */
+  private static final Pattern KYOTO_BEFORE_REPAIR_FILE = Pattern.compile(".+\\.kc[th]"
+      + Pattern.quote(KYOTO_BEFORE_REPAIR) + "(\\.wal)?");
   /** LevelDB's and RocksDB's files that hold records. */
   private static final Pattern DATA_FILE = Pattern.compile("[0-9]+\\.(ldb|sst|log|blob)");
   /** Their temporary files (a CURRENT being written): no records in them. */
@@ -199,13 +206,14 @@ public final class EngineFiles {
       case "rocksdb" -> ROCKSDB_OWN.matcher(name).matches();
       case "lmdb" -> name.equals(LMDB_DATA_FILE) || name.equals(LMDB_LOCK_FILE);
       // SQLite's database, its WAL, shared memory, rollback journal and the binding's process lock; Kyoto's file, its
-      // WAL, a repair's copy and the process lock
+      // WAL, a repair's copy, the file as it was before kyoto.repair, and the process lock
       case "sqlite" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + "-wal")
           || name.equals(databaseFile + "-shm") || name.equals(databaseFile + "-journal")
           || name.equals(databaseFile + ".lock"));
       case "kyoto" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + ".wal")
           || name.equals(databaseFile + ".tmpkch") || name.equals(databaseFile + ".tmpkct")
-          || name.equals(databaseFile + ".lock"));
+          || name.equals(databaseFile + ".lock") || name.equals(databaseFile + KYOTO_BEFORE_REPAIR)
+          || name.equals(databaseFile + KYOTO_BEFORE_REPAIR + ".wal"));
       default -> false;
     };
   }
@@ -281,7 +289,8 @@ public final class EngineFiles {
       Path p = dir.resolve(name);
       if (!Files.isRegularFile(p) || name.startsWith(PROJECT_FILES) || name.equals("CURRENT")
           || name.equals("LOCK") || name.startsWith("LOG") || ENGINE_TEMP_FILE.matcher(name).matches()
-          || name.equals(LMDB_LOCK_FILE)) { // LMDB rebuilds its reader table when no process has it open
+          || name.equals(LMDB_LOCK_FILE) // LMDB rebuilds its reader table when no process has it open
+          || KYOTO_BEFORE_REPAIR_FILE.matcher(name).matches()) {
         continue;
       }
       if (name.startsWith("MANIFEST-") || name.startsWith("OPTIONS-") || name.equals("IDENTITY")

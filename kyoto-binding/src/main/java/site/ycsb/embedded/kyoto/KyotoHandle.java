@@ -131,13 +131,8 @@ public final class KyotoHandle {
       checkCompressor(options.compression(), options.zcomp());
     }
     boolean existed = Files.isRegularFile(file) && Files.size(file) > 0;
-    long sizeBefore = existed ? Files.size(file) : 0;
-    if (existed && options.repair()) {
-      if (!KyotoNative.flagForRepair(file.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8))) {
-        throw new IOException(KyotoOptions.REPAIR + "=true: cannot flag " + file.toAbsolutePath() + " for Kyoto's"
-            + " repair (its header could not be written)");
-      }
-    }
+    // Kyoto's repair can die of SIGBUS or an abort on a damaged file: it runs on a copy, in a process of its own
+    KyotoRepair.Outcome repaired = existed && options.repair() ? KyotoRepair.repair(options) : null;
     long db;
     try {
       db = KyotoNative.open(options.tuning().getBytes(StandardCharsets.UTF_8), options.mode());
@@ -145,11 +140,9 @@ public final class KyotoHandle {
       throw explain(file, options.compression(), e);
     }
     KyotoHandle h = new KyotoHandle(options, db);
-    if (existed && options.repair()) {
-      System.err.println("[kyoto] repair: " + KyotoOptions.REPAIR + "=true: Kyoto Cabinet rebuilt "
-          + file.toAbsolutePath() + " from the records it held (" + sizeBefore + " bytes before; the tree from its"
-          + " leaf pages); now " + h.summary());
-    } else if (!existed && options.repair()) {
+    if (repaired != null) {
+      System.err.println("[kyoto] repair: " + repaired.describe() + "; now " + h.summary());
+    } else if (options.repair()) {
       System.err.println("[kyoto] repair: " + KyotoOptions.REPAIR + "=true: " + file.toAbsolutePath()
           + " did not exist, nothing to repair");
     }
@@ -306,8 +299,13 @@ public final class KyotoHandle {
 
   /** The library's status report (kcdbstatus): psiz, pccap, opts, count, size, bnum, ... */
   public Map<String, String> status() throws KyotoException {
+    return parseStatus(KyotoNative.status(ptr()));
+  }
+
+  /** The library's status report ("name TAB value" lines) as a map. */
+  static Map<String, String> parseStatus(byte[] report) {
     Map<String, String> out = new LinkedHashMap<>();
-    for (String line : new String(KyotoNative.status(ptr()), StandardCharsets.UTF_8).split("\n")) {
+    for (String line : new String(report, StandardCharsets.UTF_8).split("\n")) {
       int tab = line.indexOf('\t');
       if (tab > 0) {
         out.put(line.substring(0, tab), line.substring(tab + 1));
