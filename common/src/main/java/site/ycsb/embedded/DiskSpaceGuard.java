@@ -30,6 +30,12 @@ import java.util.function.LongSupplier;
  * hold of it at once (its write factor: LevelDB's log, the table its flush writes, and a compaction's
  * output): a 40 MB value on a disk with less room was accepted and crashed leveldbjni.
  *
+ * <p>Writes run concurrently: several clients can each find room for their own large write at the same look and
+ * then write one after the other (LMDB's writers wait on its mutex), past the end of the disk: 16 writers of
+ * 4 MB values through LMDB's write map were a SIGBUS. So a write looked at on its own is held in reserve (its
+ * copies) from before its look until its client says it was applied ({@link Counter#applied}), and every look
+ * counts what the other clients' writes hold.
+ *
  * <p>Counted bytes are an estimate. Where one write can grow the engine's files by far more than it
  * counts (LMDB, when a reader of another process pins a snapshot, copies a whole path of pages per
  * 100-byte update: 12 KB), the engine hands the guard what its files really use ({@link #follow}),
@@ -58,6 +64,8 @@ public final class DiskSpaceGuard {
   private final double writeFactor;
   private final AtomicLong sinceCheck = new AtomicLong();
   private final AtomicLong sinceOpen = new AtomicLong();
+  /** The copies of the writes looked at on their own that their clients have not applied yet (see {@link Counter}). */
+  private final AtomicLong held = new AtomicLong();
   private volatile FileStore store;
   /** What the engine's files use now, read before every write (see {@link #follow}); null: counted bytes only. */
   private volatile LongSupplier used;
@@ -95,6 +103,7 @@ public final class DiskSpaceGuard {
 
   /** The engine was (re)opened: nothing written since. */
   public void opened() {
+    held.set(0); // every client of the last open applied or dropped its writes
     sinceOpen.set(0);
     sinceCheck.set(0);
     refusalSaid.set(false);
@@ -121,7 +130,7 @@ public final class DiskSpaceGuard {
       long now = u.getAsLong();
       if (now - usedAtLook >= CHECK_EVERY_BYTES) {
         usedAtLook = now;
-        check("write", 0);
+        check("write", 0, held.get());
       }
     }
   }
@@ -144,13 +153,17 @@ public final class DiskSpaceGuard {
    * look's interval, checks that the free space holds the margin and the write's own copies.
    */
   public void beforeWrite(long bytes) throws DiskFullException {
-    count(bytes, bytes);
+    held.addAndGet(-count(bytes, bytes));
   }
 
-  /** Counts {@code bytes} written in writes of which the largest had {@code largest} bytes. */
-  private void count(long bytes, long largest) throws DiskFullException {
+  /**
+   * Counts {@code bytes} written in writes of which the largest had {@code largest} bytes. When that one is
+   * looked at on its own, its copies are held in reserve before the look, and stay held (the amount returned)
+   * until the caller releases them; 0 otherwise.
+   */
+  private long count(long bytes, long largest) throws DiskFullException {
     if (margin == 0) {
-      return;
+      return 0;
     }
     checkGrowth();
     if (deferredShare > 0) {
@@ -158,8 +171,21 @@ public final class DiskSpaceGuard {
     }
     if (low || sinceCheck.addAndGet(bytes) >= CHECK_EVERY_BYTES) {
       sinceCheck.set(0);
-      check("write", largest >= CHECK_EVERY_BYTES ? largest : 0); // the margin covers the smaller ones
+      if (largest < CHECK_EVERY_BYTES) {
+        check("write", 0, held.get()); // the margin covers the smaller ones
+        return 0;
+      }
+      long hold = (long) Math.ceil(writeFactor * largest);
+      long others = held.getAndAdd(hold);
+      try {
+        check("write", largest, others);
+      } catch (DiskFullException | RuntimeException e) {
+        held.addAndGet(-hold);
+        throw e;
+      }
+      return hold;
     }
+    return 0;
   }
 
   /** A counter for one client thread ({@link Counter}). */
@@ -177,11 +203,16 @@ public final class DiskSpaceGuard {
   public final class Counter {
     private long pending;
     private int writes;
+    /** What this client's writes looked at on their own hold in the guard's reserve until {@link #applied}. */
+    private long holding;
 
     private Counter() {
     }
 
-    /** As {@link DiskSpaceGuard#beforeWrite}, counting small writes here first. */
+    /**
+     * As {@link DiskSpaceGuard#beforeWrite}, counting small writes here first. A write looked at on its own (a
+     * look's interval or more) stays held in reserve, for every other client's look, until {@link #applied}.
+     */
     public void beforeWrite(long bytes) throws DiskFullException {
       if (margin == 0) {
         return;
@@ -198,7 +229,18 @@ public final class DiskSpaceGuard {
       }
       long counted = pending + bytes;
       pending = 0;
-      count(counted, bytes);
+      holding += count(counted, bytes);
+    }
+
+    /**
+     * This client's writes so far reached the engine's files, or failed (a batch still waiting keeps its inserts
+     * held): what they held in reserve is the free space's to show now.
+     */
+    public void applied() {
+      if (holding != 0) {
+        held.addAndGet(-holding);
+        holding = 0;
+      }
     }
   }
 
@@ -208,7 +250,7 @@ public final class DiskSpaceGuard {
    * @throws DiskFullException naming the filesystem, the directory, the free space and the margin
    */
   public void check(String what) throws DiskFullException {
-    check(what, 0);
+    check(what, 0, held.get());
   }
 
   /** The free bytes of the data directory's filesystem, or -1 when they cannot be read. */
@@ -262,7 +304,8 @@ public final class DiskSpaceGuard {
     return false;
   }
 
-  private void check(String what, long writeBytes) throws DiskFullException {
+  /** Checks that the free space holds the margin, {@code writeBytes}' copies and {@code others} held by others. */
+  private void check(String what, long writeBytes, long others) throws DiskFullException {
     if (margin == 0) {
       return;
     }
@@ -277,13 +320,14 @@ public final class DiskSpaceGuard {
     }
     long deferred = (long) (deferredShare * sinceOpen.get());
     long write = (long) Math.ceil(writeFactor * writeBytes);
-    low = free < margin + deferred + write;
+    low = free < margin + deferred + write + others;
     if (low) {
       throw new DiskFullException(String.format("%s refused: the filesystem %s holding %s has %s free, less than"
               + " the %s the engine needs in reserve: %s for its background flushes, file growth and the flush at"
-              + " close (property diskspacemargin, 0 turns the check off)%s%s; free some space and reopen",
-          what, describe(fs), dir, mb(free), mb(margin + deferred + write), mb(margin),
+              + " close (property diskspacemargin, 0 turns the check off)%s%s%s; free some space and reopen",
+          what, describe(fs), dir, mb(free), mb(margin + deferred + write + others), mb(margin),
           deferred == 0 ? "" : " and " + mb(deferred) + " for what it holds in memory until close",
+          others == 0 ? "" : " and " + mb(others) + " for other clients' large writes under way",
           write == 0 ? "" : String.format(" and %s for this write (%d bytes, %s times: the copies the engine may"
               + " hold at once)", mb(write), writeBytes, BigDecimal.valueOf(writeFactor).stripTrailingZeros()
               .toPlainString())));

@@ -542,7 +542,11 @@ public abstract class KeyValueDB<H> extends DB {
     }
     try {
       if (writes != null) {
-        writes.flush();
+        try {
+          writes.flush();
+        } finally {
+          diskCount.applied(); // the last batch's inserts held their bytes until now
+        }
       }
     } catch (Exception e) {
       Exception why = disk == null ? e : disk.explain(e);
@@ -612,13 +616,32 @@ public abstract class KeyValueDB<H> extends DB {
       byte[] k = keys.bytes(key);
       byte[] v = codec.encode(values);
       diskCount.beforeWrite(k.length + v.length);
-      return writes.write(WriteGroup.Kind.INSERT, k, v, () -> {
+      return write(WriteGroup.Kind.INSERT, k, v, () -> {
         put(db, k, v);
         return Status.OK;
       });
     } catch (Exception e) {
       return failed("insert", key, e);
     }
+  }
+
+  /**
+   * Runs a write through the write group, then tells the free-space guard that this client's writes reached the
+   * engine (or failed, a failed batch dropped), unless the write waits in a batch (BATCHED_OK): until then the
+   * bytes its look held stay in the guard's reserve.
+   */
+  private Status write(WriteGroup.Kind kind, byte[] key, byte[] value, WriteGroup.Write write) throws Exception {
+    Status status;
+    try {
+      status = writes.write(kind, key, value, write);
+    } catch (Exception e) {
+      diskCount.applied();
+      throw e;
+    }
+    if (status != Status.BATCHED_OK) {
+      diskCount.applied();
+    }
+    return status;
   }
 
   @Override
@@ -628,12 +651,12 @@ public abstract class KeyValueDB<H> extends DB {
       diskCount.beforeWrite(k.length + fieldBytes(values));
       if (blindUpdates()) {
         byte[] v = codec.encode(values);
-        return writes.write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
+        return write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
           put(db, k, v);
           return Status.OK;
         });
       }
-      return writes.write(WriteGroup.Kind.UPDATE, k, null, () -> {
+      return write(WriteGroup.Kind.UPDATE, k, null, () -> {
         byte[] stored = get(db, k);
         if (stored == null) {
           return Status.NOT_FOUND;
@@ -651,7 +674,7 @@ public abstract class KeyValueDB<H> extends DB {
     try {
       byte[] k = keys.bytes(key);
       diskCount.beforeWrite(k.length);
-      return writes.write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
+      return write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
     } catch (Exception e) {
       return failed("delete", key, e);
     }
@@ -664,10 +687,15 @@ public abstract class KeyValueDB<H> extends DB {
 
   /**
    * Counts {@code bytes} about to be written and refuses (a DiskFullException) when the filesystem
-   * has too little room left: for a binding that overrides insert, update or delete.
+   * has too little room left: for a binding that overrides insert, update or delete. Its write is not held in
+   * the guard's reserve after this look (the binding does not say when it was applied).
    */
   protected final void diskSpaceFor(long bytes) throws DiskSpaceGuard.DiskFullException {
-    diskCount.beforeWrite(bytes);
+    try {
+      diskCount.beforeWrite(bytes);
+    } finally {
+      diskCount.applied();
+    }
   }
 
   /**

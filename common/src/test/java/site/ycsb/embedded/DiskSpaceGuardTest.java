@@ -95,6 +95,36 @@ class DiskSpaceGuardTest {
     off.beforeWrite(free * 4); // margin 0: no guard
   }
 
+  /**
+   * Clients whose large writes each fit at their own look, but not together, are refused once the ones under way
+   * hold the room: a write looked at on its own stays held until its client applied it (16 writers of 4 MB through
+   * LMDB's write map each found room for itself, then wrote past the end of the disk: a SIGBUS).
+   */
+  @Test
+  void aLargeWriteStaysHeldInReserveUntilItsClientAppliedIt() throws Exception {
+    long free = DiskSpaceGuard.of(tmp, 1, 0).free();
+    assertTrue(free > 64L << 20, "this test needs 64 MB free in " + tmp + ", has " + free);
+    long write = free / 5;
+    DiskSpaceGuard guard = DiskSpaceGuard.of(dir("held"), free / 2, 0);
+    DiskSpaceGuard.Counter a = guard.counter();
+    DiskSpaceGuard.Counter b = guard.counter();
+    DiskSpaceGuard.Counter c = guard.counter();
+    a.beforeWrite(write); // margin and one write: 0.7 of the free space
+    b.beforeWrite(write); // and the one under way: 0.9
+    DiskSpaceGuard.DiskFullException e = assertThrows(DiskSpaceGuard.DiskFullException.class,
+        () -> c.beforeWrite(write), "1.1 of the free space with the two writes under way");
+    assertTrue(e.getMessage().contains(DiskSpaceGuard.mb(2 * write) + " for other clients' large writes under way"),
+        e.getMessage());
+    a.applied();
+    c.beforeWrite(write); // a's write is in the free space now: 0.9 again
+    b.applied();
+    c.applied();
+    guard.check("open"); // nothing held: the margin alone
+    guard.beforeWrite(free / 4); // the guard's own look holds nothing after it
+    guard.beforeWrite(free / 4);
+    guard.opened();
+  }
+
   @Test
   void anIoErrorIsCalledAFullDiskOnlyWhereTheDiskIsFull() throws Exception {
     assertTrue(DiskSpaceGuard.isIoError(new IOException("Platform constant error code: EIO Input/output error (5)")));

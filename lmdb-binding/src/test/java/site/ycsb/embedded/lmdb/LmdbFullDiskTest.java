@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,30 +107,7 @@ class LmdbFullDiskTest {
       List<String> args = new ArrayList<>(List.of("-db", LmdbClient.class.getName(), "-p", "path=" + dir,
           "-p", "lmdb.writemap=true", "-p", "lmdb.mapsize=1g", "-records", "1000000", "-valuesize", "100"));
       ChildJvm writer = ChildJvm.start(tmp, "pinned", Map.of(), CrashWriter.class, args.toArray(new String[0]));
-      Process reader = null;
-      try {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (writer.isAlive() && writer.stdout().lines().count() < 2000 && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        assertTrue(writer.isAlive(), "the writer runs until the reader comes:\n" + writer.stderr());
-        // mdb_dump's output is never read: once the pipe is full it waits, holding its read transaction
-        reader = new ProcessBuilder("mdb_dump", "-p", dir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-        int exit = writer.waitFor();
-        assertEquals(1, exit, "an insert returned ERROR (" + ChildJvm.CRASHED + " is the SIGBUS):\n"
-            + writer.stderr());
-        assertTrue(reader.isAlive(), "mdb_dump still held its snapshot when the writer stopped");
-        assertTrue(writer.stderr().contains("mounted on " + mount) && writer.stderr().contains("diskspacemargin"),
-            "the refused insert names the filesystem and the margin:\n" + writer.stderr());
-      } finally {
-        if (reader != null) {
-          reader.destroyForcibly().waitFor();
-        }
-        if (writer.isAlive()) {
-          writer.waitFor();
-        }
-      }
+      writeBesideAReader(writer, mount, dir, () -> writer.stdout().lines().count() >= 2000, null);
       long acknowledged = writer.stdout().lines().count();
       assertTrue(acknowledged > 2000, acknowledged + " acknowledged");
       Path acked = Files.writeString(tmp.resolve("pinned-acked.txt"), writer.stdout());
@@ -138,6 +116,90 @@ class LmdbFullDiskTest {
           LmdbClient.class.getName(), "-p", "path=" + dir, "-valuesize", "100", "-acked", acked.toString());
       assertTrue(verified[1].contains("acknowledged=" + acknowledged + "\npresent=" + acknowledged
           + "\nlost=0\nwrong=0\nerrors=0\nopen=ok\n"), verified[1] + verified[2]);
+    }
+  }
+
+  /**
+   * The write map beside a reader of another process with 16 writer threads of 4 MB values: each thread's look
+   * at the free space found room for its own write, and LMDB then ran them one after the other past the end of
+   * the 160 MB disk: a SIGBUS in mdb_cursor_put (3 of 3 tries; 1 to 8 threads ended in an ERROR). Now each large
+   * write is held in the guard's reserve from its look until it was applied, so the threads' looks count each
+   * other: inserts end in an ERROR naming the writes under way, and every acknowledged record is there, whole.
+   */
+  @Test
+  void sixteenWritersOfLargeValuesThroughTheWriteMapBesideAReaderEndInAnErrorNotASigbus() throws Exception {
+    Path mount = tmp.resolve("many");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 160)) {
+      Path dir = mount.resolve("db");
+      Path go = tmp.resolve("go");
+      int valueBytes = 4 << 20;
+      ChildJvm writer = ChildJvm.start(tmp, "many", Map.of(), ParallelWriter.class, "16",
+          Integer.toString(valueBytes), "100", go.toString(), "path=" + dir, "lmdb.writemap=true", "lmdb.mapsize=1g");
+      writeBesideAReader(writer, mount, dir, () -> writer.stderr().contains("ready"), go);
+      List<String> acked = writer.stdout().lines().toList();
+      assertTrue(acked.size() > 16, acked.size() + " acknowledged");
+      fs.resize(400);
+      LmdbClient db = new LmdbClient();
+      java.util.Properties p = new java.util.Properties();
+      p.setProperty("path", dir.toString());
+      p.setProperty("fieldcount", "1");
+      db.setProperties(p);
+      db.init();
+      try {
+        for (String key : acked) {
+          Map<String, site.ycsb.ByteIterator> row = new java.util.HashMap<>();
+          assertEquals(site.ycsb.Status.OK, db.read("usertable", key, null, row), key);
+          assertTrue(java.util.Arrays.equals(ParallelWriter.value(key, valueBytes), row.get("field0").toArray()),
+              key + ": the bytes written");
+        }
+      } finally {
+        db.cleanup();
+      }
+    }
+  }
+
+  /** Whether a writer is ready for the reader. */
+  @FunctionalInterface
+  private interface Ready {
+    boolean now() throws IOException;
+  }
+
+  /**
+   * Starts a reader of another process on {@code dir} once the writer is {@code ready}: mdb_dump, whose output is
+   * never read, so that once the pipe is full it waits holding its read transaction. Then lets the writer go
+   * (creates {@code go}, unless null) and waits for it: its inserts must end in an ERROR (exit 1) naming the
+   * filesystem and the margin, while mdb_dump still holds its snapshot.
+   */
+  private static void writeBesideAReader(ChildJvm writer, Path mount, Path dir, Ready ready, Path go)
+      throws Exception {
+    Process reader = null;
+    try {
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (writer.isAlive() && !ready.now() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(writer.isAlive(), "the writer runs until the reader comes:\n" + writer.stderr());
+      reader = new ProcessBuilder("mdb_dump", "-p", dir.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      while (go != null && reader.isAlive() && reader.getInputStream().available() == 0
+          && System.nanoTime() < deadline) {
+        Thread.sleep(10); // its first line comes after its read transaction began
+      }
+      if (go != null) {
+        Files.createFile(go);
+      }
+      int exit = writer.waitFor();
+      assertEquals(1, exit, "an insert returned ERROR (" + ChildJvm.CRASHED + " is the SIGBUS):\n" + writer.stderr());
+      assertTrue(reader.isAlive(), "mdb_dump still held its snapshot when the writer stopped");
+      assertTrue(writer.stderr().contains("mounted on " + mount) && writer.stderr().contains("diskspacemargin"),
+          "the refused insert names the filesystem and the margin:\n" + writer.stderr());
+    } finally {
+      if (reader != null) {
+        reader.destroyForcibly().waitFor();
+      }
+      if (writer.isAlive()) {
+        writer.waitFor();
+      }
     }
   }
 
