@@ -221,9 +221,13 @@ public final class LmdbHandle {
       return txn;
     }
 
-    /** After a read: with operation, the snapshot goes; with client it stays. */
-    private void done() {
-      if (!options.keepsSnapshot()) {
+    /**
+     * After a read: with operation, the snapshot goes; with client it stays, unless the read failed: LMDB marks a
+     * read transaction that met a damaged page (MDB_PAGE_NOTFOUND, MDB_CORRUPTED) failed, and refuses every later
+     * call on it (MDB_BAD_TXN) until it is reset and renewed, so one bad leaf failed every later read of the client.
+     */
+    private void done(boolean failed) {
+      if (failed || !options.keepsSnapshot()) {
         drop();
       }
     }
@@ -268,10 +272,13 @@ public final class LmdbHandle {
   /** The value under {@code key} in a snapshot holding every write acknowledged so far, or null. */
   public byte[] get(Reader reader, byte[] key) {
     Txn<byte[]> txn = reader.snapshot();
+    boolean failed = true;
     try {
-      return dbi.get(txn, key);
+      byte[] value = dbi.get(txn, key);
+      failed = false;
+      return value;
     } finally {
-      reader.done();
+      reader.done(failed);
     }
   }
 
@@ -281,6 +288,7 @@ public final class LmdbHandle {
       return;
     }
     Txn<byte[]> txn = reader.snapshot();
+    boolean failed = true;
     try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
       // LMDB refuses an empty key for MDB_SET_RANGE: "" starts at the first key
       boolean more = start.length == 0 ? cursor.first() : cursor.get(start, GetOp.MDB_SET_RANGE);
@@ -288,8 +296,9 @@ public final class LmdbHandle {
         sink.accept(cursor.val());
         more = n + 1 < count && cursor.next();
       }
+      failed = false;
     } finally {
-      reader.done();
+      reader.done(failed);
     }
   }
 

@@ -461,12 +461,39 @@ class LmdbClientTest extends KeyValueDbContract {
 
   /** The child that the first node of branch page {@code pgno} points at. */
   private static long firstChild(Path dir, long pgno) throws Exception {
+    return child(page(dir, pgno), 0);
+  }
+
+  /** Page {@code pgno} of data.mdb (4,096-byte pages), little-endian. */
+  private static ByteBuffer page(Path dir, long pgno) throws Exception {
     ByteBuffer page = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
     try (FileChannel ch = FileChannel.open(dir.resolve("data.mdb"))) {
       ch.read(page, pgno * 4096);
     }
-    int node = page.getShort(16) & 0xffff;
+    return page;
+  }
+
+  /** The nodes of a page: its lower bound (u16 at 12) less the 16-byte header, 2 bytes a node. */
+  private static int nodes(ByteBuffer page) {
+    return ((page.getShort(12) & 0xffff) - 16) / 2;
+  }
+
+  /** The child that node {@code i} of a branch page points at (its page number in the node's lo and hi u16). */
+  private static long child(ByteBuffer page, int i) {
+    int node = page.getShort(16 + 2 * i) & 0xffff;
     return (page.getShort(node) & 0xffffL) | (page.getShort(node + 2) & 0xffffL) << 16;
+  }
+
+  /** The keys of a leaf page: node i's key size is the u16 at 6, its key follows the 8-byte node header. */
+  private static Set<String> leafKeys(ByteBuffer page) {
+    Set<String> keys = new java.util.TreeSet<>();
+    for (int i = 0; i < nodes(page); i++) {
+      int node = page.getShort(16 + 2 * i) & 0xffff;
+      byte[] key = new byte[page.getShort(node + 6) & 0xffff];
+      page.get(node + 8, key);
+      keys.add(new String(key, java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return keys;
   }
 
   private static LmdbTree.Meta meta(Path dir) throws Exception {
@@ -500,6 +527,50 @@ class LmdbClientTest extends KeyValueDbContract {
     Files.write(dir.resolve("data.mdb"), clean);
     DB db = open(properties(dir));
     stored.forEach((key, value) -> assertEquals(Map.of("f", value), read(db, key, null), key));
+  }
+
+  /**
+   * One damaged leaf in the middle of the tree (the open reads only the branch pages and the first and last leaf)
+   * costs the reads of the keys on it, each an ERROR, and no other: LMDB marks the read transaction failed at the
+   * first (MDB_CORRUPTED for a zeroed page, MDB_PAGE_NOTFOUND for other bytes), and a client's kept snapshot then
+   * refused every later read of that client ("Transaction must abort, has a child, or is invalid") until a write
+   * committed. Every other key reads back its exact value, with a snapshot kept or one per read.
+   */
+  @Test
+  void aDamagedLeafCostsTheReadsOfItsKeysAndNoOthers() throws Exception {
+    Path dir = tmp.resolve("db");
+    Map<String, String> stored = loadTree(dir);
+    ByteBuffer root = page(dir, meta(dir).main().root());
+    ByteBuffer branch = page(dir, child(root, nodes(root) / 2));
+    long leaf = child(branch, nodes(branch) / 2);
+    Set<String> onLeaf = leafKeys(page(dir, leaf));
+    assertTrue(onLeaf.size() > 10 && stored.keySet().containsAll(onLeaf), onLeaf.toString());
+    try (FileChannel ch = FileChannel.open(dir.resolve("data.mdb"), StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(4096), leaf * 4096);
+    }
+    for (String snapshot : List.of("client", "operation")) {
+      Properties p = properties(dir);
+      p.setProperty(LmdbOptions.READ_SNAPSHOT, snapshot);
+      DB db = open(p);
+      Set<String> failed = new java.util.TreeSet<>();
+      try {
+        for (Map.Entry<String, String> e : stored.entrySet()) { // in key order: the leaf's keys, then the rest
+          Map<String, ByteIterator> row = new HashMap<>();
+          Status s = db.read("usertable", e.getKey(), null, row);
+          if (s == Status.OK) {
+            assertEquals(e.getValue(), row.get("f").toString(), e.getKey());
+          } else {
+            assertEquals(Status.ERROR, s, e.getKey());
+            failed.add(e.getKey());
+          }
+        }
+      } finally {
+        close(db);
+      }
+      assertEquals(onLeaf.size(), failed.size(), snapshot + ": reads failed of " + stored.size() + " against the"
+          + " keys the leaf held");
+      assertEquals(onLeaf, failed, snapshot);
+    }
   }
 
   /**
