@@ -159,3 +159,38 @@ def test_report_command_rerenders_a_text_output_run(tmp_path):
     assert compared.returncode == 0, compared.stderr
     assert "| LevelDB 1.13 (leveldbjni) | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
     assert "ops/sec" in (out / "report.md").read_text()
+
+
+def test_a_step_that_fails_in_a_cells_jvm_fails_only_its_cell(tmp_path):
+    # Two workload files of one's own: the first refuses its distribution (YCSB's WorkloadException, exit 3) inside
+    # the cell's JVM; the cell fails with that step's reason, its JVM ends, the second cell runs as usual.
+    bad = tmp_path / "bogus"
+    bad.write_text(
+        "workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\noperationcount=1000\n"
+        "readproportion=1\nupdateproportion=0\nrequestdistribution=bogus\n"
+    )
+    good = tmp_path / "fine"
+    good.write_text(
+        "workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\noperationcount=1000\n"
+        "readproportion=1\nupdateproportion=0\n"
+    )
+    out = tmp_path / "results"
+    done = subprocess.run(
+        [
+            *[sys.executable, "-m", "analysis", "run", "--engines", "lmdb", "--workload", str(bad)],
+            *["--workload", str(good), "--out", str(out), "--crash-rounds", "0"],
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert "1 of 2 cells ok" in done.stderr, done.stderr[-3000:]
+    cells = {p.parent.name: json.loads(p.read_text()) for p in (out / "lmdb").glob("*/cell.json")}
+    failed = next(c for name, c in cells.items() if "bogus" in name)
+    fine = next(c for name, c in cells.items() if "fine" in name)
+    assert failed["status"] == "failed" and "exit code 3" in failed["error"], failed["error"]
+    assert fine["status"] == "ok", fine["error"]
+    # CoreWorkload refuses its distribution in the load already: the cell stops at that step, the run never starts
+    assert [s["exit_code"] for s in failed["repeats"][0]] == [3]
+    assert [s["exit_code"] for s in fine["repeats"][0]] == [0, 0]
