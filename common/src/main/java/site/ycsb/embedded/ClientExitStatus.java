@@ -86,11 +86,12 @@ public final class ClientExitStatus {
   }
 
   /**
-   * Forgets the inits and failed operations of {@link Warmup}'s scratch database, which ran before YCSB's
+   * Forgets the inits, refusals and failed operations of {@link Warmup}'s scratch database, which ran before YCSB's
    * client: whether YCSB itself gets past the workload, and whether its operations fail, is still to be seen.
    */
   static void warmupOver() {
     databaseStarted = false;
+    REFUSAL.set(null); // a refused scratch open skips the warm-up: the real open is still to be seen
     FAILED.set(0); // its scratch database's errors are said in its line, not counted against the measured run
   }
 

@@ -278,10 +278,13 @@ public final class Warmup {
         held.release(false);
         return TAG + "skipped: the workload did not start (YCSB says why below)";
       }
-      if (cause instanceof site.ycsb.DBException) { // a refused open: the real one would be refused the same way
-        held.release(true);
-        throw new Failed("the binding refused to open the warm-up's scratch database, as it would the real one: "
-            + cause.getMessage(), e);
+      if (cause instanceof site.ycsb.DBException) {
+        // the scratch's open or close refused (a disk another process filled, or one the scratch filled itself):
+        // the scratch is not the run's data, so the measured phase starts cold and its own open says whether the
+        // real database is refused too (a bad property is, with its own message)
+        held.release(false); // the launcher then forgets the scratch's refusal (ClientExitStatus.warmupOver)
+        return TAG + "skipped: the scratch " + where.engine + " database failed (" + cause.getMessage()
+            + "); the measured phase runs without a warm-up";
       }
       held.release(true);
       throw new Failed("the warm-up on a scratch database failed (its output is above): " + cause

@@ -10,13 +10,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import site.ycsb.embedded.CheckedClient;
 import site.ycsb.embedded.ChildJvm;
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.SmallFilesystem;
+import site.ycsb.embedded.Warmup;
 import site.ycsb.embedded.crash.CrashVerifier;
 import site.ycsb.embedded.crash.CrashWriter;
 
@@ -200,6 +203,84 @@ class LmdbFullDiskTest {
       if (writer.isAlive()) {
         writer.waitFor();
       }
+    }
+  }
+
+  /**
+   * The warm-up's scratch database sits beside the real one, on its disk. On a disk another process filled, a
+   * read-only run of an intact database was refused (exit 3) because the scratch open was: the warm-up is skipped
+   * with a line that says why, and the run reads every record, under bin/ycsb's driver and YCSB's own Client alike.
+   */
+  @Test
+  void aWarmUpOnADiskAnotherProcessFilledIsSkippedAndTheReadOnlyRunReadsEveryRecord() throws Exception {
+    Path mount = tmp.resolve("warm");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 8)) {
+      Path dir = mount.resolve("db");
+      // the free-space guard off (diskspacemargin=0), as in the run below: a run that only reads needs no room
+      String[] load = launch(dir, "-load", "recordcount=2000", "diskspacemargin=0", Warmup.OPERATIONS + "=0");
+      assertEquals("0", load[0], load[2]);
+      fs.fill("filler");
+      for (String main : List.of(DRIVER, CheckedClient.class.getName())) {
+        String[] run = launch(main, dir, "-t", "recordcount=2000", "operationcount=2000", "readproportion=1",
+            "updateproportion=0", "diskspacemargin=0");
+        assertEquals("0", run[0], main + ": the run is not refused for the scratch database:\n" + run[2]);
+        assertSkippedForTheFullDisk(run[2]);
+        assertTrue(run[1].contains("[READ], Return=OK, 2000"), run[1]);
+        assertEquals(List.of("db", "filler"), listing(mount), "no scratch directory is left");
+      }
+    }
+  }
+
+  /**
+   * A load that deletes the old database first (destroy=true) and fits the disk once, while the warm-up's scratch
+   * database, made while the old one is still there, fills it: the warm-up is skipped, the load writes every
+   * record (exit 3 for the scratch database's failed close before). Under YCSB's own Client (YCSB_CLIENT=upstream):
+   * bin/ycsb's driver opens the real database, and so deletes the old one, before its warm-up.
+   */
+  @Test
+  @SuppressWarnings("try") // the mount is the test's disk; nothing else is done with it
+  void aWarmUpThatFillsTheDiskIsSkippedAndTheLoadThatFitsWritesEveryRecord() throws Exception {
+    Path mount = tmp.resolve("fills");
+    try (SmallFilesystem fs = SmallFilesystem.mount(mount, 4)) {
+      Path dir = mount.resolve("db");
+      String[] first = launch(dir, "-load", "recordcount=1500", "diskspacemargin=0", Warmup.OPERATIONS + "=0");
+      assertEquals("0", first[0], first[2]);
+      String[] again = launch(dir, "-load", "recordcount=1500", "diskspacemargin=0", "destroy=true");
+      assertEquals("0", again[0], "the load is not refused for the scratch database:\n" + again[2]);
+      assertSkippedForTheFullDisk(again[2]);
+      assertTrue(again[1].contains("[INSERT], Return=OK, 1500"), again[1]);
+      assertEquals(List.of("db"), listing(mount), "no scratch directory is left");
+    }
+  }
+
+  private static void assertSkippedForTheFullDisk(String stderr) {
+    assertTrue(stderr.contains("[ycsb-embedded] warm-up: skipped: the scratch lmdb database failed (")
+        && stderr.contains("No space left on device") && stderr.contains("the measured phase runs without a warm-up"),
+        stderr);
+  }
+
+  /** bin/ycsb's main class (harness/), on the binding's run-time class path. */
+  private static final String DRIVER = "site.ycsb.embedded.harness.Driver";
+
+  /** A {@code load} ("-load") or {@code run} ("-t") of LMDB by YCSB's Client: {exit, stdout, stderr}. */
+  private String[] launch(Path dir, String phase, String... properties) throws Exception {
+    return launch(CheckedClient.class.getName(), dir, phase, properties);
+  }
+
+  /** The same by {@code main} (YCSB's command line) in a JVM of its own. */
+  private String[] launch(String main, Path dir, String phase, String... properties) throws Exception {
+    List<String> args = new ArrayList<>(List.of("-db", LmdbClient.class.getName(), phase, "-p",
+        "workload=site.ycsb.workloads.CoreWorkload", "-p", "fieldcount=1", "-p", "fieldlength=1000", "-p",
+        "path=" + dir));
+    for (String p : properties) {
+      args.addAll(List.of("-p", p));
+    }
+    return ChildJvm.run(tmp, "launch" + phase, Map.of(), Class.forName(main), args.toArray(new String[0]));
+  }
+
+  private static List<String> listing(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
     }
   }
 
