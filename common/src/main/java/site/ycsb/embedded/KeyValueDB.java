@@ -43,6 +43,12 @@ public abstract class KeyValueDB<H> extends DB {
    */
   public static final String ALLOW_EMPTY_RUN = "allowemptyrun";
   /**
+   * A workload class's {@code public static boolean runReadsRecords(Properties)}: whether its run phase reads
+   * records a load wrote, which decides the refusal of a run on an empty database ({@link #ALLOW_EMPTY_RUN}).
+   * Without it, CoreWorkload's shares decide.
+   */
+  public static final String RUN_READS_RECORDS = "runReadsRecords";
+  /**
    * With {@code destroy}: delete whatever the data directory holds. By default destroy deletes only what it
    * recognises as this engine's database and the project's own files, and refuses, deleting nothing, a directory
    * that holds anything else (a user's files beside the database, another engine's, a path that names a home
@@ -401,7 +407,7 @@ public abstract class KeyValueDB<H> extends DB {
           banner.append(tag).append(allowEmpty ? "run phase on any database, empty or missing included ("
               + ALLOW_EMPTY_RUN + "=true)" : needsRecords ? "run phase reading records: a database that does not"
               + " exist or holds no record is refused (" + ALLOW_EMPTY_RUN + "=false)"
-              : "run phase: its operations read no record, so an empty database is measured as it is")
+              : "run phase: its workload needs no loaded record, so an empty database is measured as it is")
               .append(System.lineSeparator());
         }
         String diskNote = diskSpaceNote(guard);
@@ -486,12 +492,18 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
-   * Whether a run phase of {@code p}'s workload reads records that a load wrote: any share of reads, updates
-   * (which read first), scans, read-modify-writes, deletes or full passes, with CoreWorkload's defaults (0.95
-   * reads, 0.05 updates). A run of inserts alone may start from nothing. A value that is not a number counts as
-   * reading: the workload refuses it itself.
+   * Whether a run phase of {@code p}'s workload reads records that a load wrote. The workload class says so itself
+   * when it declares {@code public static boolean runReadsRecords(Properties)} ({@link #RUN_READS_RECORDS}: a
+   * trace writes most keys before it reads them, and its load inserts the rest); otherwise any share of reads,
+   * updates (which read first), scans, read-modify-writes, deletes or full passes, with CoreWorkload's defaults
+   * (0.95 reads, 0.05 updates). A run of inserts alone may start from nothing. A value that is not a number counts
+   * as reading: the workload refuses it itself.
    */
   static boolean readsRecords(Properties p) {
+    Boolean said = workloadSaysItReadsRecords(p);
+    if (said != null) {
+      return said;
+    }
     String[][] shares = {{"readproportion", "0.95"}, {"updateproportion", "0.05"}, {"scanproportion", "0"},
         {"readmodifywriteproportion", "0"}, {"deleteproportion", "0"}, {"readseqproportion", "0"}};
     for (String[] share : shares) {
@@ -504,6 +516,26 @@ public abstract class KeyValueDB<H> extends DB {
       }
     }
     return false;
+  }
+
+  /**
+   * What the workload class's {@link #RUN_READS_RECORDS} method answers for {@code p}; null when the class declares
+   * none or cannot be loaded (YCSB's Client then says why).
+   */
+  private static Boolean workloadSaysItReadsRecords(Properties p) {
+    String name = p.getProperty("workload", "").trim();
+    if (name.isEmpty()) {
+      return null;
+    }
+    try {
+      java.lang.reflect.Method m = Class.forName(name).getMethod(RUN_READS_RECORDS, Properties.class);
+      if (!java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.getReturnType() != boolean.class) {
+        return null;
+      }
+      return (Boolean) m.invoke(null, p);
+    } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+      return null;
+    }
   }
 
   /**
