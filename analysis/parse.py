@@ -556,6 +556,16 @@ def workload_summary_line(stderr: str) -> str | None:
     return found
 
 
+# TraceWorkload names the first malformed lines it skips (common/.../TraceFile.java), each on stderr as it meets it.
+_TRACE_SKIPPED = re.compile(r"^\[trace\] line (\d+) skipped, not a \w+ line: (.*)$", re.MULTILINE)
+
+
+def trace_skipped_lines(stderr: str) -> str | None:
+    """The malformed lines a trace replay named on stderr, one `NUMBER: text` a line; None for none."""
+    found = [f"{m.group(1)}: {m.group(2).rstrip()}" for m in _TRACE_SKIPPED.finditer(stderr)]
+    return "\n".join(found) if found else None
+
+
 def _fields(line: str, prefix: str) -> dict[str, str] | None:
     """`name=value` fields of a workload's summary line; None for any other line. A part without `=` belongs to
     the value before it (a name of the trace's own that held ", ")."""

@@ -25,24 +25,36 @@ if TYPE_CHECKING:
     from .results import RunData
 
 
-def phase_lines(run: RunData, scenario: str) -> dict[str, tuple[str | None, str | None]]:
-    """engine -> (its load's summary line, its first run step's), from each engine's first repeat (pure over
-    the tidy rows)."""
+def _first_steps(run: RunData, scenario: str, column: str) -> dict[str, dict[str, str | None]]:
+    """engine -> phase ("load", "run") -> the column's text on its first step's OVERALL row of the engine's first
+    repeat (a thread series' first run), None where it has none (pure over the tidy rows)."""
     tidy = run.tidy
-    if tidy.empty or "workload_line" not in tidy:
+    if tidy.empty or column not in tidy:
         return {}
     rows = tidy[(tidy["scenario"] == scenario) & (tidy["operation"] == "OVERALL")].to_dict("records")
-    out: dict[str, tuple[str | None, str | None]] = {}
+    out: dict[str, dict[str, str | None]] = {}
     for engine in dict.fromkeys(r["engine"] for r in rows):
         mine = [r for r in rows if r["engine"] == engine]
         first = min(r["repeat"] for r in mine)
-        lines: dict[str, str | None] = {"load": None, "run": None}
+        texts: dict[str, str | None] = {"load": None, "run": None}
         for r in mine:
-            line = r.get("workload_line")
-            if r["repeat"] == first and isinstance(line, str) and lines.get(r["phase"], "") is None:
-                lines[r["phase"]] = line  # the first step of each phase (a thread series' first run)
-        out[engine] = (lines["load"], lines["run"])
+            text = r.get(column)
+            if r["repeat"] == first and isinstance(text, str) and texts.get(r["phase"], "") is None:
+                texts[r["phase"]] = text
+        out[engine] = texts
     return out
+
+
+def phase_lines(run: RunData, scenario: str) -> dict[str, tuple[str | None, str | None]]:
+    """engine -> (its load's summary line, its first run step's), from each engine's first repeat (pure over
+    the tidy rows)."""
+    return {e: (t["load"], t["run"]) for e, t in _first_steps(run, scenario, "workload_line").items()}
+
+
+def skipped_lines(run: RunData, scenario: str) -> dict[str, str]:
+    """engine -> the malformed lines its trace replay named: the load's, which reads the whole trace, else the
+    run's (pure over the tidy rows)."""
+    return {e: t["load"] or t["run"] or "" for e, t in _first_steps(run, scenario, "trace_skipped").items()}
 
 
 def _grouped(lines: dict[str, tuple[str | None, str | None]]) -> list[tuple[list[str], tuple[str | None, str | None]]]:
@@ -73,9 +85,16 @@ def _sizes(sizes: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
-def trace_rows(load: TraceSummary | None, run: TraceSummary | None) -> list[tuple[str, str]]:
-    """What a replayed trace was, as (what, value) rows: the run's line (what was replayed and measured) and the
-    keys the load inserted (pure)."""
+def _skipped(skipped: str) -> str:
+    """`NUMBER: text` lines as one cell: each line's number and its text in code."""
+    parts = [line.partition(": ") for line in skipped.splitlines() if line]
+    return "; ".join(f"line {number}: `{text.replace('`', chr(39))}`" for number, _, text in parts)
+
+
+def trace_rows(load: TraceSummary | None, run: TraceSummary | None, skipped: str = "") -> list[tuple[str, str]]:
+    """What a replayed trace was, as (what, value) rows: the run's line (what was replayed and measured), the keys
+    the load inserted and the malformed lines it met (it reads the trace up to its last key to insert, the whole
+    trace when uncapped), and the first malformed lines as the replay named them (pure)."""
     rows: list[tuple[str, str]] = []
     if run is not None:
         rows += [
@@ -92,6 +111,11 @@ def trace_rows(load: TraceSummary | None, run: TraceSummary | None) -> list[tupl
             rows.append(("Updates sent again as inserts (key deleted since)", format_count(run.updates_inserted)))
     if load is not None:
         rows.append(("Keys the load inserted (read before written)", format_count(load.loaded)))
+        if load.lines or load.malformed:
+            met = format_count(load.malformed)
+            rows.append(("Malformed lines the load met, skipped (it reads up to its last key)", met))
+    if skipped:
+        rows.append(("First malformed lines skipped", _skipped(skipped)))
     return rows
 
 
@@ -193,7 +217,8 @@ def own_stream_blocks(run: RunData, scenario: str, report_dir: Path | None = Non
         if (load or run_ or "").startswith(TRACE_PREFIX)
     ]
     if traces:
-        tables = [dict(trace_rows(load_s, run_s)) for _, load_s, run_s in traces]
+        skipped = skipped_lines(run, scenario)
+        tables = [dict(trace_rows(load_s, run_s, skipped.get(engines[0], ""))) for engines, load_s, run_s in traces]
         names = list(dict.fromkeys(name for t in tables for name in t))
         blocks += [
             Paragraph(

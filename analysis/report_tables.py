@@ -206,7 +206,9 @@ def _own_label(variant: str) -> str:
 
 
 def own_table(scenario: Scenario) -> ReportTable:
-    """The table of a user's workload file (`run --workload FILE`): its load and run, a row per engine."""
+    """The table of a user's workload file (`run --workload FILE`): its load and run, a row per engine (a trace's
+    load, set-up for its run, is no figure: not a column, not ranked)."""
+    setup = any(s.phase == "load" and not s.measured for s in scenario.steps)
     return ReportTable(
         f"own-{scenario.id}",
         OWN_HEADING,
@@ -214,7 +216,13 @@ def own_table(scenario: Scenario) -> ReportTable:
         tuple(Column(scenario.id, _own_label(v), v) for v in scenario.variants),
         note=f"Your workload file `{scenario.source or scenario.id}`, run as written (with --quick at most "
         f"{OWN_QUICK_COUNT:,} records and operations: the counts table says what ran). Load and run in one "
-        "fresh directory per cell; ops/sec of YCSB's [OVERALL].",
+        "fresh directory per cell; ops/sec of YCSB's [OVERALL]."
+        + (
+            " The load is set-up, not a figure: it inserts the keys the trace reads before it writes them (how many: "
+            "below), so it is neither in this table nor ranked."
+            if setup
+            else ""
+        ),
     )
 
 

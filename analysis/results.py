@@ -22,6 +22,7 @@ from .parse import (
     parse_status_lines,
     parse_ycsb_output,
     slowest_interval,
+    trace_skipped_lines,
     workload_summary_line,
 )
 from .scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
@@ -66,6 +67,7 @@ TIDY_COLUMNS = [
     "slowest_interval_ops_per_sec",
     "step_ok",
     "workload_line",  # the step's [TRACE] or [MIXGRAPH] line (parse.parse_trace_line, parse_mixgraph_line)
+    "trace_skipped",  # the malformed lines a trace replay named, "NUMBER: text" a line (parse.trace_skipped_lines)
     *CLOSE_COLUMNS,
     *COST_COLUMNS,
 ]
@@ -358,6 +360,7 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
     rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
     rows[0]["workload_line"] = workload_summary_line(stderr)
+    rows[0]["trace_skipped"] = trace_skipped_lines(stderr)
     scenario = SCENARIOS_BY_ID.get(cell["scenario"])
     times = parse_operation_times(_read_text(directory / step["timing"])) if step.get("timing") else None
     rows[0].update(step_costs(step, output, scenario is not None and scenario.keys_drawn, times))

@@ -735,13 +735,15 @@ def own_scenario(
         if threads
         else (_run(file, allowed_returns=allowed, traced=traced),)  # the scenario's own figure: the heat map's row
     )
+    # A trace's load inserts the keys the trace reads before it writes them: set-up for its run, not a figure.
+    load = _load(file, variant="load", traced=traced, measured=not traced)
     return Scenario(
         id_,
         OWN_SECTION,
         f"Your workload {id_}",
         "one operation of the workload file (a load's insert, a run's request)",
         ENGINES,
-        (_load(file, variant="load", traced=traced), *runs),
+        (load, *runs),
         quick_records=min(records, OWN_QUICK_COUNT) if sized else None,
         quick_operations=min(operations, OWN_QUICK_COUNT) if sized else None,
         drawn=drawn,

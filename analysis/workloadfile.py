@@ -16,7 +16,8 @@ file's mistake turns into a benchmark of something else. So a file is refused, w
   of the classpath's directories and jars);
 - it sets no `recordcount` or no `operationcount`, or sets either to anything but a whole number
   (at least 1: YCSB runs an operationcount of 0 until it is stopped);
-- it replays a trace (TraceWorkload) whose `trace.file` is not given, not absolute, or not a readable file.
+- it replays a trace (TraceWorkload) whose `trace.file` is not given, not absolute, not a readable file, or
+  zstd-compressed (the replay reads plain and gzip).
 
 A line ending in an odd number of backslashes continues on the next, whose leading blanks are dropped;
 the refusal names the line where the property starts.
@@ -39,6 +40,7 @@ from .scenarios import TRACE_WORKLOAD, Scenario, own_scenario
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _LITERAL_AFTER_BACKSLASH = "\\=:#! "
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # a zstd frame's first bytes
 OWN_DIR = "workload-files"  # where a run keeps a copy of each user workload file (the steps run the copy)
 
 
@@ -214,6 +216,16 @@ def trace_file_problems(trace: Property | None, workload_line: int) -> list[Prob
         return [(trace.line, f"trace.file={file} is not an absolute path (each step's JVM runs in the repository)")]
     if not file.is_file() or not os.access(file, os.R_OK):
         return [(trace.line, f"trace.file={file}: no readable file there")]
+    with file.open("rb") as f:
+        magic = f.read(4)
+    if magic == ZSTD_MAGIC:  # TraceWorkload refuses it at start, in every cell (common/.../TraceFile.java)
+        return [
+            (
+                trace.line,
+                f"trace.file={file} is zstd-compressed (as the Twitter traces are published), which the replay "
+                f"does not read: decompress it first (zstd -d {file}), or recompress it with gzip",
+            )
+        ]
     return []
 
 

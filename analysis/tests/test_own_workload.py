@@ -241,9 +241,58 @@ def _trace_file(tmp_path: Path) -> Path:
 def test_a_template_trace_without_its_file_is_refused(tmp_path: Path, capsys) -> None:
     template = (REPO / "workloads" / "trace-replay").read_text()
     err = refused(tmp_path, template, capsys)
-    assert f"{tmp_path / 'mine'}:21: trace.file=/path/to/your/trace.csv.gz: no readable file there" in err
+    assert f"{tmp_path / 'mine'}:23: trace.file=/path/to/your/trace.csv.gz: no readable file there" in err
     err = refused(tmp_path, template.replace("/path/to/your/trace.csv.gz", "ten.csv"), capsys)
     assert "trace.file=ten.csv is not an absolute path" in err
+
+
+def test_a_zstd_trace_is_refused_before_anything_runs(tmp_path: Path, capsys) -> None:
+    trace = tmp_path / "cluster52.0.csv.zst"
+    trace.write_bytes(b"\x28\xb5\x2f\xfd" + bytes(60))  # a zstd frame's magic, as the Twitter traces come
+    template = (REPO / "workloads" / "trace-replay").read_text()
+    err = refused(tmp_path, template.replace("/path/to/your/trace.csv.gz", str(trace)), capsys)
+    assert f"{tmp_path / 'mine'}:23: trace.file={trace} is zstd-compressed" in err
+    assert f"decompress it first (zstd -d {trace})" in err
+
+
+# Every key written before it is read (the common case): the load has nothing to insert. Line 4 is malformed.
+WRITTEN_FIRST_TRACE = """time,key,keysize,valuesize,op
+0,a,1,100,set
+0,b,1,100,set
+not a trace line
+1,a,1,0,get
+1,b,1,0,get
+2,a,1,50,set
+3,b,1,0,get
+"""
+
+
+def test_a_trace_that_writes_every_key_first_runs_and_its_load_is_set_up_not_a_figure(tmp_path: Path, capsys) -> None:
+    """Its load inserts nothing and its run starts on the empty database, which the bindings refused (exit 3, "0 of
+    1 cells ok") when they judged the trace by CoreWorkload's read share. The load is set-up: not in the heat map,
+    the Summary's ranking, the table or its chart; the malformed line is in the report, as the replay named it."""
+    trace = tmp_path / "written-first.csv"
+    trace.write_text(WRITTEN_FIRST_TRACE)
+    path = tmp_path / "written-first"
+    path.write_text((REPO / "workloads" / "trace-replay").read_text().replace("/path/to/your/trace.csv.gz", str(trace)))
+    out = tmp_path / "out"
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "sqlite", "--out", str(out)]) == 0
+    capsys.readouterr()
+    for engine in ("lmdb", "sqlite"):
+        assert _steps(out, engine, "written-first") == [("load", 0), ("run", 6)]
+    report = (out / "report.md").read_text()
+    glance = report[report.index("## At a glance") : report.index("## Summary")]
+    assert "| written-first |" in glance and "load" not in glance
+    summary = report[report.index("## Summary") : report.index("## This machine")]
+    assert "| 8. Your Workloads | written-first: " in summary and "written-first load" not in summary
+    own = report[report.index("## 8. Your Workloads") : report.index("### What it cost")]
+    assert "| Engine | run: today, this host |" in own
+    assert "The load is set-up, not a figure: it inserts the keys the trace reads before it writes them" in own
+    assert "| Lines replayed | 6 (1 malformed, skipped) |" in own
+    assert "| Keys the load inserted (read before written) | 0 |" in own
+    assert "| First malformed lines skipped | line 4: `not a trace line` |" in own
+    chart = (out / "charts" / "own-written-first.svg").read_text()
+    assert ">ops/sec</text>" in chart and ">load</text>" not in chart, "the chart draws the run alone"
 
 
 def _steps(out: Path, engine: str, scenario: str) -> list[tuple[str, int]]:
