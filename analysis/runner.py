@@ -100,6 +100,7 @@ def our_classpath(repo: Path, binding: str) -> str | None:
 WARMUP_SECONDS = "warmup.seconds"  # common/.../Warmup.java
 WARMUP_OPERATIONS = "warmup.operations"
 WARMUP_OPERATIONS_DEFAULT = 200_000
+VERBOSE = "verbose"  # common/.../StartupLines.java: a binding prints every start-up line
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,8 @@ class OurLauncher:
         return [str(self.path), phase, self.binding or binding_of(self.engine)]
 
     def extra_properties(self, data_dir: Path) -> dict[str, str]:
-        return {}
+        # every start-up line: the first screen leaves out the properties at their defaults, which the report reads
+        return {VERBOSE: "true"}
 
     def timed(self) -> bool:
         return True

@@ -325,6 +325,7 @@ public abstract class KeyValueDB<H> extends DB {
           + " operations read records, with", ALLOW_EMPTY_RUN, "the run would measure the empty database the"
           + " destroy leaves; nothing was deleted");
       int batchSize = props.integer(EngineProperties.BATCH_SIZE, 1, 1, 10_000_000);
+      boolean verbose = props.bool(StartupLines.VERBOSE, false);
       DataLayout[] wanted = {DataLayout.empty()};
       codec = chooseCodec(props, wanted);
       keys = Keys.fromProperties(props, getProperties());
@@ -400,9 +401,8 @@ public abstract class KeyValueDB<H> extends DB {
             .append(layout.equals(recorded) ? " (as recorded in " : earlier
                 ? " (this directory has no record, written by a version before layouts were recorded: recorded now in "
                 : " (recorded now in ").append(record.getFileName()).append(")").append(System.lineSeparator());
-        if (layoutNote != null) {
-          banner.append(tag).append(layoutNote).append(System.lineSeparator());
-        }
+        // what the open does to the directory (a conversion) is on the first screen too
+        String said = layoutNote == null ? "" : tag + layoutNote + System.lineSeparator();
         if (running) {
           banner.append(tag).append(allowEmpty ? "run phase on any database, empty or missing included ("
               + ALLOW_EMPTY_RUN + "=true)" : needsRecords ? "run phase reading records: a database that does not"
@@ -418,7 +418,7 @@ public abstract class KeyValueDB<H> extends DB {
           banner.append(tag).append("WARNING: unknown property ").append(name).append(" is ignored (a typo? ")
               .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());
         }
-        System.err.print(banner);
+        System.err.print((verbose ? banner : StartupLines.firstScreen(banner.toString(), tag)) + said);
         OPEN_LAYOUTS.put(record, layout);
         return h;
       }, h -> {

@@ -49,7 +49,7 @@ class TraceRunTest {
     List<String> cmd = ChildJvm.javaCommand();
     cmd.addAll(List.of(CheckedClient.class.getName(), "-db", InMemoryDb.class.getName(), "-t", "-P",
         Path.of("..", "workloads", "trace-replay").toString(), "-p", "trace.file=" + trace, "-p",
-        "path=" + tmp.resolve("db"), "-p", Warmup.OPERATIONS + "=0"));
+        "path=" + tmp.resolve("db"), "-p", Warmup.OPERATIONS + "=0", "-p", "verbose=true"));
     Process p = new ProcessBuilder(cmd).directory(Path.of("").toAbsolutePath().toFile()).redirectErrorStream(true)
         .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

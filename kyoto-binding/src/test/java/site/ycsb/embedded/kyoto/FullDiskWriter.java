@@ -49,6 +49,7 @@ public final class FullDiskWriter {
     Properties p = new Properties();
     p.setProperty("path", dir);
     p.setProperty("diskspacemargin", "0");
+    p.setProperty("verbose", "true"); // the notes on the write mode and the preload, which the test reads
     KyotoClient db = new KyotoClient();
     db.setProperties(p);
     db.init();

@@ -194,7 +194,7 @@ class KyotoFullDiskTest {
     Path preload = Path.of(System.getProperty("java.library.path")).resolve(LIBRARY);
     ChildJvm writer = ChildJvm.start(tmp, "shrink-writer-" + mount.getFileName(), Map.of("LD_PRELOAD",
         preload.toString()), site.ycsb.embedded.crash.CrashWriter.class, "-db", KyotoClient.class.getName(), "-p",
-        "path=" + dir, "-p", "diskspacemargin=0", "-p", property, "-valuesize", "1000");
+        "path=" + dir, "-p", "diskspacemargin=0", "-p", property, "-p", "verbose=true", "-valuesize", "1000");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (writer.stdout().lines().count() < records && writer.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(5);
@@ -232,7 +232,7 @@ class KyotoFullDiskTest {
     String name = "writer-" + dir.getParent().getFileName();
     ChildJvm writer = ChildJvm.start(tmp, name, Map.of("LD_PRELOAD", preload.toString()),
         site.ycsb.embedded.crash.CrashWriter.class, "-db", KyotoClient.class.getName(), "-p", "path=" + dir,
-        "-p", "diskspacemargin=0", "-p", autotran, "-valuesize", "1000");
+        "-p", "diskspacemargin=0", "-p", autotran, "-p", "verbose=true", "-valuesize", "1000");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (writer.stdout().lines().count() < 200 && writer.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(10);

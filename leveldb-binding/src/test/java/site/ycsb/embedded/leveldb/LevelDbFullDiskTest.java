@@ -127,7 +127,7 @@ class LevelDbFullDiskTest {
     try (SmallFilesystem fs = SmallFilesystem.mount(mount, 100)) {
       Path dir = mount.resolve("db");
       List<String> args = new ArrayList<>(List.of(mount.resolve("ballast").toString(), Integer.toString(16 << 20),
-          "path=" + dir, "diskspacemargin=0"));
+          "path=" + dir, "diskspacemargin=0", "verbose=true"));
       args.addAll(List.of(writerArgs));
       Process writer = start(Map.of("LD_PRELOAD", preload.toString()), FullDiskWriter.class,
           args.toArray(new String[0]));

@@ -387,7 +387,9 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     java.io.PrintStream saved = System.err;
     System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
     try {
-      open();
+      Properties p = properties(tmp.resolve("db"));
+      p.setProperty("verbose", "true"); // every property, the defaults too
+      open(p);
     } finally {
       System.setErr(saved);
     }

@@ -92,6 +92,7 @@ class LmdbClientTest extends KeyValueDbContract {
     p.setProperty("lmdb.mapsize", "32m");
     p.setProperty("lmdb.maxreaders", "40");
     p.setProperty("lmdb.readahead", "false");
+    p.setProperty("verbose", "true"); // what LMDB read back is one of every start-up line
     String printed = capturingStderr(() -> {
       DB db = open(p);
       assertEquals(32L << 20, handle(db).info().mapSize);
@@ -138,6 +139,7 @@ class LmdbClientTest extends KeyValueDbContract {
   @Test
   void theFlagsLineIsSaidOncePerJvm() throws Exception {
     Properties p = properties(tmp.resolve("db"));
+    p.setProperty("verbose", "true");
     String printed = capturingStderr(() -> {
       for (int i = 0; i < 3; i++) {
         close(open(p));

@@ -72,9 +72,6 @@ public class SqliteClient extends KeyValueDB<Session> {
     return new EngineOpener<Session>() {
       @Override
       public Session open() throws IOException {
-        for (String note : options.notes()) {
-          System.err.println("[sqlite] " + note);
-        }
         return SqliteHandle.open(options);
       }
 
@@ -85,7 +82,11 @@ public class SqliteClient extends KeyValueDB<Session> {
 
       @Override
       public String describe(Session first) {
-        return first.store().describe();
+        StringBuilder sb = new StringBuilder(first.store().describe()); // the engine's line first, then the notes
+        for (String note : options.notes()) {
+          sb.append(System.lineSeparator()).append("[sqlite] ").append(note);
+        }
+        return sb.toString();
       }
     };
   }
