@@ -64,9 +64,24 @@ def series_styles(series: list[Series]) -> list[tuple[str, str | None]]:
     return styles
 
 
+def axis_number(x: float) -> str:
+    """An x-axis tick's label, short enough that five fit a small chart: 500, 20k, 1.5M (the bars carry the
+    figures in full)."""
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g}{suffix}" if suffix != "k" else f"{x / 1e3:,.3g}k"
+    return f"{x:,.0f}" if abs(x) >= 10 else f"{x:g}"
+
+
+def has_figure(panels: list[Panel]) -> bool:
+    """Whether any series of the panels has a figure to draw."""
+    return any(v is not None for p in panels for s in p.series for v in s.values)
+
+
 def _draw_panel(ax: Axes, panel: Panel, unit: str, log: bool, right: float | None) -> None:
-    """One panel's horizontal bars, each labelled with its figure; right: a shared end of the x axis."""
-    from matplotlib.ticker import FuncFormatter
+    """One panel's horizontal bars, each labelled with its figure; right: a shared end of the x axis. A panel
+    without any figure (every cell failed) says so instead of drawing an axis around zero."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     n = max(len(panel.series), 1)
     height = 0.8 / n
@@ -85,12 +100,17 @@ def _draw_panel(ax: Axes, panel: Panel, unit: str, log: bool, right: float | Non
             label=series.name,
         )
         drawn.append((bars, series.values))
+    empty = not has_figure([panel])
     if log:
         ax.set_xscale("log")
     else:
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}" if x >= 10 else f"{x:g}"))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: axis_number(x)))
     ax.margins(x=0.22)
-    if right is not None:
+    if empty:
+        ax.set_xlim(0, 1)
+        ax.set_xticks([])
+    elif right is not None:
         ax.set_xlim(right=right)
     left = ax.get_xlim()[0]
     for bars, figures in drawn:
@@ -109,7 +129,8 @@ def _draw_panel(ax: Axes, panel: Panel, unit: str, log: bool, right: float | Non
     ax.set_yticks(range(len(panel.categories)))
     ax.set_yticklabels(panel.categories, fontsize=FONT_PT + 1)
     ax.invert_yaxis()  # first category on top, as in a table
-    ax.set_xlabel(unit + (" (log scale)" if log else ""), fontsize=FONT_PT)
+    label = unit + (" (log scale)" if log else "")
+    ax.set_xlabel(f"no figure to draw ({unit}): every cell failed or did not run" if empty else label, fontsize=FONT_PT)
     ax.tick_params(axis="x", labelsize=FONT_PT)
     ax.grid(axis="x", alpha=0.3)
 

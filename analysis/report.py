@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from .charts import bar_chart
+from .charts import bar_chart, has_figure
 from .crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from .findings import (
     NOT_MEASURED,
@@ -222,8 +222,11 @@ def table_blocks(
     unsteady = unsteady_text(keys, steadiness or {}, "the table's")
     if unsteady:
         blocks.append(Paragraph(f"Not steady (checked from each measured step's seconds): {unsteady}."))
-    svg = bar_chart(d.title, built.unit, built.panels, chart_path)
-    blocks.append(Image(str(svg.relative_to(report_dir)), d.title))
+    if has_figure(built.panels):
+        svg = bar_chart(d.title, built.unit, built.panels, chart_path)
+        blocks.append(Image(str(svg.relative_to(report_dir)), d.title))
+    else:  # an axis around zero with nothing on it reads as a measurement
+        blocks.append(Paragraph("No chart: no cell of this table gave a figure (see 'Failed cells')."))
     return blocks
 
 
