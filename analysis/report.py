@@ -46,7 +46,7 @@ from .report_costs import (
 from .report_noise import noise_blocks, spread_blocks
 from .report_own import own_stream_blocks
 from .report_scale import scale_blocks, with_scale_figures
-from .report_tables import OWN_HEADING, ReportTable, report_tables
+from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
 from .scenarios import SCENARIOS_BY_ID
 from .steady import CLIMBING, TOO_SHORT, figure_steadiness
@@ -211,7 +211,9 @@ def table_blocks(
     """steadiness: each figure's steady-state verdict; the figures of the table that are not steady are named."""
     d = built.definition
     blocks: list[Block] = [Heading(3, d.title)]
-    note = " ".join(part for part in (d.note, drawn_keys_note(run, d), counts_note(run, d), shape_note(run, d)) if part)
+    own = own_counts_note(run.suite.get("mode"), run.suite.get("cap")) if d.section == OWN_HEADING else None
+    parts = (d.note, own, drawn_keys_note(run, d), counts_note(run, d), shape_note(run, d))
+    note = " ".join(part for part in parts if part)
     if note:
         blocks.append(Paragraph(note))
     blocks.append(built.table)

@@ -214,9 +214,8 @@ def own_table(scenario: Scenario) -> ReportTable:
         OWN_HEADING,
         scenario.id,
         tuple(Column(scenario.id, _own_label(v), v) for v in scenario.variants),
-        note=f"Your workload file `{scenario.source or scenario.id}`, run as written (with --quick at most "
-        f"{OWN_QUICK_COUNT:,} records and operations: the counts table says what ran). Load and run in one "
-        "fresh directory per cell; ops/sec of YCSB's [OVERALL]."
+        note=f"Your workload file `{scenario.source or scenario.id}`, run as written. Load and run in one fresh "
+        "directory per cell; ops/sec of YCSB's [OVERALL]."
         + (
             " The load is set-up, not a figure: it inserts the keys the trace reads before it writes them (how many: "
             "below), so it is neither in this table nor ranked."
@@ -224,6 +223,19 @@ def own_table(scenario: Scenario) -> ReportTable:
             else ""
         ),
     )
+
+
+def own_counts_note(mode: str | None, cap: int | None) -> str:
+    """How a run's mode sized a user's workload file (`run --workload`): --quick and --cap lower its counts,
+    --full keeps the file's own."""
+    if cap is not None:
+        return f"With --cap {cap:,}, at most {cap:,} records and operations (the counts table says what ran)."
+    if mode == "quick":
+        return (
+            f"With --quick, at most {OWN_QUICK_COUNT:,} records and operations unless the file sets insertcount "
+            "(the counts table says what ran); --full runs the file's own counts."
+        )
+    return "With --full, the file's own counts."
 
 
 def report_tables() -> tuple[ReportTable, ...]:

@@ -166,6 +166,19 @@ def test_a_users_workload_file_runs_on_an_engine_and_is_in_the_report(tmp_path: 
     assert "- LMDB (lmdbjava): run-reads: lmdb ignored lmdb.mapsise" in own
 
 
+def test_a_full_runs_paragraph_says_the_file_ran_at_its_own_counts(tmp_path: Path, capsys) -> None:
+    """It said "with --quick at most 10,000 records" whatever the mode."""
+    path = tmp_path / "small"
+    path.write_text(GOOD.replace("300", "40"))  # recordcount and operationcount
+    out = tmp_path / "out"
+    assert run_main(["--workload", str(path), "--engines", "lmdb", "--full", "--out", str(out)]) == 0
+    capsys.readouterr()
+    own = (out / "report.md").read_text().split("## 8. Your Workloads")[1]
+    paragraph = own[own.index("Your workload file") :].split("\n")[0]
+    assert "With --full, the file's own counts." in paragraph and "--quick" not in paragraph, paragraph
+    assert "This run: load 40 records; run 40 records, 40 operations." in paragraph, paragraph
+
+
 def test_a_files_scenario_runs_on_every_row_with_the_suites_options() -> None:
     props = read_properties(GOOD)
     plain = own_scenario("reads", "/r/workload-files/reads", props)
