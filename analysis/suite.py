@@ -432,6 +432,17 @@ def run_matrix(
     ]
     weights = [cell_weight(o, e, s) for o, (e, s) in zip(cell_options, cells, strict=True)]
     bar = ProgressBar(sum(weights), len(cells), progress_stream)
+    try:
+        summary = _run_cells(cell_options, cells, weights, bar)
+    finally:
+        bar.close()  # its heartbeat's thread, should a cell raise
+    bar.finish(len(cells))
+    return summary
+
+
+def _run_cells(
+    cell_options: list[RunOptions], cells: list[tuple[str, Scenario]], weights: list[float], bar: ProgressBar
+) -> list[dict]:
     finished_weight = 0.0
     summary = []
     for n, ((engine, scenario), weight) in enumerate(zip(cells, weights, strict=True)):
@@ -459,7 +470,6 @@ def run_matrix(
             }
         )
         bar.update(n + 1, finished_weight, name)
-    bar.finish(len(cells))
     return summary
 
 
