@@ -189,3 +189,35 @@ def test_destroy_deletes_a_users_files_only_when_asked_by_name(tmp_path: Path, e
     asked = ycsb_load(tmp_path, f"path={db}", "destroy=true", "destroyunknownfiles=true", *extra, engine=engine)
     assert asked.returncode == 0, asked.stderr[-2000:]
     assert not (db / "notes.txt").exists() and not (db / "sub").exists()
+
+
+def ycsb_run(tmp_path: Path, engine: str, *props: str) -> subprocess.CompletedProcess[str]:
+    args = [str(REPO / "bin" / "ycsb"), "run", engine, "-P", str(REPO / "workloads" / "workloadc")]
+    for p in ["warmup.operations=0", *props]:
+        args += ["-p", p]
+    return subprocess.run(
+        args, cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, "YCSB_QUIET": "1"}
+    )
+
+
+def _listing(top: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(top)): (p.stat().st_size, p.stat().st_mtime_ns) for p in [top, *top.rglob("*")]}
+
+
+@pytest.mark.parametrize(
+    ("engine", "extra"), ROWS, ids=["leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb"]
+)
+def test_a_run_on_an_empty_database_is_refused_before_its_open_changes_a_file(
+    tmp_path: Path, engine: str, extra: list[str]
+) -> None:
+    # The refusal came after the engine's open: a new log and MANIFEST, a rotated LOG, lock.mdb rewritten.
+    db = tmp_path / "db"
+    made = ycsb_run(tmp_path, engine, f"path={db}", "allowemptyrun=true", "operationcount=1", *extra)
+    assert made.returncode == 0, made.stderr[-2000:]
+    for p in [db, *db.rglob("*")]:
+        os.utime(p, ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
+    before = _listing(db)
+    run = ycsb_run(tmp_path, engine, f"path={db}", *extra)
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert _listing(db) == before
+    assert "holds none" in run.stderr and "nothing in it was changed" in run.stderr, run.stderr[-2000:]

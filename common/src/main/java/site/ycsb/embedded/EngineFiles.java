@@ -93,8 +93,8 @@ public final class EngineFiles {
   /** MDB_MAGIC, little-endian after the 16-byte page header of a 64-bit build (both meta pages). */
   static final int LMDB_MAGIC = 0xBEEFC0DE;
   /** In a meta page (lmdb/mdb.c MDB_meta after PAGEHDRSZ): magic, version, page size, last page, txn id. */
-  private static final int LMDB_MAGIC_OFFSET = 16;
-  private static final int LMDB_PAGE_SIZE_OFFSET = 40;
+  static final int LMDB_MAGIC_OFFSET = 16;
+  static final int LMDB_PAGE_SIZE_OFFSET = 40;
   private static final int LMDB_LAST_PAGE_OFFSET = 136;
   private static final int LMDB_TXNID_OFFSET = 144;
   private static final int LMDB_META_BYTES = 152;
@@ -454,7 +454,7 @@ public final class EngineFiles {
   }
 
   /** The first {@link #LMDB_META_BYTES} of the page at {@code offset}, little-endian as LMDB writes it on x86. */
-  private static ByteBuffer lmdbMeta(Path file, long offset) throws IOException {
+  static ByteBuffer lmdbMeta(Path file, long offset) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(LMDB_META_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
       while (b.hasRemaining() && ch.read(b, offset + b.position()) > 0) {

@@ -221,6 +221,16 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
+   * Why the database in {@code dir} holds no record, read from its files alone before anything opens them
+   * ({@link RecordsInFiles}), or null when it may hold one (the default: the open then tells). A run phase that
+   * reads records is refused on it before the engine's open, which would change the directory. Called after
+   * {@link #configure}, on a directory that holds the engine's files.
+   */
+  protected String noRecordInFiles(Path dir) throws IOException {
+    return null;
+  }
+
+  /**
    * Files in the data directory the engine rewrites even when its open fails (LevelDB's and RocksDB's
    * info LOG): copied before the open and put back after a refusal. None by default.
    */
@@ -357,6 +367,10 @@ public abstract class KeyValueDB<H> extends DB {
                 + " or no load yet?): every read would be NOT_FOUND. Load it first, or set " + ALLOW_EMPTY_RUN
                 + "=true to run on an empty database; nothing was created");
           }
+          String none = needsRecords ? noRecordInFiles(dir) : null;
+          if (none != null) { // before the open, which writes even when it finds nothing
+            throw new IOException(emptyRefusal(dir, file, none + "; nothing in it was changed"));
+          }
           earlier = recorded == null && exists;
           layoutNote = admitLayout(dir, recorded, layout);
           // a repair changes the directory on purpose: what it moved must not be deleted as new
@@ -378,6 +392,19 @@ public abstract class KeyValueDB<H> extends DB {
           guard.follow(diskSpaceUsed(h));
         } catch (Exception e) {
           throw undo(guard.explain(e), before, dirLock[0]);
+        }
+        if (needsRecords) { // the files could not tell (a log of deletions): the open did, before the record
+          try {
+            refuseIfEmpty(h, dir, file);
+          } catch (Exception e) {
+            try {
+              opener.close(h);
+            } catch (Exception closing) {
+              e.addSuppressed(closing);
+            }
+            // not put back: the engine's files are consistent as its open left them, a restored part of them not
+            throw undo(e, null, dirLock[0]);
+          }
         }
         if (!layout.equals(recorded)) { // after the first open that succeeded: a refused open writes nothing
           try {
@@ -436,16 +463,6 @@ public abstract class KeyValueDB<H> extends DB {
         // a client of the same JVM joining the open handle with another layout: refused as a reopen would be
         layout.refuseDisagreement(record, OPEN_LAYOUTS.get(record));
         db = join(lease.get());
-        if (needsRecords && holdsNoRecord(db)) {
-          try {
-            leave(db);
-          } finally {
-            db = null;
-          }
-          throw new IOException("this run phase reads records, but the " + engineName() + " database in "
-              + dir.toAbsolutePath() + " holds none: every read would be NOT_FOUND. Load it first, or set "
-              + ALLOW_EMPTY_RUN + "=true to run on an empty database");
-        }
       } catch (Exception e) {
         lease.close();
         lease = null;
@@ -479,6 +496,28 @@ public abstract class KeyValueDB<H> extends DB {
           + " more" : "") + ". Nothing was deleted. Point path at a directory of its own, move them out, or set "
           + DESTROY_UNKNOWN_FILES + "=true to delete them too");
     }
+  }
+
+  /** Refuses the open {@code shared} handle when it holds no record, through a client's handle of its own. */
+  private void refuseIfEmpty(H shared, Path dir, String file) throws Exception {
+    H mine = join(shared);
+    boolean empty;
+    try {
+      empty = holdsNoRecord(mine);
+    } finally {
+      leave(mine);
+    }
+    if (empty) {
+      throw new IOException(emptyRefusal(dir, file, "its files could not tell, its open found none, after which"
+          + " the engine's own files are as the open left them"));
+    }
+  }
+
+  /** The refusal of a run phase that reads records on a database that holds none, and {@code why}. */
+  private String emptyRefusal(Path dir, String file, String why) {
+    return "this run phase reads records, but the " + engineName() + " database in " + (file == null
+        ? dir.toAbsolutePath() : dir.resolve(file).toAbsolutePath()) + " holds none (" + why + "): every read"
+        + " would be NOT_FOUND. Load it first, or set " + ALLOW_EMPTY_RUN + "=true to run on an empty database";
   }
 
   /**

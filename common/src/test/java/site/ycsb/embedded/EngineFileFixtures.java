@@ -96,6 +96,15 @@ public final class EngineFileFixtures {
     return out;
   }
 
+  /** Sets every file and directory under {@code dir} to an mtime in the past. */
+  public static void age(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        Files.setLastModifiedTime(p, OLD);
+      }
+    }
+  }
+
   /** The engines other than the one whose binding is called {@code binding}. */
   public static List<EngineFiles.Engine> othersThan(String binding) {
     return Stream.of(EngineFiles.Engine.values()).filter(e -> !e.binding.equals(binding)).toList();

@@ -713,6 +713,46 @@ public abstract class KeyValueDbContract {
     assertEquals(Map.of("f", "v"), read(inserting, "k", null));
   }
 
+  /**
+   * A run phase that reads records on a database that holds none is refused before the engine opens it: the
+   * directory stays as it was, listing and mtimes included. The refusal came after the open, which had written
+   * a new log and MANIFEST and rotated LOG (LevelDB, RocksDB), rewritten lock.mdb (LMDB), made a database of an
+   * empty file (SQLite, Kyoto), and added the layout record.
+   */
+  @Test
+  void aRunPhaseOnAnEmptyDatabaseIsRefusedBeforeItsOpenChangesAFile() throws Exception {
+    Path made = tmp.resolve("made");
+    close(open(properties(made))); // the engine's own empty database
+    List<Path> empty = new ArrayList<>(List.of(made));
+    empty.addAll(otherEmptyDatabases(tmp.resolve("other")));
+    for (Path dir : empty) {
+      EngineFileFixtures.age(dir); // a file anything rewrites gets a new mtime
+      Properties run = properties(dir);
+      run.setProperty("dotransactions", "true");
+      assertRefusedUntouched(dir, run, "holds none", "allowemptyrun=true", "nothing in it was changed");
+    }
+    assertYcsbRefusesUntouched(made, "holds none", "nothing in it was changed");
+  }
+
+  /**
+   * Directories under {@code under} that this engine's open would find empty, other than a new database: a 0-byte
+   * database file, which the open would make a database of, one whose records were all deleted. None by default.
+   */
+  protected List<Path> otherEmptyDatabases(Path under) throws Exception {
+    return List.of();
+  }
+
+  /** A database at {@code dir} that held {@code n} records, all deleted: empty, and no longer new. */
+  protected final Path loadedAndEmptied(Path dir, int n) throws Exception {
+    loadAndClose(dir, n);
+    DB db = open(properties(dir));
+    for (int i = 0; i < n; i++) {
+      assertEquals(Status.OK, db.delete("usertable", "user" + i));
+    }
+    close(db);
+    return dir;
+  }
+
   /** The binding's bad property values and the engine-neutral ones every binding refuses. */
   private List<String[]> allBadProperties() {
     List<String[]> bad = new ArrayList<>(badProperties());

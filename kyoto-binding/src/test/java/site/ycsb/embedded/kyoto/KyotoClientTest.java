@@ -74,6 +74,14 @@ class KyotoClientTest extends KeyValueDbContract {
         dir.resolve(KyotoOptions.FILE_DEFAULT).toString());
   }
 
+  /** A 0-byte ycsb.kct (the open made a 400 KB database of it) and a file whose records were all deleted. */
+  @Override
+  protected List<Path> otherEmptyDatabases(Path under) throws Exception {
+    Path zero = Files.createDirectories(under.resolve("zero"));
+    Files.write(zero.resolve(KyotoOptions.FILE_DEFAULT), new byte[0]);
+    return List.of(zero, loadedAndEmptied(under.resolve("emptied"), 300));
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -13,6 +13,7 @@ import site.ycsb.embedded.DiskSpaceGuard;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.MmapSpace;
+import site.ycsb.embedded.RecordsInFiles;
 
 /**
  * YCSB binding for LevelDB through one of two libraries ({@value LevelDbOptions#LIBRARY}): leveldbjni
@@ -177,6 +178,12 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
   @Override
   protected boolean repairs() {
     return options.repair();
+  }
+
+  /** No table and an empty log: the open would find no record (and write a new log and MANIFEST). */
+  @Override
+  protected String noRecordInFiles(Path dir) throws IOException {
+    return RecordsInFiles.logStructured(dir);
   }
 
   /** LevelDB renames LOG to LOG.old and starts a new LOG before it finds that it cannot open. */

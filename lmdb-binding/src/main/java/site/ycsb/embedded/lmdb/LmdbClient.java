@@ -7,6 +7,7 @@ import java.util.Set;
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.RecordsInFiles;
 
 /**
  * YCSB binding for LMDB through lmdbjava: one environment per data directory, shared by the client
@@ -44,6 +45,12 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   @Override
   protected java.util.function.LongSupplier diskSpaceUsed(LmdbHandle h) {
     return h::usedBytes;
+  }
+
+  /** No data.mdb, an empty one, or a meta page that counts no entry: the open would find no record. */
+  @Override
+  protected String noRecordInFiles(Path dir) throws IOException {
+    return RecordsInFiles.lmdb(dir);
   }
 
   /** The open writes lock.mdb's zeros before LMDB maps it (LmdbHandle.reserveLockFile): put back after a refusal. */

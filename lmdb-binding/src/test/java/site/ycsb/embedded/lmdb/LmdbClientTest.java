@@ -62,6 +62,21 @@ class LmdbClientTest extends KeyValueDbContract {
     return holdWithUnreadOutput(dir, 2000, "mdb_dump", "-p", dir.toString());
   }
 
+  /**
+   * lock.mdb alone, an empty data.mdb beside it (the open made a new environment of either) and an environment
+   * whose records were all deleted.
+   */
+  @Override
+  protected List<Path> otherEmptyDatabases(Path under) throws Exception {
+    Path lockOnly = under.resolve("lock-only");
+    close(open(properties(lockOnly)));
+    Files.delete(lockOnly.resolve(EngineFiles.LMDB_DATA_FILE));
+    Path emptyData = under.resolve("empty-data");
+    close(open(properties(emptyData)));
+    Files.write(emptyData.resolve(EngineFiles.LMDB_DATA_FILE), new byte[0]);
+    return List.of(lockOnly, emptyData, loadedAndEmptied(under.resolve("emptied"), 300));
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(

@@ -11,6 +11,7 @@ import org.rocksdb.WriteBatch;
 
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.RecordsInFiles;
 
 /**
  * YCSB binding for RocksDB through rocksdbjni. The properties are {@link RocksDbOptions}, the open
@@ -30,6 +31,12 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
   @Override
   protected String engineName() {
     return "rocksdb";
+  }
+
+  /** No table or blob and an empty log: the open would find no record (and write a new log, MANIFEST and OPTIONS). */
+  @Override
+  protected String noRecordInFiles(Path dir) throws IOException {
+    return RecordsInFiles.logStructured(dir);
   }
 
   /** RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open. */

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
+import site.ycsb.embedded.RecordsInFiles;
 import site.ycsb.embedded.WriteGroup;
 
 /**
@@ -64,10 +65,20 @@ public class SqliteClient extends KeyValueDB<Session> {
     return !processLock;
   }
 
+  /** The table configure() read, by name. */
+  private String tableName;
+
+  /** An empty file, no table of this name, or a table whose root page holds no row: the open would find none. */
+  @Override
+  protected String noRecordInFiles(Path dir) throws IOException {
+    return RecordsInFiles.sqlite(dir.resolve(fileName), tableName);
+  }
+
   @Override
   protected EngineOpener<Session> configure(EngineProperties props, Path dir) {
     SqliteOptions options = SqliteOptions.read(props, getProperties(), dir, keys(), columnsLayout());
     fileName = options.fileName();
+    tableName = options.schema().table;
     processLock = options.processLock();
     return new EngineOpener<Session>() {
       @Override

@@ -88,6 +88,23 @@ class SqliteClientTest extends KeyValueDbContract {
         dir.resolve(SqliteOptions.FILE_DEFAULT).toString());
   }
 
+  /**
+   * A 0-byte ycsb.db (the open made a 12 KB database of it), a database with another table only (the open would
+   * create usertable) and one whose records were all deleted.
+   */
+  @Override
+  protected List<Path> otherEmptyDatabases(Path under) throws Exception {
+    Path zero = Files.createDirectories(under.resolve("zero"));
+    Files.write(zero.resolve("ycsb.db"), new byte[0]);
+    Path other = Files.createDirectories(under.resolve("other-table"));
+    try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other.resolve("ycsb.db"));
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE notes (line TEXT)");
+      st.execute("INSERT INTO notes VALUES ('a user''s row')");
+    }
+    return List.of(zero, other, loadedAndEmptied(under.resolve("emptied"), 300));
+  }
+
   @Override
   protected List<String[]> badProperties() {
     return List.of(
