@@ -222,16 +222,36 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.peer and args.ycsb_home is None:
         p.error("--peer needs --ycsb-home DIR (the upstream YCSB release whose binding it is)")
-    if args.repeat is not None and args.repeat < 1:
-        p.error("--repeat must be at least 1")
-    if args.noise_repeats < 1:
-        p.error("--noise-repeats must be at least 1")
-    if args.crash_rounds < 0:
-        p.error("--crash-rounds must be 0 or more")
-    if args.warmup_seconds is not None and not 0 <= args.warmup_seconds <= 3600:
-        p.error("--warmup-seconds must be from 0 to 3600 (the launcher's warmup.seconds)")
-    if args.step_seconds < 1 or args.duration < 1:
-        p.error("--step-seconds and --duration must be at least 1")
+    # Each refused value as the option, the value and what is allowed, before anything runs: a --cap of 0 or less
+    # or a --step-timeout of 0 or less was taken, and then every cell failed.
+    refusals = [
+        (args.repeat is not None and args.repeat < 1, "--repeat", args.repeat, "a whole number of at least 1"),
+        (args.noise_repeats < 1, "--noise-repeats", args.noise_repeats, "a whole number of at least 1"),
+        (args.crash_rounds < 0, "--crash-rounds", args.crash_rounds, "a whole number of at least 0"),
+        (
+            args.warmup_seconds is not None and not 0 <= args.warmup_seconds <= 3600,
+            "--warmup-seconds",
+            args.warmup_seconds,
+            "a number of seconds from 0 to 3600 (the launcher's warmup.seconds; 0: off)",
+        ),
+        (
+            args.cap is not None and args.cap < 1,
+            "--cap",
+            args.cap,
+            "a whole number of at least 1 (no record or operation count above it)",
+        ),
+        (
+            args.step_timeout is not None and not args.step_timeout > 0,
+            "--step-timeout",
+            args.step_timeout,
+            "a number of seconds above 0 (a step running longer is killed)",
+        ),
+        (args.step_seconds < 1, "--step-seconds", args.step_seconds, "a whole number of seconds of at least 1"),
+        (args.duration < 1, "--duration", args.duration, "a whole number of seconds of at least 1"),
+    ]
+    for refused, option, value, allowed in refusals:
+        if refused:
+            p.error(f"{option} {value:g} is not allowed: expected {allowed}")
     return args
 
 

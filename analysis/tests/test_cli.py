@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+from analysis import suite
 from analysis.__main__ import COMMANDS, command_main
 
 from .conftest import REPO
@@ -88,3 +91,23 @@ def test_run_refuses_a_matrix_of_no_cells(tmp_path) -> None:
     assert done.returncode == 2, done.stderr
     assert "apply to none of kyoto" in done.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--cap", "-1"], "--cap -1 is not allowed: expected a whole number of at least 1"),
+        (["--cap", "0"], "--cap 0 is not allowed: expected a whole number of at least 1"),
+        (["--step-timeout", "-5"], "--step-timeout -5 is not allowed: expected a number of seconds above 0"),
+        (["--step-timeout", "0"], "--step-timeout 0 is not allowed: expected a number of seconds above 0"),
+        (["--repeat", "0"], "--repeat 0 is not allowed: expected a whole number of at least 1"),
+    ],
+)
+def test_run_refuses_a_bad_count_or_time_naming_it_before_anything_runs(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --cap -1, --cap 0 and --step-timeout -5 were taken, and then every cell failed
+    with pytest.raises(SystemExit) as refused:
+        suite.parse_args(args)
+    assert refused.value.code == 2
+    assert said in capsys.readouterr().err
