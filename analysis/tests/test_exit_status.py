@@ -81,21 +81,18 @@ def test_a_refused_embedded_workload_exits_3_with_the_message(
     assert not (tmp_path / "db").exists(), "nothing ran, nothing was created"
 
 
-@pytest.mark.parametrize(
-    ("client", "says"),
-    [
-        ("driver", "the workload refused to start: Unknown request distribution"),
-        # upstream's CoreWorkload: no class of ours runs before Client exits, so the launcher's wrapper says it
-        ("upstream", "YCSB stopped before opening the database"),
-    ],
-)
-def test_a_refused_core_workload_exits_3_through_bin_ycsb(tmp_path: Path, client: str, says: str) -> None:
+@pytest.mark.parametrize("client", ["driver", "upstream"])
+def test_a_refused_core_workload_exits_3_through_bin_ycsb(tmp_path: Path, client: str) -> None:
+    # upstream's CoreWorkload says "Unknown request distribution" (and YCSB's Client exits 0): the launcher refuses
+    # the value before anything runs, by name, on both clients
     run = ycsb_load(
         tmp_path, f"path={tmp_path / 'db'}", "requestdistribution=bogus", workload="workloada", client=client
     )
     assert run.returncode == 3, run.stderr[-2000:]
-    assert "Unknown request distribution" in run.stdout + run.stderr, "YCSB's own message stays"
-    assert f"[ycsb-embedded] exit status 3: {says}" in run.stderr
+    assert (
+        "[ycsb-embedded] exit status 3: refused before anything ran: property requestdistribution = 'bogus' is not"
+        " allowed: expected one of uniform, zipfian"
+    ) in run.stderr
 
 
 def test_a_good_load_exits_0(tmp_path: Path) -> None:
@@ -221,3 +218,38 @@ def test_a_run_on_an_empty_database_is_refused_before_its_open_changes_a_file(
     assert run.returncode == 3, run.stderr[-2000:]
     assert _listing(db) == before
     assert "holds none" in run.stderr and "nothing in it was changed" in run.stderr, run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("client", ["driver", "upstream"])
+@pytest.mark.parametrize(
+    ("phase", "prop", "allowed"),
+    [
+        ("run", "readproportion=abc", "a number of at least 0"),
+        ("run", "operationcount=1e3", "a whole number from 0 to 2147483647"),
+        ("run", "recordcount=", "a whole number from 0 to 2147483647"),
+        ("run", "workload=site.ycsb.workloads.Nope", "a workload class on the class path"),
+        ("load", "recordcount=-5", "a whole number from 0 to 2147483647"),
+        ("load", "fieldlength=-1", "a whole number from 0 to 2147483647"),
+    ],
+)
+def test_a_value_ycsb_cannot_use_is_refused_by_name_before_anything_runs(
+    tmp_path: Path, phase: str, prop: str, allowed: str, client: str
+) -> None:
+    # It was refused with the warm-up's message naming no property, as "YCSB's message is above" with nothing
+    # above (recordcount=-5), or not at start at all (fieldlength=-1: exit 4 after the database was created).
+    db = tmp_path / "db"
+    args = [str(REPO / "bin" / "ycsb"), phase, "lmdb", "-P", str(REPO / "workloads" / "workloada"), "-p", f"path={db}"]
+    run = subprocess.run(
+        [*args, "-p", prop],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "YCSB_QUIET": "1", "YCSB_CLIENT": client},
+    )
+    assert run.returncode == 3, run.stderr[-2000:]
+    name, _, value = prop.partition("=")
+    said = f"[ycsb-embedded] exit status 3: refused before anything ran: property {name} = '{value}' is not allowed"
+    assert f"{said}: expected {allowed}" in run.stderr, run.stderr[-2000:]
+    assert "warm-up" not in run.stderr and "YCSB Client" not in run.stdout, "nothing ran before the refusal"
+    assert not db.exists() and sorted(p.name for p in tmp_path.iterdir()) == [], "nothing was created"

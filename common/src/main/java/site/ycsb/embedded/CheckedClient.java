@@ -4,8 +4,9 @@ import java.util.Arrays;
 import java.util.Properties;
 
 /**
- * YCSB's own {@code site.ycsb.Client}, unchanged, as {@code bin/ycsb load|run} starts it, with three
- * additions: a run stopped before any database opened exits non-zero; with {@code -p
+ * YCSB's own {@code site.ycsb.Client}, unchanged, as {@code bin/ycsb load|run} starts it, with four
+ * additions: every property value is checked before anything runs ({@link Preflight}); a run stopped before any
+ * database opened exits non-zero; with {@code -p
  * nanotimed.file=FILE} the binding runs inside {@link NanoTimedDB}, which times its operations in
  * nanoseconds apart from its open and close and writes them to FILE; and before Client starts, a
  * {@link Warmup} on a scratch database compiles the code the measured phase runs ({@code warmup.operations},
@@ -26,8 +27,27 @@ public final class CheckedClient {
   public static void main(String[] args) {
     ClientExitStatus.expectDatabase();
     String[] timed = timed(args);
-    warmUp(YcsbArguments.parse(timed));
+    Properties props = YcsbArguments.parse(timed);
+    preflight(props);
+    warmUp(props);
     site.ycsb.Client.main(timed);
+  }
+
+  /**
+   * Checks {@code props} before anything runs ({@link Preflight}; nothing when they are null: Client refuses the
+   * command line and says why); a refused value exits with {@link ClientExitStatus#REFUSED}, naming it.
+   */
+  private static void preflight(Properties props) {
+    if (props == null) {
+      return;
+    }
+    try {
+      Preflight.check(props);
+    } catch (EngineProperties.BadPropertyException e) {
+      // said once, by the exit status's line
+      ClientExitStatus.refusedProperty("refused before anything ran: " + e.getMessage());
+      System.exit(ClientExitStatus.REFUSED);
+    }
   }
 
   /**

@@ -95,6 +95,11 @@ public final class ClientExitStatus {
     FAILED.set(0); // its scratch database's errors are said in its line, not counted against the measured run
   }
 
+  /** Records that {@link Preflight} refused a property ({@code reason}); the caller exits with {@link #REFUSED}. */
+  static void refusedProperty(String reason) {
+    refusal(reason);
+  }
+
   /** Records that the warm-up refused the start ({@code reason}); the caller exits with {@link #REFUSED}. */
   static void refusedWarmup(String reason) {
     refusal(reason);

@@ -196,7 +196,7 @@ class WarmupTest {
   void underTheLauncherAWorkloadThatThrowsInTheWarmUpExitsThreeNotZero() throws Exception {
     // YCSB's ClientThread calls System.exit(0) when the workload throws
     String[] r = YcsbClientProcess.run(tmp, CheckedClient.class.getName(), CountingDb.class.getName(), "-t",
-        Map.of("path", tmp.resolve("db").toString(), "recordcount", "20", "workload",
+        Map.of("path", tmp.resolve("db").toString(), "recordcount", "20", "operationcount", "20", "workload",
             ThrowingWorkload.class.getName(), Warmup.OPERATIONS, "100"));
     assertEquals("3", r[0], r[1]);
     assertTrue(r[1].contains("the warm-up stopped the JVM"), r[1]);

@@ -17,6 +17,7 @@ import site.ycsb.Workload;
 import site.ycsb.WorkloadException;
 import site.ycsb.embedded.ClientExitStatus;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.Preflight;
 import site.ycsb.embedded.Warmup;
 import site.ycsb.measurements.Measurements;
 import site.ycsb.measurements.exporter.MeasurementsExporter;
@@ -47,6 +48,11 @@ final class Step {
    * to run the warm-up before its clock starts. What YCSB prints goes to System.out and System.err as they are.
    */
   static Outcome run(Properties props, boolean warm) {
+    try { // before anything runs: a value YCSB cannot use
+      Preflight.check(props);
+    } catch (EngineProperties.BadPropertyException e) {
+      return new Outcome(ClientExitStatus.REFUSED, "refused before anything ran: " + e.getMessage());
+    }
     boolean status = Boolean.parseBoolean(props.getProperty("status", "false"));
     long maxExecutionTime = Integer.parseInt(props.getProperty("maxexecutiontime", "0"));
     int threadcount = Integer.parseInt(props.getProperty("threadcount", "1"));
