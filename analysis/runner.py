@@ -253,6 +253,12 @@ def resolve_step(
     return ResolvedStep(step, index, records, operations, props, expectation, shape)
 
 
+def _driver_records(launcher: Launcher) -> bool:
+    """Whether the step's client is bin/ycsb's driver, which writes interval records (intervals.file): with
+    YCSB_CLIENT=upstream YCSB's own Client reads no such property, and the launcher would say so."""
+    return isinstance(launcher, OurLauncher) and os.environ.get("YCSB_CLIENT", "driver") == "driver"
+
+
 def ycsb_command(
     launcher: Path | Launcher,
     engine: str,
@@ -286,7 +292,7 @@ def ycsb_command(
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
         **({TIMING_PROPERTY: str(timing_file)} if timing_file and launcher.timed() else {}),
-        **({INTERVALS_PROPERTY: str(intervals_file)} if intervals_file and isinstance(launcher, OurLauncher) else {}),
+        **({INTERVALS_PROPERTY: str(intervals_file)} if intervals_file and _driver_records(launcher) else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }

@@ -74,6 +74,8 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
             # stdout holds only what the workload prints when the JSON exporter takes the measurements.
             assert (out / step["stdout"]).is_file()
             assert "opened" in (out / step["stderr"]).read_text()
+            # every property the suite passes is one some part of the run reads: none is warned about
+            assert "is read by no part of this run" not in (out / step["stderr"]).read_text()
             assert '"metric" : "OVERALL"' in (out / step["json"]).read_text()
             # The timing layer around the binding: every call of the step, the open and the close apart.
             timing = json.loads((out / step["timing"]).read_text())

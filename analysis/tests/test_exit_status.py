@@ -253,3 +253,23 @@ def test_a_value_ycsb_cannot_use_is_refused_by_name_before_anything_runs(
     assert f"{said}: expected {allowed}" in run.stderr, run.stderr[-2000:]
     assert "warm-up" not in run.stderr and "YCSB Client" not in run.stdout, "nothing ran before the refusal"
     assert not db.exists() and sorted(p.name for p in tmp_path.iterdir()) == [], "nothing was created"
+
+
+def test_a_misspelt_property_is_warned_about_with_the_nearest_name_or_refused_when_strict(tmp_path: Path) -> None:
+    # `-p recordcnt=1000` was ignored without a word: the file's count was loaded, exit 0
+    warned = ycsb_load(tmp_path, f"path={tmp_path / 'db'}", "recordcnt=100", "lmdb.mapsiz=1g", engine="lmdb")
+    assert warned.returncode == 0, warned.stderr[-2000:]
+    said = [line for line in warned.stderr.splitlines() if "is read by no part of this run" in line]
+    assert said == [
+        "[ycsb-embedded] WARNING: property lmdb.mapsiz = '1g' is read by no part of this run and is ignored; did you"
+        " mean lmdb.mapsize? (strictproperties=true refuses such a name)",
+        "[ycsb-embedded] WARNING: property recordcnt = '100' is read by no part of this run and is ignored; did you"
+        " mean recordcount? (strictproperties=true refuses such a name)",
+    ], "each said once, the binding's open not again"
+    strict = ycsb_load(tmp_path, f"path={tmp_path / 'strict'}", "recordcnt=100", "strictproperties=true")
+    assert strict.returncode == 3, strict.stderr[-2000:]
+    assert (
+        "exit status 3: refused before anything ran: property recordcnt = '100' is not allowed: expected a property"
+        " some part of this run reads (recordcnt is none of them; did you mean recordcount?)"
+    ) in strict.stderr
+    assert not (tmp_path / "strict").exists()

@@ -35,14 +35,17 @@ public final class CheckedClient {
 
   /**
    * Checks {@code props} before anything runs ({@link Preflight}; nothing when they are null: Client refuses the
-   * command line and says why); a refused value exits with {@link ClientExitStatus#REFUSED}, naming it.
+   * command line and says why) and prints its warnings (a name no part of the run reads); a refused value exits
+   * with {@link ClientExitStatus#REFUSED}, naming it.
    */
   private static void preflight(Properties props) {
     if (props == null) {
       return;
     }
     try {
-      Preflight.check(props);
+      for (String warning : Preflight.check(props)) {
+        System.err.println("[ycsb-embedded] " + warning);
+      }
     } catch (EngineProperties.BadPropertyException e) {
       // said once, by the exit status's line
       ClientExitStatus.refusedProperty("refused before anything ran: " + e.getMessage());

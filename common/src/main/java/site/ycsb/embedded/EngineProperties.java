@@ -79,6 +79,11 @@ public final class EngineProperties {
     return out;
   }
 
+  /** Upstream YCSB's names this engine refuses ({@link #refuseUpstreamNames}). */
+  public static java.util.SortedSet<String> upstreamRefused(String engine) {
+    return new java.util.TreeSet<>(UPSTREAM_REFUSED.getOrDefault(engine, java.util.Map.of()).keySet());
+  }
+
   /**
    * Refuses an upstream YCSB name whose meaning differs from ours, naming every such property set
    * and what to set instead; a pipeline's option is never dropped without a word.

@@ -85,6 +85,59 @@ public abstract class KeyValueDB<H> extends DB {
   protected abstract String engineName();
 
   /**
+   * The engine-neutral knobs this class and every binding read: each also as engine.NAME, which overrides it
+   * ({@link EngineProperties}).
+   */
+  private static final List<String> NEUTRAL_NAMES = List.of(EngineProperties.PATH, EngineProperties.DESTROY,
+      DESTROY_UNKNOWN_FILES, EngineProperties.BATCH_SIZE, EngineProperties.SYNC, EngineProperties.COMPRESSION,
+      EngineProperties.CACHE_SIZE, EngineProperties.WRITE_BUFFER_SIZE, RECORD_LAYOUT, Keys.ENCODING,
+      DISK_SPACE_MARGIN, ALLOW_EMPTY_RUN, StartupLines.VERBOSE, "fieldcount");
+
+  /**
+   * The class holding the binding's own property names as public String constants (its Options class, go-ycsb's
+   * block of names): those that start with the engine's name and a dot, not a _DEFAULT value. The client class
+   * itself by default.
+   */
+  protected Class<?> optionsClass() {
+    return getClass();
+  }
+
+  /**
+   * The names without a dot this binding reads through {@link EngineProperties} beyond every binding's knobs (so
+   * also as engine.NAME): none by default.
+   */
+  protected List<String> ownNeutralNames() {
+    return List.of();
+  }
+
+  /**
+   * Every property this binding may read: the neutral knobs (every binding's, {@code fieldcount} among them, and
+   * {@link #ownNeutralNames}), each also engine-prefixed, the names of {@link #optionsClass}, upstream YCSB's names
+   * it honours or refuses, and YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@link Preflight} takes
+   * as known.
+   */
+  public final java.util.SortedSet<String> propertyNames() {
+    java.util.SortedSet<String> names = new java.util.TreeSet<>(List.of(FIELD_NAME_PREFIX, "keyformat"));
+    for (String name : concat(NEUTRAL_NAMES, ownNeutralNames())) {
+      names.add(name);
+      names.add(engineName() + "." + name);
+    }
+    for (java.lang.reflect.Field f : optionsClass().getFields()) {
+      try {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
+            && !f.getName().endsWith("_DEFAULT") && ((String) f.get(null)).startsWith(engineName() + ".")) {
+          names.add((String) f.get(null));
+        }
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    names.addAll(EngineProperties.upstreamAliases(engineName()).keySet());
+    names.addAll(EngineProperties.upstreamRefused(engineName()));
+    return names;
+  }
+
+  /**
    * Reads the engine's own properties (validating each) and returns a recipe that opens the
    * engine. Runs in every client thread; the opener runs only in the first.
    */
@@ -348,6 +401,11 @@ public abstract class KeyValueDB<H> extends DB {
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
           diskSpaceDeferredShare(), diskSpaceWriteFactor());
       java.util.SortedSet<String> unread = props.unread();
+      if (Preflight.strict(getProperties()) && !unread.isEmpty()) { // a run without the launcher's Preflight
+        throw new EngineProperties.BadPropertyException(EngineProperties.refusal(unread.first(),
+            getProperties().getProperty(unread.first()), "a property " + engineName() + " reads ("
+            + String.join(", ", unread) + ": none of them) with " + Preflight.STRICT + "=true"));
+      }
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
         long t0 = System.nanoTime();
@@ -441,9 +499,12 @@ public abstract class KeyValueDB<H> extends DB {
         if (diskNote != null && OncePerJvm.first(tag + diskNote)) {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
         }
-        for (String name : unread) {
-          banner.append(tag).append("WARNING: unknown property ").append(name).append(" is ignored (a typo? ")
-              .append(engineName()).append("-binding/README.md lists every property)").append(System.lineSeparator());
+        for (String name : unread) { // not again when the launcher's Preflight said it (a name read nowhere)
+          if (!OncePerJvm.said(Preflight.unknownKey(name))) {
+            banner.append(tag).append(Preflight.unknownWarning(name, getProperties().getProperty(name),
+                propertyNames())).append(" (").append(engineName()).append("-binding/README.md lists every"
+                + " property)").append(System.lineSeparator());
+          }
         }
         System.err.print((verbose ? banner : StartupLines.firstScreen(banner.toString(), tag)) + said);
         OPEN_LAYOUTS.put(record, layout);
@@ -511,6 +572,12 @@ public abstract class KeyValueDB<H> extends DB {
       throw new IOException(emptyRefusal(dir, file, "its files could not tell, its open found none, after which"
           + " the engine's own files are as the open left them"));
     }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   /** The refusal of a run phase that reads records on a database that holds none, and {@code why}. */

@@ -20,4 +20,9 @@ public final class OncePerJvm {
   public static boolean first(String line) {
     return SAID.add(line);
   }
+
+  /** Whether {@link #first} was asked about {@code line} already; asks nothing itself. */
+  public static boolean said(String line) {
+    return SAID.contains(line);
+  }
 }

@@ -3,12 +3,20 @@ package site.ycsb.embedded;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 import site.ycsb.Client;
 import site.ycsb.DB;
 import site.ycsb.Workload;
+import site.ycsb.embedded.workload.EmbeddedWorkload;
+import site.ycsb.embedded.workload.MixGraphWorkload;
+import site.ycsb.embedded.workload.TraceWorkload;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
@@ -20,12 +28,66 @@ import site.ycsb.workloads.CoreWorkload;
  * what is allowed ({@link EngineProperties#refusal}), in the ranges and spellings YCSB itself can use: its values
  * are not trimmed, as YCSB does not trim them.
  *
+ * <p>And every property's name: one that no part of the run reads (a misspelt {@code recordcnt=1000}, which YCSB
+ * ignores, loading the file's million records) is said once, with the nearest name that is read, or refused with
+ * {@value #STRICT}{@code =true}. The names read are YCSB's core's and CoreWorkload's ({@link #CORE}), this
+ * project's workload classes' and launcher's, and the binding's ({@link KeyValueDB#propertyNames}). A name with
+ * another of this project's engines' prefix ({@code rocksdb.} in a LevelDB run: one workload file drives every
+ * engine) is that engine's to judge, and a workload or DB class that is not this project's (an upstream binding
+ * the suite runs as a peer) may read any name: then no name is judged.
+ *
  * <p>What is checked: YCSB's client ({@code threadcount}, {@code target}, {@code maxexecutiontime},
  * {@code status.interval}, the phase's count), its measurements, the workload and DB classes (each loads as one),
  * and, for CoreWorkload and its subclasses, every property CoreWorkload parses and the rules between them that it
  * enforces by exiting. Free of any launcher: {@link CheckedClient} calls it, and so may any driver of YCSB's client.
  */
 public final class Preflight {
+
+  /** true: a property's name that no part of the run reads is refused; false (the default): it is warned about. */
+  public static final String STRICT = "strictproperties";
+
+  /**
+   * What YCSB 0.17's core reads, beside its workload classes: its client, its measurements and their exporters,
+   * its DB wrapper, its BasicDB and client thread; names starting with {@code htrace.} are its tracing's.
+   */
+  static final List<String> CORE = List.of(Client.WORKLOAD_PROPERTY, Client.DB_PROPERTY, Client.EXPORTER_PROPERTY,
+      Client.EXPORT_FILE_PROPERTY, Client.THREAD_COUNT_PROPERTY, Client.INSERT_COUNT_PROPERTY, Client.TARGET_PROPERTY,
+      Client.MAX_EXECUTION_TIME, Client.DO_TRANSACTIONS_PROPERTY, Client.STATUS_PROPERTY, Client.LABEL_PROPERTY,
+      Client.RECORD_COUNT_PROPERTY, Client.OPERATION_COUNT_PROPERTY, "status.interval", "measurementtype",
+      "measurement.interval", "measurement.trackjvm", "measurement.histogram.verbose", "hdrhistogram.percentiles",
+      "hdrhistogram.fileoutput", "hdrhistogram.output.path", "histogram.buckets", "timeseries.granularity",
+      "measurement.raw.output_file", "measurement.raw.no_summary", "reportlatencyforeacherror",
+      "latencytrackederrors", "spin.sleep", "basicdb.verbose", "basicdb.simulatedelay", "basicdb.randomizedelay",
+      "basicdb.count", Workload.INSERT_START_PROPERTY);
+  private static final String CORE_PREFIX = "htrace.";
+  /** What CoreWorkload reads. */
+  static final List<String> CORE_WORKLOAD = List.of(CoreWorkload.TABLENAME_PROPERTY,
+      CoreWorkload.FIELD_COUNT_PROPERTY, CoreWorkload.FIELD_LENGTH_DISTRIBUTION_PROPERTY,
+      CoreWorkload.FIELD_LENGTH_PROPERTY, CoreWorkload.MIN_FIELD_LENGTH_PROPERTY,
+      CoreWorkload.FIELD_LENGTH_HISTOGRAM_FILE_PROPERTY, CoreWorkload.READ_ALL_FIELDS_PROPERTY,
+      "readallfieldsbyname", CoreWorkload.WRITE_ALL_FIELDS_PROPERTY, CoreWorkload.DATA_INTEGRITY_PROPERTY,
+      CoreWorkload.READ_PROPORTION_PROPERTY, CoreWorkload.UPDATE_PROPORTION_PROPERTY,
+      CoreWorkload.INSERT_PROPORTION_PROPERTY, CoreWorkload.SCAN_PROPORTION_PROPERTY,
+      CoreWorkload.READMODIFYWRITE_PROPORTION_PROPERTY, CoreWorkload.REQUEST_DISTRIBUTION_PROPERTY,
+      CoreWorkload.ZERO_PADDING_PROPERTY, CoreWorkload.MIN_SCAN_LENGTH_PROPERTY, CoreWorkload.MAX_SCAN_LENGTH_PROPERTY,
+      CoreWorkload.SCAN_LENGTH_DISTRIBUTION_PROPERTY, CoreWorkload.INSERT_ORDER_PROPERTY,
+      CoreWorkload.HOTSPOT_DATA_FRACTION, CoreWorkload.HOTSPOT_OPN_FRACTION, CoreWorkload.INSERTION_RETRY_LIMIT,
+      CoreWorkload.INSERTION_RETRY_INTERVAL, CoreWorkload.FIELD_NAME_PREFIX, "exponential.percentile",
+      "exponential.frac");
+  /** What this project's workload classes read beyond CoreWorkload's (EmbeddedWorkload's also as workload.NAME). */
+  private static final List<String> EMBEDDED_WORKLOAD = List.of(EmbeddedWorkload.KEY_FORMAT,
+      EmbeddedWorkload.KEY_LENGTH, EmbeddedWorkload.LOAD_ORDER, EmbeddedWorkload.LOAD_SEED,
+      EmbeddedWorkload.LOAD_REPEATS, EmbeddedWorkload.VALUE_COMPRESSION_RATIO, EmbeddedWorkload.DELETE_PROPORTION,
+      EmbeddedWorkload.READSEQ_PROPORTION);
+  private static final List<String> TRACE_WORKLOAD = List.of(TraceWorkload.FILE, TraceWorkload.FORMAT,
+      TraceWorkload.SPEED, TraceWorkload.LOAD, TraceWorkload.KEYS, TraceWorkload.FILTER_BYTES,
+      TraceWorkload.DEFAULT_VALUE_SIZE);
+  /** The workload classes whose names are known: a run of any other is not judged. */
+  private static final List<Class<?>> OWN_WORKLOADS = List.of(CoreWorkload.class, EmbeddedWorkload.class,
+      MixGraphWorkload.class, TraceWorkload.class);
+  /** What the launcher reads: its warm-up, its timing layer, this class. */
+  private static final List<String> LAUNCHER = List.of(Warmup.OPERATIONS, Warmup.SECONDS, Warmup.PATH_PROPERTY,
+      NanoTimedDB.WRAPPED, NanoTimedDB.FILE, STRICT);
 
   private static final String WHOLE_INT = "a whole number from %d to " + Integer.MAX_VALUE;
   private static final List<String> PROPORTIONS = List.of(CoreWorkload.READ_PROPORTION_PROPERTY,
@@ -40,11 +102,27 @@ public final class Preflight {
 
   /**
    * Checks {@code p}, YCSB's properties as its client makes them of the command line ({@code dotransactions} set
-   * for the phase), before anything runs.
+   * for the phase), before anything runs, and returns the warnings to print at start, one line each: the names no
+   * part of the run reads. Each such name is said once per JVM: a binding's open does not say it again.
    *
-   * @throws EngineProperties.BadPropertyException naming the property, its value and what is allowed
+   * @throws EngineProperties.BadPropertyException naming the property, its value and what is allowed (with
+   *     {@value #STRICT}{@code =true}, also for a name no part of the run reads)
    */
-  public static void check(Properties p) {
+  public static List<String> check(Properties p) {
+    return check(p, List.of());
+  }
+
+  /**
+   * As {@link #check(Properties)}, for a caller that reads properties of its own ({@code callersNames}: a driver's
+   * interval records), which are then known too.
+   */
+  public static List<String> check(Properties p, Collection<String> callersNames) {
+    values(p);
+    return unknownNames(p, callersNames);
+  }
+
+  /** The value checks of {@link #check}. */
+  private static void values(Properties p) {
     Values v = new Values(p);
     boolean run = !"false".equals(p.getProperty(Client.DO_TRANSACTIONS_PROPERTY, "true"));
     v.integer(Client.THREAD_COUNT_PROPERTY, "1", 1, "");
@@ -78,6 +156,145 @@ public final class Preflight {
     if (CoreWorkload.class.isAssignableFrom(workload)) {
       coreWorkload(v, run, records, inserts, operations);
     }
+  }
+
+  /**
+   * The warnings for the names no part of the run reads, or a refusal of them under {@value #STRICT}; none when
+   * the workload or DB class is not one whose names this project knows.
+   */
+  private static List<String> unknownNames(Properties p, Collection<String> callersNames) {
+    boolean strict = strict(p);
+    String[] engine = {null};
+    SortedSet<String> known = knownNames(p, engine);
+    if (known == null) {
+      return List.of();
+    }
+    known.addAll(callersNames);
+    List<String> unknown = new ArrayList<>();
+    for (String name : new TreeSet<>(p.stringPropertyNames())) {
+      if (!known.contains(name) && !name.startsWith(CORE_PREFIX) && !anotherEnginesName(name, engine[0])) {
+        unknown.add(name);
+      }
+    }
+    if (strict && !unknown.isEmpty()) {
+      List<String> said = new ArrayList<>();
+      for (String name : unknown) {
+        said.add(EngineProperties.refusal(name, p.getProperty(name), "a property some part of this run reads ("
+            + name + " is none of them" + suggestion(name, known) + ") with " + STRICT + "=true"));
+      }
+      throw new EngineProperties.BadPropertyException(String.join("; ", said));
+    }
+    List<String> warnings = new ArrayList<>();
+    for (String name : unknown) {
+      if (OncePerJvm.first(unknownKey(name))) {
+        warnings.add(unknownWarning(name, p.getProperty(name), known));
+      }
+    }
+    return warnings;
+  }
+
+  /** The warning for a property no part of the run reads: its name, value and the nearest name that is read. */
+  static String unknownWarning(String name, String value, Collection<String> known) {
+    return "WARNING: property " + name + " = '" + value + "' is read by no part of this run and is ignored"
+        + suggestion(name, known) + " (" + STRICT + "=true refuses such a name)";
+  }
+
+  /** The key of {@link OncePerJvm} under which a name no part of the run reads is said once. */
+  static String unknownKey(String name) {
+    return "property read by no part of the run: " + name;
+  }
+
+  /** {@value #STRICT}'s value: true or false, in any case. */
+  static boolean strict(Properties p) {
+    String s = p.getProperty(STRICT, "false").trim().toLowerCase(Locale.ROOT);
+    if (!s.equals("true") && !s.equals("false")) {
+      throw new EngineProperties.BadPropertyException(EngineProperties.refusal(STRICT, p.getProperty(STRICT),
+          "true or false"));
+    }
+    return s.equals("true");
+  }
+
+  /**
+   * Every name some part of the run reads, or null when the workload or DB class is not one whose names this
+   * project knows (it may read any); {@code engine[0]} is set to the binding's engine, if the DB is one.
+   */
+  private static SortedSet<String> knownNames(Properties p, String[] engine) {
+    String workload = p.getProperty(Client.WORKLOAD_PROPERTY);
+    if (OWN_WORKLOADS.stream().noneMatch(c -> c.getName().equals(workload))) {
+      return null;
+    }
+    SortedSet<String> known = new TreeSet<>(CORE);
+    known.addAll(CORE_WORKLOAD);
+    known.addAll(LAUNCHER);
+    for (String name : EMBEDDED_WORKLOAD) {
+      known.add(name);
+      known.add("workload." + name); // read through EngineProperties as the engine "workload"
+    }
+    known.addAll(TRACE_WORKLOAD);
+    MixGraphWorkload.PARAMETERS.forEach(name -> known.add(MixGraphWorkload.PREFIX + name));
+    String db = p.getProperty(Client.DB_PROPERTY, "site.ycsb.BasicDB");
+    if (db.equals(NanoTimedDB.class.getName())) {
+      db = p.getProperty(NanoTimedDB.WRAPPED, "");
+    }
+    if (db.equals("site.ycsb.BasicDB") || db.equals(NothingDB.class.getName())) {
+      return known;
+    }
+    try {
+      Object client = Class.forName(db).getDeclaredConstructor().newInstance();
+      if (client instanceof KeyValueDB<?> kv) {
+        known.addAll(kv.propertyNames());
+        engine[0] = kv.engineName();
+        return known;
+      }
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+      // a DB class that cannot be made: YCSB says so as it starts
+    }
+    return null;
+  }
+
+  /** Whether {@code name} is a property of another of this project's engines than {@code engine}, the run's. */
+  private static boolean anotherEnginesName(String name, String engine) {
+    for (EngineFiles.Engine e : EngineFiles.Engine.values()) {
+      if (!e.binding.equals(engine) && name.startsWith(e.binding + ".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** "; did you mean recordcount?" for the known name nearest {@code name}, or nothing when none is near. */
+  static String suggestion(String name, Collection<String> known) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String k : known) {
+      int d = distance(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
+      if (d < bestDistance) {
+        best = k;
+        bestDistance = d;
+      }
+    }
+    return best != null && bestDistance <= Math.max(2, name.length() / 4) ? "; did you mean " + best + "?" : "";
+  }
+
+  /** The edit distance (insertions, deletions, substitutions, swaps of two neighbours) between a and b. */
+  private static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** What CoreWorkload's init parses, and the rules it enforces by exiting the JVM. */

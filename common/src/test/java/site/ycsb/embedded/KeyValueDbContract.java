@@ -896,8 +896,41 @@ public abstract class KeyValueDbContract {
       System.setErr(saved);
     }
     String printed = err.toString(StandardCharsets.UTF_8);
-    assertTrue(printed.contains("WARNING: unknown property " + engine() + ".cachesise"), printed);
-    assertFalse(printed.contains("unknown property " + engine() + ".path"), "a property it reads is not unknown");
+    assertTrue(printed.contains("WARNING: property " + engine() + ".cachesise = '64m' is read by no part of this"
+        + " run and is ignored; did you mean " + engine() + ".cachesize?"), printed);
+    assertFalse(printed.contains("property " + engine() + ".path"), "a property it reads is not unknown");
+  }
+
+  /**
+   * With strictproperties=true a name the binding does not read is refused, before anything is created; every
+   * name it reads is one the launcher takes as known (KeyValueDB.propertyNames), so that none is warned about.
+   */
+  @Test
+  void aMistypedEnginePropertyIsRefusedWhenStrictAndEveryNameReadIsKnown() throws Exception {
+    Properties p = properties(tmp.resolve("strict"));
+    p.setProperty(engine() + ".cachesise", "64m");
+    p.setProperty("strictproperties", "true");
+    assertRefusedUntouched(tmp.resolve("strict"), p, "property " + engine() + ".cachesise = '64m' is not allowed",
+        "strictproperties=true");
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    Properties all = properties(tmp.resolve("db"));
+    all.setProperty("verbose", "true"); // every property read, the defaults too
+    DB db;
+    try {
+      db = open(all);
+    } finally {
+      System.setErr(saved);
+    }
+    java.util.SortedSet<String> known = ((KeyValueDB<?>) db).propertyNames();
+    java.util.regex.Matcher read = java.util.regex.Pattern.compile("(?m)^  ([A-Za-z0-9_.]+) = ")
+        .matcher(err.toString(StandardCharsets.UTF_8));
+    int n = 0;
+    for (; read.find(); n++) {
+      assertTrue(known.contains(read.group(1)), read.group(1) + " is read but not in propertyNames " + known);
+    }
+    assertTrue(n > 8, "the effective configuration was printed:\n" + err);
   }
 
   /** The class holding the binding's property-name constants (its {@code <Engine>Options}); the client by default. */

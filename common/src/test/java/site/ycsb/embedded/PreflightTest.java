@@ -100,7 +100,45 @@ class PreflightTest {
         + " are all 0"));
   }
 
-  /** Every workload file of the project that names a workload class, in both phases: nothing of ours is refused. */
+  /**
+   * A misspelt name was ignored without a word (recordcnt=1000 loaded the file's million records): said once, with
+   * the nearest name read, and refused with strictproperties=true.
+   */
+  @Test
+  void aNameNoPartOfTheRunReadsIsSaidOnceWithTheNearestOrRefusedWhenStrict() {
+    Properties p = workloada("load", "recordcnt", "1000", "fieldcont", "3", "rocksdb.cachesise", "1m",
+        "htrace.sampler.classes", "x", "workload.keyformat", "ycsb");
+    p.setProperty("workload", "site.ycsb.embedded.workload.EmbeddedWorkload");
+    assertEquals(List.of("WARNING: property fieldcont = '3' is read by no part of this run and is ignored; did you"
+        + " mean fieldcount? (strictproperties=true refuses such a name)", "WARNING: property recordcnt = '1000' is"
+        + " read by no part of this run and is ignored; did you mean recordcount? (strictproperties=true refuses"
+        + " such a name)"), Preflight.check(p), "another engine's name, YCSB's tracing and workload.NAME are read");
+    assertEquals(List.of(), Preflight.check(p), "said once per JVM");
+    p.setProperty("strictproperties", "true");
+    assertEquals("property fieldcont = '3' is not allowed: expected a property some part of this run reads"
+        + " (fieldcont is none of them; did you mean fieldcount?) with strictproperties=true; property recordcnt ="
+        + " '1000' is not allowed: expected a property some part of this run reads (recordcnt is none of them; did"
+        + " you mean recordcount?) with strictproperties=true", refusal(p));
+    p.setProperty("strictproperties", "maybe");
+    assertEquals("property strictproperties = 'maybe' is not allowed: expected true or false", refusal(p));
+  }
+
+  /** A workload or DB class this project does not know may read any name: none is judged. */
+  @Test
+  void aClassOfAnotherProjectIsNotJudged() {
+    Properties p = workloada("run", "mongodb.url", "mongodb://x", "strictproperties", "true");
+    p.setProperty("db", "site.ycsb.GoodBadUglyDB");
+    assertEquals(List.of(), Preflight.check(p));
+    Properties q = workloada("run", "timestampkey", "ts", "strictproperties", "true");
+    q.setProperty("workload", "site.ycsb.workloads.TimeSeriesWorkload");
+    q.setProperty("db", "site.ycsb.BasicDB");
+    assertEquals(List.of(), Preflight.check(q));
+  }
+
+  /**
+   * Every workload file of the project that names a workload class, in both phases, on a binding: nothing in them is
+   * refused, nor a name unknown (another engine's names are that engine's).
+   */
   @Test
   void theProjectsWorkloadFilesPass() throws IOException {
     List<Path> files;
@@ -118,7 +156,8 @@ class PreflightTest {
       }
       for (String phase : List.of("false", "true")) {
         p.setProperty("dotransactions", phase);
-        p.setProperty("db", InMemoryDb.class.getName());
+        p.setProperty("db", InMemoryDb.class.getName()); // a binding: it reads the files' neutral knobs
+        p.setProperty("strictproperties", "true"); // and no name in them is unknown
         assertDoesNotThrow(() -> Preflight.check(p), f + " dotransactions=" + phase);
       }
       checked++;

@@ -43,6 +43,12 @@ import site.ycsb.embedded.EngineProperties;
 public class MixGraphWorkload extends Workload {
 
   public static final String PREFIX = "mixgraph.";
+  /** The model's parameters this class reads, each after {@link #PREFIX} (db_bench's names). */
+  public static final List<String> PARAMETERS = List.of("key_size", "keyrange_num", "keyrange_dist_a",
+      "keyrange_dist_b", "keyrange_dist_c", "keyrange_dist_d", "key_dist_a", "key_dist_b", "value_k", "value_sigma",
+      "value_theta", "value_min", "mix_max_value_size", "iter_k", "iter_sigma", "iter_theta", "mix_max_scan_len",
+      "mix_get_ratio", "mix_put_ratio", "mix_seek_ratio", "sine_mix_rate", "sine_a", "sine_b", "sine_c", "sine_d",
+      "seed");
 
   /** The generated sizes are counted exactly below this. */
   private static final int EXACT = 1 << 14;

@@ -48,8 +48,10 @@ final class Step {
    * to run the warm-up before its clock starts. What YCSB prints goes to System.out and System.err as they are.
    */
   static Outcome run(Properties props, boolean warm) {
-    try { // before anything runs: a value YCSB cannot use
-      Preflight.check(props);
+    try { // before anything runs: a value YCSB cannot use, a name no part of the run reads
+      for (String warning : Preflight.check(props, List.of(Progress.FILE, Progress.MILLIS))) {
+        System.err.println("[ycsb-embedded] " + warning);
+      }
     } catch (EngineProperties.BadPropertyException e) {
       return new Outcome(ClientExitStatus.REFUSED, "refused before anything ran: " + e.getMessage());
     }

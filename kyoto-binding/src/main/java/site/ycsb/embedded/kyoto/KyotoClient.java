@@ -27,6 +27,12 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
     return "kyoto";
   }
 
+  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
+  @Override
+  protected Class<?> optionsClass() {
+    return KyotoOptions.class;
+  }
+
   /** The database file configure() read: a directory can hold several, each with its own layout record. */
   @Override
   protected String databaseFile() {

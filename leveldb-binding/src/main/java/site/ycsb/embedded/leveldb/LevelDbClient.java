@@ -44,6 +44,12 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
     return "leveldb";
   }
 
+  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
+  @Override
+  protected Class<?> optionsClass() {
+    return LevelDbOptions.class;
+  }
+
   /** The chosen library, before YCSB's clock starts (see KeyValueDB): leveldbjni unpacks it from its jar. */
   @Override
   protected void loadEngineLibrary() throws IOException {

@@ -2,6 +2,7 @@ package site.ycsb.embedded.lmdb;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import site.ycsb.embedded.EngineFiles;
@@ -23,6 +24,18 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   @Override
   protected String engineName() {
     return "lmdb";
+  }
+
+  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
+  @Override
+  protected Class<?> optionsClass() {
+    return LmdbOptions.class;
+  }
+
+  /** LmdbOptions checks lmdb.maxreaders against YCSB's threadcount (one reader slot per client thread). */
+  @Override
+  protected List<String> ownNeutralNames() {
+    return List.of("threadcount");
   }
 
   @Override

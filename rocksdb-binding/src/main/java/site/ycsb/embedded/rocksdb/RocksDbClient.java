@@ -33,6 +33,12 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
     return "rocksdb";
   }
 
+  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
+  @Override
+  protected Class<?> optionsClass() {
+    return RocksDbOptions.class;
+  }
+
   /** No table or blob and an empty log: the open would find no record (and write a new log, MANIFEST and OPTIONS). */
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {

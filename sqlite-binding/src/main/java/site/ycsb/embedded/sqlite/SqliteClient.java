@@ -36,6 +36,12 @@ public class SqliteClient extends KeyValueDB<Session> {
     return "sqlite";
   }
 
+  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
+  @Override
+  protected Class<?> optionsClass() {
+    return SqliteOptions.class;
+  }
+
   /** sqlite-jdbc unpacks its library from the jar: before YCSB's clock starts (see KeyValueDB). */
   @Override
   protected void loadEngineLibrary() throws Exception {
