@@ -703,7 +703,13 @@ def run_cell(
 
 def one_jvm(options: RunOptions, engine: str) -> bool:
     """Whether a cell's steps share one JVM: ours, without a memory budget (which wants a cgroup per step)."""
-    return options.one_jvm and engine not in options.peers and options.memory is None
+    # bin/ycsb's cell runs the driver: with YCSB_CLIENT=upstream every step gets YCSB's own Client in a JVM of its own
+    return (
+        options.one_jvm
+        and engine not in options.peers
+        and options.memory is None
+        and os.environ.get("YCSB_CLIENT", "driver") == "driver"
+    )
 
 
 class CellJvms:
