@@ -425,13 +425,16 @@ def repeats_as_updates(options: RunOptions, engine: str, steps: list[ResolvedSte
     return notes
 
 
-# Our bindings' warning at open for an engine-prefixed property they do not read (common/.../KeyValueDB.java).
-UNKNOWN_PROPERTY = re.compile(r"WARNING: unknown property (\S+) is ignored")
+# The launcher's warning for a property no part of the run reads (common/.../Preflight.java), and our bindings'
+# older one at open for an engine-prefixed property they do not read (common/.../KeyValueDB.java).
+UNKNOWN_PROPERTY = re.compile(
+    r"WARNING: (?:unknown property (\S+) is ignored|property (\S+) = '.*' is read by no part of this run)"
+)
 
 
 def unhonoured_notes(step: str, engine: str, stderr: str) -> list[str]:
     """The properties a step's binding said it ignored (a typo, or a knob it lacks), as the cell's notes (pure)."""
-    names = dict.fromkeys(UNKNOWN_PROPERTY.findall(stderr))
+    names = dict.fromkeys(a or b for a, b in UNKNOWN_PROPERTY.findall(stderr))
     return [f"{step}: {engine} ignored {name}, a property its binding does not have" for name in names]
 
 

@@ -21,6 +21,14 @@ public final class OncePerJvm {
     return SAID.add(line);
   }
 
+  /**
+   * Forgets every line said: a driver that runs several steps in one JVM (harness/) starts each step's output anew,
+   * and each step's stderr must say what applies to it.
+   */
+  public static void forgetAll() {
+    SAID.clear();
+  }
+
   /** Whether {@link #first} was asked about {@code line} already; asks nothing itself. */
   public static boolean said(String line) {
     return SAID.contains(line);

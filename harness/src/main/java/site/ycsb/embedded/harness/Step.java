@@ -17,6 +17,7 @@ import site.ycsb.Workload;
 import site.ycsb.WorkloadException;
 import site.ycsb.embedded.ClientExitStatus;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.OncePerJvm;
 import site.ycsb.embedded.Preflight;
 import site.ycsb.embedded.Warmup;
 import site.ycsb.measurements.Measurements;
@@ -48,6 +49,7 @@ final class Step {
    * to run the warm-up before its clock starts. What YCSB prints goes to System.out and System.err as they are.
    */
   static Outcome run(Properties props, boolean warm) {
+    OncePerJvm.forgetAll(); // a step of a cell says its own notes and warnings, as a JVM of its own would
     try { // before anything runs: a value YCSB cannot use, a name no part of the run reads
       for (String warning : Preflight.check(props, List.of(Progress.FILE, Progress.MILLIS))) {
         System.err.println("[ycsb-embedded] " + warning);
