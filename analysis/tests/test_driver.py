@@ -6,6 +6,7 @@ driver's cell mode runs all seven steps in one JVM, each with its own measuremen
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -154,3 +155,34 @@ def test_a_short_loads_warm_up_is_bounded_by_the_phase(tmp_path: Path) -> None:
     line = next(x for x in run.stderr.splitlines() if x.startswith("[ycsb-embedded] warm-up: "))
     assert line.startswith("[ycsb-embedded] warm-up: 1000 inserts with 1 thread"), line
     assert "warmup.operations=1000 (the default 200000 bounded by the phase's 1000 operations)" in line, line
+
+
+def test_the_driver_reports_what_the_client_threads_allocated_per_operation_when_asked(tmp_path: Path) -> None:
+    def load(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
+                *["-db", "site.ycsb.embedded.NothingDB", "-p", "recordcount=10000", "-p", "warmup.operations=0"],
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=QUIET,
+        )
+
+    asked = load("-p", "allocation.report=true")
+    assert asked.returncode == 0, asked.stderr[-2000:]
+    line = next(x for x in asked.stderr.splitlines() if x.startswith("[ycsb-embedded] allocated: "))
+    match = re.fullmatch(
+        r"\[ycsb-embedded\] allocated: ([0-9.]+) bytes per operation in the client threads' operations"
+        r" \((\d+) bytes over 10000 operations\)",
+        line,
+    )
+    assert match, line
+    # YCSB's key, field map and value for each insert the do-nothing DB drops: some hundreds of bytes
+    assert 100 < float(match.group(1)) < 5000, line
+    assert abs(int(match.group(2)) / 10000 - float(match.group(1))) < 0.1, line
+    plain = load()
+    assert plain.returncode == 0, plain.stderr[-2000:]
+    assert "allocated:" not in plain.stderr

@@ -2,6 +2,7 @@ package site.ycsb.embedded.harness;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -25,6 +26,9 @@ import site.ycsb.measurements.Measurements;
 final class ClientLoop implements Runnable {
 
   private static final VarHandle DONE;
+  /** The JVM's per-thread allocation counter (HotSpot's: {@code com.sun.management}). */
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   static {
     try {
@@ -53,6 +57,8 @@ final class ClientLoop implements Runnable {
   @SuppressWarnings("unused")
   private int opsdone;
   private Object state;
+  /** The bytes this thread allocated in its loop (the operations alone), or -1 when unknown. */
+  private volatile long allocated = -1;
   /** Why the open or the thread's workload state failed, or null. */
   private volatile Exception refused;
   /** What the workload or the DB threw out of an operation, or null: the step fails with it. */
@@ -107,6 +113,11 @@ final class ClientLoop implements Runnable {
     return refused;
   }
 
+  /** The bytes this thread allocated in its loop, from its first operation to its last; -1 when not known. */
+  long allocatedBytes() {
+    return allocated;
+  }
+
   Throwable failure() {
     return failure;
   }
@@ -123,7 +134,10 @@ final class ClientLoop implements Runnable {
     }
     try {
       if (open && !gate.abort) {
+        long before = allocatedSoFar();
         loop();
+        long after = allocatedSoFar();
+        allocated = before < 0 || after < 0 ? -1 : after - before;
       }
     } catch (RuntimeException | Error e) { // YCSB's thread exits the JVM with status 0 here
       failure = e;
@@ -144,6 +158,12 @@ final class ClientLoop implements Runnable {
         done.countDown();
       }
     }
+  }
+
+  /** This thread's allocated bytes since it started, or -1 when the JVM does not count them. */
+  private static long allocatedSoFar() {
+    return THREADS.isThreadAllocatedMemorySupported() && THREADS.isThreadAllocatedMemoryEnabled()
+        ? THREADS.getCurrentThreadAllocatedBytes() : -1;
   }
 
   private boolean open() {

@@ -36,6 +36,9 @@ import site.ycsb.measurements.exporter.TextMeasurementsExporter;
  */
 final class Step {
 
+  /** {@code true}: a stderr line after the step with the bytes its client threads allocated per operation. */
+  static final String ALLOCATION_REPORT = "allocation.report";
+
   /** The step's exit status and why (null for 0). */
   record Outcome(int status, String reason) {
     static final Outcome OK = new Outcome(0, null);
@@ -154,6 +157,9 @@ final class Step {
       terminator.interrupt();
     }
     join(List.of(progress));
+    if (Boolean.parseBoolean(props.getProperty(ALLOCATION_REPORT, "false"))) {
+      System.err.println(allocationLine(clients, opsDone));
+    }
     Outcome cleaned = cleanup(workload);
     try {
       progress.writeIntervals();
@@ -183,6 +189,23 @@ final class Step {
           + " causes are printed above)");
     }
     return Outcome.OK;
+  }
+
+  /**
+   * What the client threads allocated in their loops (workload, driver, binding and engine library together; not
+   * the opens and closes), from the JVM's per-thread counters: a figure that does not depend on a quiet machine.
+   */
+  static String allocationLine(List<ClientLoop> clients, long ops) {
+    long bytes = 0;
+    for (ClientLoop c : clients) {
+      if (c.allocatedBytes() < 0) {
+        return "[ycsb-embedded] allocated: unknown (this JVM does not count each thread's allocated bytes)";
+      }
+      bytes += c.allocatedBytes();
+    }
+    long tenths = ops == 0 ? 0 : Math.round(bytes * 10.0 / ops);
+    return "[ycsb-embedded] allocated: " + tenths / 10 + "." + tenths % 10 + " bytes per operation in the client"
+        + " threads' operations (" + bytes + " bytes over " + ops + " operations)";
   }
 
   /** Waits until every client thread opened its DB: the first refusal, or null. */
