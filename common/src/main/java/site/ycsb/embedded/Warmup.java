@@ -77,6 +77,8 @@ public final class Warmup {
   static final int RUN_RECORDS = 10_000;
   /** How long the JIT must have compiled nothing before the measured phase starts. */
   static final long QUIET_MILLIS = 100;
+  /** How often the warm-up reads its own measurements' interval figures, as a status line would. */
+  static final long READ_EVERY_MILLIS = 50;
   /** The longest wait for a quiet JIT. */
   static final long QUIET_LIMIT_MILLIS = 1_000;
 
@@ -636,7 +638,7 @@ public final class Warmup {
         threads.add(t);
         t.start();
       }
-      if (!latch.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      if (!awaitReading(latch, deadline, own)) {
         phase.workload.requestStop();
       }
       for (Thread t : threads) {
@@ -653,6 +655,26 @@ public final class Warmup {
       phase.budget.addAndGet(-ran);
     }
     return done;
+  }
+
+  /**
+   * Waits for {@code latch} until {@code deadline} (System.nanoTime), reading {@code own}'s interval figures every
+   * {@value #READ_EVERY_MILLIS} ms as the status line reads the measured phase's: each read flips the histograms'
+   * writer phase, whose other branch a client thread would otherwise first take at the measured phase's first
+   * status line (a deoptimisation of the measuring code at the clock's start). True when the latch reached zero.
+   */
+  private static boolean awaitReading(CountDownLatch latch, long deadline, Measurements own)
+      throws InterruptedException {
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return latch.getCount() == 0;
+      }
+      if (latch.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(READ_EVERY_MILLIS)), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      own.getSummary();
+    }
   }
 
   /** A fresh instance of the workload class, initialised for {@code records} records. */

@@ -167,6 +167,9 @@ final class ClientLoop implements Runnable {
   }
 
   private boolean open() {
+    // The thread's random probe is set at its first use; set here, the first operation does not take the set-up
+    // branch, which code the warm-up compiled on its own threads has never seen (a deoptimisation at the clock).
+    ThreadLocalRandom.current();
     try {
       db.init();
     } catch (DBException e) {
