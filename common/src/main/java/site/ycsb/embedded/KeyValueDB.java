@@ -80,6 +80,19 @@ public abstract class KeyValueDB<H> extends DB {
   private DiskSpaceGuard.Counter diskCount;
   /** This client as a writer of the shared handle: keeps its read-merge-write updates apart from others'. */
   private KeyStripes.Writer writer;
+  /**
+   * This client's key arrays, one per key length up to {@link #REUSED_KEY_BYTES} ({@link Keys#bytes(String,
+   * byte[][])}): a client is one thread, and a primitive reads its key during its call only.
+   */
+  private final byte[][] keyArrays = new byte[REUSED_KEY_BYTES + 1][];
+  /** The array of this client's last record encoded, reused by its next record of the same length. */
+  private final byte[][] recordArray = new byte[1][];
+  /** This client's put or read-merge-write, run by each insert and update: no object per write. */
+  private final ClientWrite clientWrite = new ClientWrite();
+  private final FieldBytes fieldBytes = new FieldBytes();
+
+  /** The longest key that goes into one of a client's reused arrays; a longer one gets an array of its own. */
+  static final int REUSED_KEY_BYTES = 64;
 
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
   protected abstract String engineName();
@@ -143,13 +156,28 @@ public abstract class KeyValueDB<H> extends DB {
    */
   protected abstract EngineOpener<H> configure(EngineProperties props, Path dir) throws Exception;
 
-  /** The stored record under {@code key}, or null when there is none. */
+  /*
+   * The primitives' keys and values are arrays that this client reuses for its next operation (a record's
+   * value too, once put returned): a primitive reads them during its call and copies what it keeps. Only the
+   * arrays of a write that waits in its group (WriteGroup.keeps: a batch of inserts) are its own.
+   */
+
+  /** The stored record under {@code key}, or null when there is none: an array the caller may keep. */
   protected abstract byte[] get(H db, byte[] key) throws Exception;
 
+  /** Stores {@code value} under {@code key}, copying both: the client reuses the arrays once this returns. */
   protected abstract void put(H db, byte[] key, byte[] value) throws Exception;
 
   /** Removes {@code key}; returns false only when the engine can tell that it was absent. */
   protected abstract boolean remove(H db, byte[] key) throws Exception;
+
+  /**
+   * Whether a record is stored under {@code key}: all that an update of a bare record needs to know (its one field
+   * is the whole record). By default a {@link #get}; an engine that can tell without copying the value overrides it.
+   */
+  protected boolean contains(H db, byte[] key) throws Exception {
+    return get(db, key) != null;
+  }
 
   /** Feeds up to {@code count} stored records, from the first key >= {@code start}, in key order. */
   protected abstract void scan(H db, byte[] start, int count, ValueSink sink) throws Exception;
@@ -714,7 +742,7 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      byte[] stored = get(db, keys.bytes(key));
+      byte[] stored = get(db, keys.bytes(key, keyArrays));
       if (stored == null) {
         return Status.NOT_FOUND;
       }
@@ -730,14 +758,15 @@ public abstract class KeyValueDB<H> extends DB {
                      Vector<HashMap<String, ByteIterator>> result) {
     try {
       if (result instanceof FullScanSink counter) { // the full pass counts rows and bytes: no row is built
+        byte[] start = keys.bytes(startkey, keyArrays);
         if (codec.isBare() && (fields == null || fields.contains(codec.bareField()))) {
-          scanSizes(db, keys.bytes(startkey), recordcount, counter::addRow);
+          scanSizes(db, start, recordcount, counter::addRow);
         } else {
-          scan(db, keys.bytes(startkey), recordcount, stored -> counter.addRow(codec.valueBytes(stored, fields)));
+          scan(db, start, recordcount, stored -> counter.addRow(codec.valueBytes(stored, fields)));
         }
         return Status.OK;
       }
-      scan(db, keys.bytes(startkey), recordcount, stored -> {
+      scan(db, keys.bytes(startkey, keyArrays), recordcount, stored -> {
         HashMap<String, ByteIterator> row = new HashMap<>();
         codec.decode(stored, fields, row);
         result.add(row);
@@ -751,13 +780,11 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
-      byte[] k = keys.bytes(key);
-      byte[] v = codec.encode(values);
+      boolean kept = writes.keeps(WriteGroup.Kind.INSERT); // a batched insert waits with its own arrays
+      byte[] k = kept ? keys.bytes(key) : keys.bytes(key, keyArrays);
+      byte[] v = codec.encode(values, kept ? null : recordArray);
       diskCount.beforeWrite(k.length + v.length);
-      return write(WriteGroup.Kind.INSERT, k, v, () -> {
-        put(db, k, v);
-        return Status.OK;
-      });
+      return write(WriteGroup.Kind.INSERT, k, v, null, kept);
     } catch (Exception e) {
       return failed("insert", key, e);
     }
@@ -785,32 +812,83 @@ public abstract class KeyValueDB<H> extends DB {
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
-      byte[] k = keys.bytes(key);
-      diskCount.beforeWrite(k.length + fieldBytes(values));
-      if (blindUpdates()) {
-        byte[] v = codec.encode(values);
-        return write(WriteGroup.Kind.OVERWRITE, k, v, () -> {
-          put(db, k, v);
-          return Status.OK;
-        });
+      WriteGroup.Kind kind = blindUpdates() ? WriteGroup.Kind.OVERWRITE : WriteGroup.Kind.UPDATE;
+      boolean kept = writes.keeps(kind);
+      byte[] k = kept ? keys.bytes(key) : keys.bytes(key, keyArrays);
+      diskCount.beforeWrite(k.length + fieldBytes.of(values));
+      if (kind == WriteGroup.Kind.OVERWRITE) {
+        return write(kind, k, codec.encode(values, kept ? null : recordArray), null, kept);
       }
-      return write(WriteGroup.Kind.UPDATE, k, null, () -> {
-        byte[] stored = get(db, k);
-        if (stored == null) {
-          return Status.NOT_FOUND;
-        }
-        put(db, k, codec.merge(stored, values));
-        return Status.OK;
-      });
+      return write(kind, k, null, values, kept);
     } catch (Exception e) {
       return failed("update", key, e);
+    }
+  }
+
+  /**
+   * Reads the record under {@code k}, merges {@code values} into it and puts it; with {@code reuse}, in this
+   * client's record array when the merged record has its length.
+   */
+  private Status readMergeWrite(byte[] k, Map<String, ByteIterator> values, boolean reuse) throws Exception {
+    if (codec.isBare()) { // the update's one field replaces the whole value: the stored bytes are not needed
+      if (!contains(db, k)) {
+        return Status.NOT_FOUND;
+      }
+      put(db, k, codec.encode(values, reuse ? recordArray : null));
+      return Status.OK;
+    }
+    byte[] stored = get(db, k);
+    if (stored == null) {
+      return Status.NOT_FOUND;
+    }
+    put(db, k, codec.merge(stored, values, reuse ? recordArray : null));
+    return Status.OK;
+  }
+
+  /**
+   * Puts {@code v} under {@code k}, or with {@code v} null merges {@code values} into the record there, through the
+   * write group: with this client's {@link ClientWrite}, unless the group keeps the write ({@code kept}).
+   */
+  private Status write(WriteGroup.Kind kind, byte[] k, byte[] v, Map<String, ByteIterator> values, boolean kept)
+      throws Exception {
+    if (kept) {
+      return write(kind, k, v, () -> v != null ? put(k, v) : readMergeWrite(k, values, false));
+    }
+    clientWrite.set(k, v, values);
+    try {
+      return write(kind, k, v, clientWrite);
+    } finally {
+      clientWrite.set(null, null, null);
+    }
+  }
+
+  private Status put(byte[] k, byte[] v) throws Exception {
+    put(db, k, v);
+    return Status.OK;
+  }
+
+  /** The write an insert or update hands a write group that runs it at once: its arrays and fields set for each. */
+  private final class ClientWrite implements WriteGroup.Write {
+    private byte[] key;
+    private byte[] value;
+    private Map<String, ByteIterator> values;
+
+    void set(byte[] k, byte[] v, Map<String, ByteIterator> fields) {
+      key = k;
+      value = v;
+      values = fields;
+    }
+
+    @Override
+    public Status run() throws Exception {
+      return value != null ? put(key, value) : readMergeWrite(key, values, true);
     }
   }
 
   @Override
   public Status delete(String table, String key) {
     try {
-      byte[] k = keys.bytes(key);
+      byte[] k = writes.keeps(WriteGroup.Kind.DELETE) ? keys.bytes(key) : keys.bytes(key, keyArrays);
       diskCount.beforeWrite(k.length);
       return write(WriteGroup.Kind.DELETE, k, null, () -> remove(db, k) ? Status.OK : Status.NOT_FOUND);
     } catch (Exception e) {
@@ -820,7 +898,7 @@ public abstract class KeyValueDB<H> extends DB {
 
   /** The bytes stored under {@code key}, or null: for tests and diagnostics (stored sizes). */
   public final byte[] storedBytes(String key) throws Exception {
-    return get(db, keys.bytes(key));
+    return get(db, keys.bytes(key)); // an array of its own: a test may call this from another thread
   }
 
   /**
@@ -849,6 +927,25 @@ public abstract class KeyValueDB<H> extends DB {
       return null;
     } catch (DiskSpaceGuard.DiskFullException e) {
       return e.getMessage();
+    }
+  }
+
+  /**
+   * {@link #fieldBytes(Map)} through the map's forEach, which makes no entry view (a new map's first entrySet() is
+   * an object): this client's, reused by each update.
+   */
+  private static final class FieldBytes implements java.util.function.BiConsumer<String, ByteIterator> {
+    private long sum;
+
+    long of(Map<String, ByteIterator> values) {
+      sum = 0;
+      values.forEach(this);
+      return sum;
+    }
+
+    @Override
+    public void accept(String name, ByteIterator value) {
+      sum += name.length() + value.bytesLeft();
     }
   }
 

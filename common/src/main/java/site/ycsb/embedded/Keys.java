@@ -61,6 +61,33 @@ public final class Keys {
     return latin1 ? latin1Bytes(key) : utf8Bytes(key);
   }
 
+  /**
+   * The key's bytes as {@link #bytes} gives them, in {@code reused[length]} when the key is one byte per char and
+   * shorter than {@code reused.length} (that array made on first use and written over by the next key of the same
+   * length), else in a new array: one array per key length for a client thread's keys, none per operation.
+   *
+   * @throws UnencodableKeyException naming the key and the encoding when it cannot be encoded
+   */
+  public byte[] bytes(String key, byte[][] reused) {
+    int n = key.length();
+    if (n >= reused.length) {
+      return bytes(key);
+    }
+    byte[] out = reused[n];
+    if (out == null) {
+      out = reused[n] = new byte[n];
+    }
+    char limit = latin1 ? (char) 0xFF : (char) 0x7F;
+    for (int i = 0; i < n; i++) {
+      char c = key.charAt(i);
+      if (c > limit) {
+        return bytes(key); // refused, or UTF-8 longer than the key: a new array as before
+      }
+      out[i] = (byte) c;
+    }
+    return out;
+  }
+
   /** ASCII (every YCSB key): one byte per char, one compare each; any other char goes to {@link #nonAscii}. */
   private static byte[] utf8Bytes(String key) {
     int n = key.length();

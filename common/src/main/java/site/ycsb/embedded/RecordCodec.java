@@ -6,6 +6,7 @@ import java.util.Set;
 
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
+import site.ycsb.RandomByteIterator;
 
 /**
  * Turns a YCSB record (field name -> value) into the bytes an engine stores, and back.
@@ -55,29 +56,118 @@ public final class RecordCodec {
     return bareField;
   }
 
-  /** Encodes a whole record. Consumes the value iterators. */
+  /** Encodes a whole record into a new array. Consumes the value iterators. */
   public byte[] encode(Map<String, ByteIterator> values) {
+    return encode(values, null);
+  }
+
+  /**
+   * Encodes a whole record and returns the array that holds it: {@code reused[0]} when the record is exactly its
+   * length, else a new array, which then becomes {@code reused[0]}, so that a client thread writing records of one
+   * size reuses one array (none when {@code reused} is null). A bare value handed over ({@link HandedOverBytes}) is
+   * stored as its own array, never reused. Consumes the value iterators.
+   */
+  public byte[] encode(Map<String, ByteIterator> values, byte[][] reused) {
     if (bareField != null) {
-      return bareValue(values);
+      ByteIterator v = bareValue(values);
+      if (v instanceof HandedOverBytes) {
+        return v.toArray(); // the workload's array itself: no copy
+      }
+      byte[] out = array(length(v), reused);
+      putValue(v, out, 0, out.length);
+      return out;
     }
     int n = values.size();
-    byte[][] names = new byte[n][];
-    byte[][] data = new byte[n][];
-    int size = varintSize(n);
-    int i = 0;
+    long size = varintSize(n);
     for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
-      names[i] = e.getKey().getBytes(StandardCharsets.UTF_8);
-      data[i] = e.getValue().toArray();
-      size += varintSize(names[i].length) + names[i].length + varintSize(data[i].length) + data[i].length;
-      i++;
+      long nameLength = utf8Length(e.getKey());
+      long valueLength = length(e.getValue());
+      size += varintSize(nameLength) + nameLength + varintSize(valueLength) + valueLength;
     }
-    byte[] out = new byte[size];
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("a record of " + size + " bytes does not fit in one array");
+    }
+    byte[] out = array((int) size, reused);
     int pos = putVarint(out, 0, n);
-    for (i = 0; i < n; i++) {
-      pos = putBytes(out, pos, names[i]);
-      pos = putBytes(out, pos, data[i]);
+    for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+      pos = putName(out, pos, e.getKey());
+      int valueLength = length(e.getValue());
+      pos = putVarint(out, pos, valueLength);
+      putValue(e.getValue(), out, pos, valueLength);
+      pos += valueLength;
+    }
+    if (pos != out.length) { // an iterator whose bytesLeft() changed between the two passes
+      throw new IllegalStateException("the record's fields changed size while it was encoded");
     }
     return out;
+  }
+
+  private static byte[] array(int size, byte[][] reused) {
+    if (reused == null) {
+      return new byte[size];
+    }
+    if (reused[0] == null || reused[0].length != size) {
+      reused[0] = new byte[size];
+    }
+    return reused[0];
+  }
+
+  /** The value's length, as {@link ByteIterator#toArray} takes it. */
+  private static int length(ByteIterator v) {
+    long left = v.bytesLeft();
+    if (left != (int) left) {
+      throw new ArrayIndexOutOfBoundsException("Too much data to fit in one array!");
+    }
+    return (int) left;
+  }
+
+  /**
+   * Writes the iterator's {@code length} bytes at {@code pos}, the bytes {@link ByteIterator#toArray} would return:
+   * YCSB's random values and handed-over arrays through their own bulk copy (which their toArray uses too; a random
+   * value may write up to five bytes past its end, which the caller writes over or leaves beyond the record), any
+   * other value byte by byte.
+   */
+  private static void putValue(ByteIterator v, byte[] out, int pos, int length) {
+    int end = pos + length;
+    if (v instanceof RandomByteIterator || v instanceof HandedOverBytes) {
+      for (int at = pos; at < end; ) {
+        int next = v.nextBuf(out, at);
+        if (next <= at) {
+          throw new IllegalStateException("the value ended " + (end - at) + " bytes before its length");
+        }
+        at = next;
+      }
+      return;
+    }
+    for (int at = pos; at < end; at++) {
+      out[at] = v.nextByte();
+    }
+  }
+
+  /** The bytes of {@code name} in UTF-8, as {@code getBytes(UTF_8)} makes them. */
+  private static int utf8Length(String name) {
+    int n = name.length();
+    for (int i = 0; i < n; i++) {
+      if (name.charAt(i) > 0x7F) {
+        return name.getBytes(StandardCharsets.UTF_8).length;
+      }
+    }
+    return n;
+  }
+
+  /** Writes the name's length and UTF-8 bytes at {@code pos}; returns the position after them. */
+  private static int putName(byte[] out, int pos, String name) {
+    int n = name.length();
+    for (int i = 0; i < n; i++) {
+      if (name.charAt(i) > 0x7F) {
+        return putBytes(out, pos, name.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    pos = putVarint(out, pos, n);
+    for (int i = 0; i < n; i++) {
+      out[pos + i] = (byte) name.charAt(i);
+    }
+    return pos + n;
   }
 
   /**
@@ -142,23 +232,28 @@ public final class RecordCodec {
    * new fields added, the others kept. Consumes the update iterators.
    */
   public byte[] merge(byte[] stored, Map<String, ByteIterator> updates) {
+    return merge(stored, updates, null);
+  }
+
+  /** {@link #merge}, in {@code reused[0]} when the merged record is exactly its length (see {@link #encode}). */
+  public byte[] merge(byte[] stored, Map<String, ByteIterator> updates, byte[][] reused) {
     if (bareField != null) {
-      return bareValue(updates);
+      return encode(updates, reused);
     }
     java.util.LinkedHashMap<String, ByteIterator> merged = new java.util.LinkedHashMap<>();
     decode(stored, null, merged);
     merged.putAll(updates);
-    return encode(merged);
+    return encode(merged, reused);
   }
 
-  private byte[] bareValue(Map<String, ByteIterator> values) {
+  private ByteIterator bareValue(Map<String, ByteIterator> values) {
     ByteIterator v = values.size() == 1 ? values.get(bareField) : null;
     if (v == null) {
       throw new IllegalArgumentException("the bare record layout stores exactly one field named '"
           + bareField + "', got " + values.keySet()
           + "; use fieldcount=1 or the fields layout (recordlayout=fields)");
     }
-    return v.toArray();
+    return v;
   }
 
   private static String name(byte[] b, int at, int len) {

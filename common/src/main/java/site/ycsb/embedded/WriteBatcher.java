@@ -81,6 +81,12 @@ public final class WriteBatcher implements WriteGroup {
     return writer.exclusive(key, write);
   }
 
+  /** Inserts wait in the batch when it holds more than one. */
+  @Override
+  public boolean keeps(Kind kind) {
+    return kind == Kind.INSERT && keys.length > 1;
+  }
+
   /** Applies whatever is waiting; does nothing when the batch is empty. */
   @Override
   public void flush() throws Exception {

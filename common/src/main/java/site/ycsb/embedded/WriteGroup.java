@@ -38,6 +38,15 @@ public interface WriteGroup {
    */
   Status write(Kind kind, byte[] key, byte[] value, Write write) throws Exception;
 
+  /**
+   * Whether a write of this kind may still wait in the group after {@link #write} returned (BATCHED_OK), holding
+   * its key, its value or its {@code Write}: then KeyValueDB gives it arrays and a {@code Write} of its own, not the
+   * ones its client reuses for the next operation. False by default: every write runs before write returns.
+   */
+  default boolean keeps(Kind kind) {
+    return false;
+  }
+
   /** Applies whatever waits; {@link KeyValueDB#cleanup()} calls it before the client leaves. */
   void flush() throws Exception;
 }

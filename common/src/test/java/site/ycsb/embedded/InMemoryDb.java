@@ -57,7 +57,7 @@ public class InMemoryDb extends KeyValueDB<TreeMap<String, byte[]>> {
   protected void put(TreeMap<String, byte[]> db, byte[] key, byte[] value) throws java.io.IOException {
     write();
     synchronized (db) {
-      db.put(new String(key, java.nio.charset.StandardCharsets.ISO_8859_1), value);
+      db.put(new String(key, java.nio.charset.StandardCharsets.ISO_8859_1), value.clone()); // the client reuses it
     }
   }
 

@@ -12,10 +12,10 @@ import site.ycsb.embedded.rocksdb.RocksDbHandle;
 
 /**
  * The bindings with their engine calls timed ({@link EngineCalls}), the one timing wrapper of the engine calls: each
- * overrides its binding's {@code get} and {@code put} only, around the binding's own, and closes its counters with
- * the binding. Java wants one subclass per binding for that; what they share is in {@link EngineTimed}. SQLite's is
- * {@code site.ycsb.embedded.sqlite.EngineTimedSqliteClient}, in the binding's package, since its session type is the
- * package's own.
+ * overrides its binding's {@code get}, {@code put} and {@code contains} (an update's lookup) only, around the
+ * binding's own, and closes its counters with the binding. Java wants one subclass per binding for that; what they
+ * share is in {@link EngineTimed}. SQLite's is {@code site.ycsb.embedded.sqlite.EngineTimedSqliteClient}, in the
+ * binding's package, since its session type is the package's own.
  */
 final class TimedBindings {
 
@@ -37,6 +37,15 @@ final class TimedBindings {
       byte[] v = super.get(h, key);
       calls.add(EngineCalls.GET, t);
       return v;
+    }
+
+    /** An update's lookup of a one-field record: the engine's get, timed as one. */
+    @Override
+    protected boolean contains(LevelDbHandle h, byte[] key) throws java.io.IOException {
+      long t = System.nanoTime();
+      boolean found = super.contains(h, key);
+      calls.add(EngineCalls.GET, t);
+      return found;
     }
 
     @Override
@@ -127,6 +136,15 @@ final class TimedBindings {
       byte[] v = super.get(h, key);
       calls.add(EngineCalls.GET, t);
       return v;
+    }
+
+    /** An update's lookup of a one-field record: the engine's get, timed as one. */
+    @Override
+    protected boolean contains(LmdbHandle h, byte[] key) {
+      long t = System.nanoTime();
+      boolean found = super.contains(h, key);
+      calls.add(EngineCalls.GET, t);
+      return found;
     }
 
     @Override
