@@ -21,7 +21,8 @@ import org.lmdbjava.ByteArrayProxy;
  * 252). Here a batched load crashed the JVM that way (SIGSEGV in {@code mdb_node_search}). This proxy
  * copies into two native buffers per thread, used in turn and kept by the thread: a call into LMDB
  * reads at most the two values handed in just before it (a key and a value), each in its own buffer,
- * and LMDB copies what it keeps before it returns. Values coming out are copied into new arrays.
+ * and LMDB copies what it keeps before it returns. Values coming out are copied into new arrays (none while a
+ * lookup only has to find its key: {@link #valuesUnread}).
  *
  * <p>The copies are {@code sun.misc.Unsafe.copyMemory}, which the JIT compiles to a plain copy. JNR-FFI's
  * own ({@code Pointer.put} and {@code get} of a byte array) each cross into native code through JNI
@@ -62,6 +63,8 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
     private final long[] addresses = new long[2];
     private final int[] sizes = new int[2];
     private int next;
+    /** Set around a call whose value only has to be found ({@link #valuesUnread}): {@link #out} copies nothing. */
+    private boolean valueUnread;
 
     /** The address of the next buffer, of at least {@code size} bytes. */
     long take(int size) {
@@ -90,9 +93,15 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
   private HeldBytesProxy() {
   }
 
+  private static final byte[] NONE = new byte[0];
+
+  /**
+   * The placeholder lmdbjava keeps for a transaction's key and value (two per transaction): one shared empty array,
+   * since {@link #out} never reads or writes it and {@link #deallocate} frees nothing.
+   */
   @Override
   protected byte[] allocate() {
-    return new byte[0];
+    return NONE;
   }
 
   @Override
@@ -130,9 +139,20 @@ final class HeldBytesProxy extends BufferProxy<byte[]> {
     throw new UnsupportedOperationException("the LMDB binding does not reserve values (MDB_RESERVE)");
   }
 
-  /** A new array with the bytes the MDB_val at {@code ptr} points to. */
+  /**
+   * With {@code unread} true, lmdbjava's calls on this thread copy no value out until it is set false again:
+   * {@link #out} hands back an empty array instead, so that finding a key costs no copy of its value.
+   */
+  static void valuesUnread(boolean unread) {
+    HELD.get().valueUnread = unread;
+  }
+
+  /** A new array with the bytes the MDB_val at {@code ptr} points to (none while {@link #valuesUnread}). */
   @Override
   protected byte[] out(byte[] buffer, Pointer ptr, long ptrAddr) {
+    if (HELD.get().valueUnread) {
+      return NONE;
+    }
     long address = ptr.getAddress(STRUCT_FIELD_OFFSET_DATA);
     int size = (int) ptr.getLong(STRUCT_FIELD_OFFSET_SIZE);
     byte[] bytes = new byte[size];

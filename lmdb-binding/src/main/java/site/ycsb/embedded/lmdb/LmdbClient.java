@@ -135,6 +135,12 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
     return h.get(reader, key);
   }
 
+  /** Finds the key without copying its value out of the map. */
+  @Override
+  protected boolean contains(LmdbHandle h, byte[] key) {
+    return h.contains(reader, key);
+  }
+
   @Override
   protected void put(LmdbHandle h, byte[] key, byte[] value) throws IOException {
     reader.drop();

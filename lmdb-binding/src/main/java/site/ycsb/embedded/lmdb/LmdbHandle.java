@@ -22,8 +22,10 @@ import org.lmdbjava.EnvInfo;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Meta;
+import org.lmdbjava.PutFlags;
 import org.lmdbjava.Stat;
 import org.lmdbjava.Txn;
+import org.lmdbjava.TxnFlags;
 
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.KeyValueDB;
@@ -52,6 +54,10 @@ public final class LmdbHandle {
    */
   static final int LOCK_CACHE_LINE = 64;
   static final int LOCK_HEADER_LINES = 2;
+
+  /** No flags, as null: lmdbjava masks a null array without a stream ({@link #writeTxn}). */
+  private static final TxnFlags[] NO_TXN_FLAGS = null;
+  private static final PutFlags[] NO_PUT_FLAGS = null;
 
   private final LmdbOptions options;
   private final Path dir;
@@ -282,6 +288,21 @@ public final class LmdbHandle {
     }
   }
 
+  /** Whether {@code key} holds a value in a snapshot as {@link #get} takes it; the value is not copied. */
+  public boolean contains(Reader reader, byte[] key) {
+    Txn<byte[]> txn = reader.snapshot();
+    boolean failed = true;
+    HeldBytesProxy.valuesUnread(true);
+    try {
+      boolean found = dbi.get(txn, key) != null;
+      failed = false;
+      return found;
+    } finally {
+      HeldBytesProxy.valuesUnread(false);
+      reader.done(failed);
+    }
+  }
+
   /** Feeds up to {@code count} values from the first key >= {@code start}, in key order, from one snapshot. */
   public void scan(Reader reader, byte[] start, int count, KeyValueDB.ValueSink sink) {
     if (count <= 0) {
@@ -302,15 +323,22 @@ public final class LmdbHandle {
     }
   }
 
+  /** The pair in a write transaction of its own. */
   public void put(byte[] key, byte[] value) throws IOException {
-    putAll(new byte[][] {key}, new byte[][] {value}, 1);
+    try (Txn<byte[]> txn = writeTxn()) {
+      dbi.put(txn, key, value, NO_PUT_FLAGS);
+      txn.commit();
+      commits.incrementAndGet(); // before the write returns: kept snapshots are renewed from now on
+    } catch (Env.MapFullException e) {
+      throw mapFull(e);
+    }
   }
 
   /** The pairs in one write transaction: committed whole or (the transaction aborted) not at all. */
   public void putAll(byte[][] keys, byte[][] values, int count) throws IOException {
-    try (Txn<byte[]> txn = env.txnWrite()) {
+    try (Txn<byte[]> txn = writeTxn()) {
       for (int i = 0; i < count; i++) {
-        dbi.put(txn, keys[i], values[i]);
+        dbi.put(txn, keys[i], values[i], NO_PUT_FLAGS);
       }
       txn.commit();
       commits.incrementAndGet(); // before the write returns: kept snapshots are renewed from now on
@@ -321,7 +349,7 @@ public final class LmdbHandle {
 
   /** Deletes {@code key}; false when it was absent. */
   boolean remove(byte[] key) throws IOException {
-    try (Txn<byte[]> txn = env.txnWrite()) {
+    try (Txn<byte[]> txn = writeTxn()) {
       boolean found = dbi.delete(txn, key);
       txn.commit();
       commits.incrementAndGet();
@@ -329,6 +357,15 @@ public final class LmdbHandle {
     } catch (Env.MapFullException e) {
       throw mapFull(e);
     }
+  }
+
+  /**
+   * A write transaction without flags. lmdbjava turns a flag array into LMDB's mask through a stream (seven objects,
+   * about 0.4 KB, per call) unless the array is null, and its own txnWrite() and put(txn, key, value) pass an empty
+   * one: null here and in {@link #NO_PUT_FLAGS} is the same mask, 0, without the garbage.
+   */
+  private Txn<byte[]> writeTxn() {
+    return env.txn(null, NO_TXN_FLAGS);
   }
 
   /** MDB_MAP_FULL as an error that names the property and the size (the write's transaction was aborted). */
