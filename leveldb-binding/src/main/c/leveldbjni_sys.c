@@ -194,18 +194,17 @@ JNIEXPORT void JNICALL J(close)(JNIEnv* env, jclass cls, jlong h) {
   free_options(d);
 }
 
-JNIEXPORT jbyteArray JNICALL J(get)(JNIEnv* env, jclass cls, jlong h, jbyteArray key) {
-  (void)cls;
-  database* d = DBH(h);
+/* leveldb_get of key: LevelDB's copy of the value (the caller frees it with leveldb_free), or NULL when there is
+ * none or when a Java exception is pending (the key could not be read; LevelDB's error, thrown as Failure). */
+static char* lookup(JNIEnv* env, database* d, jbyteArray key, size_t* vsiz) {
   buffer b;
   size_t ksiz;
   char* k = copy_key(env, key, &b, &ksiz);
   if (k == NULL) {
     return NULL;
   }
-  size_t vsiz = 0;
   char* err = NULL;
-  char* v = leveldb_get(d->db, d->read, k, ksiz, &vsiz, &err);
+  char* v = leveldb_get(d->db, d->read, k, ksiz, vsiz, &err);
   buffer_release(&b);
   if (thrown(env, err)) {
     if (v != NULL) {
@@ -213,12 +212,32 @@ JNIEXPORT jbyteArray JNICALL J(get)(JNIEnv* env, jclass cls, jlong h, jbyteArray
     }
     return NULL;
   }
+  return v;
+}
+
+JNIEXPORT jbyteArray JNICALL J(get)(JNIEnv* env, jclass cls, jlong h, jbyteArray key) {
+  (void)cls;
+  size_t vsiz = 0;
+  char* v = lookup(env, DBH(h), key, &vsiz);
   if (v == NULL) {
-    return NULL; /* not found */
+    return NULL; /* not found, or an exception is pending */
   }
   jbyteArray out = new_bytes(env, v, vsiz);
   leveldb_free(v);
   return out;
+}
+
+/* Whether key holds a value: its copy is freed here, so that no Java array is made for a value that is not read
+ * (an update of a one-field record). */
+JNIEXPORT jboolean JNICALL J(contains)(JNIEnv* env, jclass cls, jlong h, jbyteArray key) {
+  (void)cls;
+  size_t vsiz = 0;
+  char* v = lookup(env, DBH(h), key, &vsiz);
+  if (v == NULL) {
+    return JNI_FALSE; /* not found, or an exception is pending */
+  }
+  leveldb_free(v);
+  return JNI_TRUE;
 }
 
 JNIEXPORT void JNICALL J(put)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jbyteArray value) {

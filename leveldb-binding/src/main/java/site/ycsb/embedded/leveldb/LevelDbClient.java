@@ -239,6 +239,11 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
   }
 
   @Override
+  protected boolean contains(LevelDbHandle h, byte[] key) throws IOException {
+    return h.contains(key);
+  }
+
+  @Override
   protected void put(LevelDbHandle h, byte[] key, byte[] value) throws IOException {
     h.written = true;
     h.put(key, value);

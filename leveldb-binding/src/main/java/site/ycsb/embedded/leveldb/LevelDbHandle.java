@@ -60,6 +60,11 @@ public abstract class LevelDbHandle {
   /** The stored value under {@code key}, or null. */
   public abstract byte[] get(byte[] key) throws IOException;
 
+  /** Whether a value is stored under {@code key}: by default a {@link #get}; a library that can, without a copy. */
+  public boolean contains(byte[] key) throws IOException {
+    return get(key) != null;
+  }
+
   public abstract void put(byte[] key, byte[] value) throws IOException;
 
   public abstract void delete(byte[] key) throws IOException;

@@ -98,6 +98,9 @@ final class LevelDbNative {
   /** The value stored under {@code key}, or null when there is none. */
   static native byte[] get(long db, byte[] key) throws Failure;
 
+  /** Whether a value is stored under {@code key}; the value is not copied into the JVM. */
+  static native boolean contains(long db, byte[] key) throws Failure;
+
   static native void put(long db, byte[] key, byte[] value) throws Failure;
 
   /** The address of the direct buffer {@code buffer}, for {@link #putAt}; the caller keeps the buffer reachable. */

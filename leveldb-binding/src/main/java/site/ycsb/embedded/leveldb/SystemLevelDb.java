@@ -68,6 +68,12 @@ final class SystemLevelDb extends LevelDbHandle {
     return LevelDbNative.get(db, key);
   }
 
+  /** One crossing, no Java array for the value. */
+  @Override
+  public boolean contains(byte[] key) throws IOException {
+    return LevelDbNative.contains(db, key);
+  }
+
   /**
    * A put of a key and value up to this many bytes in all goes through the thread's {@link PutBuffer}
    * ({@link LevelDbNative#putAt}); a larger one through {@link LevelDbNative#put}.

@@ -518,4 +518,16 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
     assertRefusedUntouched(leveldbjni(dir), "written with " + LevelDbOptions.LIBRARY + "=system (LevelDB 1.23;"
         + " recorded in " + DataLayout.FILE + ")", "-p " + LevelDbOptions.LIBRARY + "=system");
   }
+
+  /**
+   * A put copies the key and value into the thread's direct buffer and an update of a one-field record asks LevelDB
+   * whether the key is there without copying its value into the JVM: neither allocates beyond the workload's value
+   * wrapper (24 bytes).
+   */
+  @Test
+  void aWriteAllocatesNothingButTheWorkloadsValue() throws Exception {
+    double[] perWrite = oneFieldWriteAllocation();
+    assertTrue(perWrite[0] < 64, perWrite[0] + " bytes per insert");
+    assertTrue(perWrite[1] < 64, perWrite[1] + " bytes per update; a copy of the stored value would add 120");
+  }
 }
