@@ -20,6 +20,7 @@ final class KvTable extends Schema {
   static final String VALUE = "value";
 
   private final String get;
+  private final String contains;
   private final String put;
   private final String delete;
   private final String scan;
@@ -31,6 +32,7 @@ final class KvTable extends Schema {
     String k = quote(KEY);
     String v = quote(VALUE);
     get = "SELECT " + v + " FROM " + t + " WHERE " + k + " = ?";
+    contains = "SELECT 1 FROM " + t + " WHERE " + k + " = ?";
     put = "INSERT OR REPLACE INTO " + t + " (" + k + ", " + v + ") VALUES (?, ?)";
     delete = "DELETE FROM " + t + " WHERE " + k + " = ?";
     scan = "SELECT " + v + " FROM " + t + " WHERE " + k + " >= ? ORDER BY " + k + " LIMIT ?";
@@ -48,6 +50,20 @@ final class KvTable extends Schema {
       ps.setBytes(1, key);
       try (ResultSet rs = s.query(ps)) {
         return rs.next() ? rs.getBytes(1) : null;
+      }
+    } finally {
+      s.unlock();
+    }
+  }
+
+  /** Whether a row holds {@code key}: its value is not read out (an update of a one-field record). */
+  boolean contains(Session s, byte[] key) throws SQLException {
+    s.lock();
+    try {
+      PreparedStatement ps = s.prepared(contains);
+      ps.setBytes(1, key);
+      try (ResultSet rs = s.query(ps)) {
+        return rs.next();
       }
     } finally {
       s.unlock();

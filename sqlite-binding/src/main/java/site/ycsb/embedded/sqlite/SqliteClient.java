@@ -149,6 +149,11 @@ public class SqliteClient extends KeyValueDB<Session> {
   }
 
   @Override
+  protected boolean contains(Session s, byte[] key) throws SQLException {
+    return kv.contains(s, key);
+  }
+
+  @Override
   protected void put(Session s, byte[] key, byte[] value) throws SQLException {
     kv.put(s, key, value);
   }
