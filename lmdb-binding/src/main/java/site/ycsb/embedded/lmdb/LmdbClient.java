@@ -113,6 +113,13 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   @Override
   protected LmdbHandle join(LmdbHandle shared) throws IOException {
     reader = shared.reader();
+    try {
+      reader.keepFromOpen();
+    } catch (RuntimeException e) {
+      shared.release(reader);
+      reader = null;
+      throw e;
+    }
     return shared;
   }
 

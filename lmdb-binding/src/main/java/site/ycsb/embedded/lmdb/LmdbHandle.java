@@ -238,6 +238,18 @@ public final class LmdbHandle {
       }
     }
 
+    /**
+     * With lmdb.readsnapshot=client, takes the snapshot now, at the client's open, rather than at its first read:
+     * a measured phase then starts with its first read finding the snapshot taken, as every later one does,
+     * instead of taking a branch that the warm-up's compiled reads never took (a deoptimisation as the clock
+     * starts). A write, or another client's, lets it go or renews it as before.
+     */
+    void keepFromOpen() {
+      if (options.keepsSnapshot()) {
+        snapshot();
+      }
+    }
+
     /** Whether the transaction holds a snapshot now (between operations only with lmdb.readsnapshot=client). */
     boolean holdsSnapshot() {
       return takenAt != -1;

@@ -370,6 +370,23 @@ class LmdbClientTest extends KeyValueDbContract {
     assertEquals(Map.of("f", "b2", "g", "a2"), read(a, "k", null));
   }
 
+  /**
+   * With lmdb.readsnapshot=client a client takes its snapshot at its open (its first read then runs as every later
+   * one does), and still sees a write another client acknowledged after that open; with operation it holds none.
+   */
+  @Test
+  void aKeptSnapshotIsTakenAtTheOpenAndRenewedForALaterWrite() throws Exception {
+    Properties p = properties(tmp.resolve("db"));
+    DB a = open(p);
+    DB b = open(p);
+    assertTrue(reader(a).holdsSnapshot(), "the snapshot is taken at the open");
+    assertEquals(Status.OK, b.insert("usertable", "k", record("f", "after a's open")));
+    assertEquals(Map.of("f", "after a's open"), read(a, "k", null));
+    Properties op = properties(tmp.resolve("db2"));
+    op.setProperty("lmdb.readsnapshot", "operation");
+    assertFalse(reader(open(op)).holdsSnapshot());
+  }
+
   /** lmdb.readsnapshot=operation: a snapshot per read or scan, none held between them, the same contents. */
   @Test
   void aSnapshotPerOperationIsHeldOnlyDuringTheRead() throws Exception {
