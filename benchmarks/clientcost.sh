@@ -31,11 +31,12 @@ for ((r = 1; r <= rounds; r++)); do
     done
   done
 done
-printf '%-16s %10s %10s %8s\n' step driver upstream ratio
+printf '%-16s %10s %10s %8s  %s\n' step driver upstream ratio "rounds (driver / upstream)"
 for step in "${steps[@]}"; do
   d=$(tr ' ' '\n' <<< "${got[$step/driver]}" | grep . | median)
   u=$(tr ' ' '\n' <<< "${got[$step/upstream]}" | grep . | median)
   label="${step%%:*} ${step#*:}"
   [ "${step%%:*}" = load ] && label=load
-  awk -v l="$label" -v d="$d" -v u="$u" 'BEGIN { printf "%-16s %10.3f %10.3f %8.2f\n", l, d, u, d / u }'
+  awk -v l="$label" -v d="$d" -v u="$u" -v r="${got[$step/driver]}/ ${got[$step/upstream]}" \
+    'BEGIN { printf "%-16s %10.3f %10.3f %8.2f  %s\n", l, d, u, d / u, r }'
 done
