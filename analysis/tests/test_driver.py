@@ -42,15 +42,19 @@ def _transactions(table: dict[tuple[str, str], float]) -> int:
     return int(ops - table.get(("READ-MODIFY-WRITE", "Operations"), 0))
 
 
-def _upstream(engine: str, step: list[str]) -> subprocess.CompletedProcess[str]:
-    command = "load" if step[0] == "-load" else "run"
+def _ycsb(*args: str, client: str = "driver", timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    """bin/ycsb with these arguments, on the given client, its status line off."""
     return subprocess.run(
-        [str(REPO / "bin" / "ycsb"), command, engine, *step[1:]],
+        [str(REPO / "bin" / "ycsb"), *args],
         capture_output=True,
         text=True,
-        timeout=180,
-        env={**QUIET, "YCSB_CLIENT": "upstream"},
+        timeout=timeout,
+        env={**QUIET, "YCSB_CLIENT": client},
     )
+
+
+def _upstream(engine: str, step: list[str]) -> subprocess.CompletedProcess[str]:
+    return _ycsb("load" if step[0] == "-load" else "run", engine, *step[1:], client="upstream", timeout=180)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -91,21 +95,7 @@ def test_the_driver_prints_upstream_clients_lines_and_counts_in_one_jvm(tmp_path
 @pytest.mark.parametrize("client", ["driver", "upstream"])
 def test_both_clients_refuse_a_run_on_a_missing_database_with_exit_3(tmp_path: Path, client: str) -> None:
     missing = tmp_path / "nothing-here"
-    run = subprocess.run(
-        [
-            str(REPO / "bin" / "ycsb"),
-            "run",
-            "lmdb",
-            "-P",
-            str(REPO / "workloads" / "workloadc"),
-            "-p",
-            f"path={missing}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**QUIET, "YCSB_CLIENT": client},
-    )
+    run = _ycsb("run", "lmdb", "-P", str(REPO / "workloads" / "workloadc"), "-p", f"path={missing}", client=client)
     assert run.returncode == 3, run.stderr[-2000:]
     assert "[ycsb-embedded] exit status 3: the binding refused to open: " in run.stderr
     assert "holds no lmdb database" in run.stderr
@@ -117,16 +107,10 @@ def test_both_clients_refuse_a_run_on_a_missing_database_with_exit_3(tmp_path: P
 def test_the_driver_records_the_rate_every_100_ms(tmp_path: Path) -> None:
     # a do-nothing DB held at 10,000 operations a second: about one second in records of about 1,000 operations
     intervals = tmp_path / "intervals.csv"
-    run = subprocess.run(
-        [
-            *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
-            *["-db", "site.ycsb.embedded.NothingDB", "-p", "recordcount=10000", "-p", "warmup.operations=0"],
-            *["-p", f"intervals.file={intervals}", "-target", "10000"],
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=QUIET,
+    run = _ycsb(
+        *["load", "lmdb", "-P", str(REPO / "workloads" / "workloada"), "-db", "site.ycsb.embedded.NothingDB"],
+        *["-p", "recordcount=10000", "-p", "warmup.operations=0", "-p", f"intervals.file={intervals}"],
+        *["-target", "10000"],
     )
     assert run.returncode == 0, run.stderr[-2000:]
     rows = [line.split(",") for line in intervals.read_text().splitlines() if not line.startswith("#")]
@@ -141,15 +125,15 @@ def test_the_driver_records_the_rate_every_100_ms(tmp_path: Path) -> None:
 
 
 def test_a_short_loads_warm_up_is_bounded_by_the_phase(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [
-            *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
-            *["-p", f"path={tmp_path / 'db'}", "-p", "recordcount=1000"],
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=QUIET,
+    run = _ycsb(
+        "load",
+        "lmdb",
+        "-P",
+        str(REPO / "workloads" / "workloada"),
+        "-p",
+        f"path={tmp_path / 'db'}",
+        "-p",
+        "recordcount=1000",
     )
     assert run.returncode == 0, run.stderr[-2000:]
     line = next(x for x in run.stderr.splitlines() if x.startswith("[ycsb-embedded] warm-up: "))
@@ -159,16 +143,9 @@ def test_a_short_loads_warm_up_is_bounded_by_the_phase(tmp_path: Path) -> None:
 
 def test_the_driver_reports_what_the_client_threads_allocated_per_operation_when_asked(tmp_path: Path) -> None:
     def load(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [
-                *[str(REPO / "bin" / "ycsb"), "load", "lmdb", "-P", str(REPO / "workloads" / "workloada")],
-                *["-db", "site.ycsb.embedded.NothingDB", "-p", "recordcount=10000", "-p", "warmup.operations=0"],
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env=QUIET,
+        return _ycsb(
+            *["load", "lmdb", "-P", str(REPO / "workloads" / "workloada"), "-db", "site.ycsb.embedded.NothingDB"],
+            *["-p", "recordcount=10000", "-p", "warmup.operations=0", *extra],
         )
 
     asked = load("-p", "allocation.report=true")
