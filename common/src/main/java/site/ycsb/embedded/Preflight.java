@@ -117,17 +117,30 @@ public final class Preflight {
    * interval records), which are then known too.
    */
   public static List<String> check(Properties p, Collection<String> callersNames) {
-    values(p);
+    return check(p, callersNames, false);
+  }
+
+  /**
+   * As {@link #check(Properties, Collection)}; {@code fractionalTime}: the caller's client takes a fraction of a
+   * second in {@code maxexecutiontime} (the project's driver), where YCSB's Client parses whole seconds only.
+   */
+  public static List<String> check(Properties p, Collection<String> callersNames, boolean fractionalTime) {
+    values(p, fractionalTime);
     return unknownNames(p, callersNames);
   }
 
   /** The value checks of {@link #check}. */
-  private static void values(Properties p) {
+  private static void values(Properties p, boolean fractionalTime) {
     Values v = new Values(p);
     boolean run = !"false".equals(p.getProperty(Client.DO_TRANSACTIONS_PROPERTY, "true"));
     v.integer(Client.THREAD_COUNT_PROPERTY, "1", 1, "");
     v.integer(Client.TARGET_PROPERTY, "0", 0, " (operations per second; 0: no target)");
-    v.integer(Client.MAX_EXECUTION_TIME, "0", 0, " (seconds; 0: no limit)");
+    if (fractionalTime) {
+      v.number(Client.MAX_EXECUTION_TIME, "0", 0, Integer.MAX_VALUE, "a number of seconds from 0 to "
+          + Integer.MAX_VALUE + " (0: no limit)");
+    } else {
+      v.integer(Client.MAX_EXECUTION_TIME, "0", 0, " (seconds; 0: no limit)");
+    }
     v.integer("status.interval", "10", 1, " (seconds between status lines)");
     long records = v.integer(Client.RECORD_COUNT_PROPERTY, Client.DEFAULT_RECORD_COUNT, 0, " (records)");
     long inserts = v.integer(Workload.INSERT_COUNT_PROPERTY, null, 0, " (records)");

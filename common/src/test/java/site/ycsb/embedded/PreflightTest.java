@@ -43,6 +43,17 @@ class PreflightTest {
   }
 
   @Test
+  void aFractionOfASecondIsATimeLimitForTheDriverOnly() {
+    Properties p = workloada("run", "maxexecutiontime", "2.3");
+    assertEquals("property maxexecutiontime = '2.3' is not allowed: expected a whole number from 0 to 2147483647"
+        + " (seconds; 0: no limit)", refusal(p), "YCSB's Client parses whole seconds");
+    assertDoesNotThrow(() -> Preflight.check(p, List.of(), true));
+    Properties negative = workloada("run", "maxexecutiontime", "-0.5");
+    assertTrue(assertThrows(EngineProperties.BadPropertyException.class,
+        () -> Preflight.check(negative, List.of(), true)).getMessage().contains("a number of seconds from 0"));
+  }
+
+  @Test
   void aValueYcsbCannotParseIsRefusedNamingTheProperty() {
     String[][] cases = {
         {"readproportion", "abc", "expected a number of at least 0"},

@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 import site.ycsb.DB;
-import site.ycsb.TerminatorThread;
 import site.ycsb.Utils;
 import site.ycsb.Workload;
 import site.ycsb.WorkloadException;
@@ -54,14 +53,15 @@ final class Step {
   static Outcome run(Properties props, boolean warm) {
     OncePerJvm.forgetAll(); // a step of a cell says its own notes and warnings, as a JVM of its own would
     try { // before anything runs: a value YCSB cannot use, a name no part of the run reads
-      for (String warning : Preflight.check(props, List.of(Progress.FILE, Progress.MILLIS))) {
+      for (String warning : Preflight.check(props, List.of(Progress.FILE, Progress.MILLIS), true)) {
         System.err.println("[ycsb-embedded] " + warning);
       }
     } catch (EngineProperties.BadPropertyException e) {
       return new Outcome(ClientExitStatus.REFUSED, "refused before anything ran: " + e.getMessage());
     }
     boolean status = Boolean.parseBoolean(props.getProperty("status", "false"));
-    long maxExecutionTime = Integer.parseInt(props.getProperty("maxexecutiontime", "0"));
+    // seconds, as YCSB's; a fraction too (Preflight.check): a timed step of the suite's quick run lasts 2.3 s
+    long maxExecutionMillis = Math.round(Double.parseDouble(props.getProperty("maxexecutiontime", "0")) * 1000);
     int threadcount = Integer.parseInt(props.getProperty("threadcount", "1"));
     String dbname = props.getProperty("db", "site.ycsb.BasicDB");
     int target = Integer.parseInt(props.getProperty("target", "0"));
@@ -142,9 +142,9 @@ final class Step {
     progress.start(); // its first status line says "0 sec: 0 operations", as YCSB's does
     long st = System.currentTimeMillis();
     gate.go(true);
-    TerminatorThread terminator = null;
-    if (maxExecutionTime > 0) {
-      terminator = new TerminatorThread(maxExecutionTime, threads, workload);
+    Thread terminator = null;
+    if (maxExecutionMillis > 0) {
+      terminator = terminator(maxExecutionMillis, workload);
       terminator.start();
     }
     int opsDone = 0;
@@ -189,6 +189,25 @@ final class Step {
           + " causes are printed above)");
     }
     return Outcome.OK;
+  }
+
+  /**
+   * YCSB's {@code TerminatorThread} for a time in milliseconds: after it, the workload is asked to stop (the client
+   * threads check between operations), with YCSB's words on stderr. The step joins the threads itself.
+   */
+  private static Thread terminator(long millis, Workload workload) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        return; // the operations ended first
+      }
+      System.err.println("Maximum time elapsed. Requesting stop for the workload.");
+      workload.requestStop();
+      System.err.println("Stop requested for workload. Now Joining!");
+    }, "terminator");
+    t.setDaemon(true);
+    return t;
   }
 
   /**
