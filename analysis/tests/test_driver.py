@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.parse import parse_measurement_lines
+from analysis.parse import parse_measurement_lines, parse_ycsb_output
 from analysis.runner import engine_is_built
 
 from .conftest import REPO
@@ -163,3 +163,31 @@ def test_the_driver_reports_what_the_client_threads_allocated_per_operation_when
     plain = load()
     assert plain.returncode == 0, plain.stderr[-2000:]
     assert "allocated:" not in plain.stderr
+
+
+def test_the_driver_stops_at_a_fraction_of_a_second_and_youcsbs_client_refuses_one(tmp_path: Path) -> None:
+    # a do-nothing DB held at 10,000 operations a second, asked for 100,000: only the time can end it early
+    args = [
+        *["run", "lmdb", "-P", str(REPO / "workloads" / "workloadc"), "-db", "site.ycsb.embedded.NothingDB"],
+        *["-p", "operationcount=100000", "-p", "warmup.operations=0", "-p", "maxexecutiontime=0.5"],
+        *["-target", "10000"],
+    ]
+    run = _ycsb(*args)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Maximum time elapsed. Requesting stop for the workload." in run.stderr
+    done = parse_ycsb_output(run.stdout).operations_done
+    assert done is not None and 0 < done < 100000, run.stdout  # stopped by the time, well before the count
+    refused = _ycsb(*args, client="upstream")
+    assert refused.returncode == 3, refused.stderr[-2000:]
+    assert "maxexecutiontime = '0.5'" in refused.stderr, refused.stderr[-2000:]
+
+
+def test_a_runs_warm_up_on_sqlite_with_four_threads_loads_its_records_from_one(tmp_path: Path) -> None:
+    # four connections inserting at once waited on SQLite's lock, then failed: the warm-up ran cold after 10 s
+    common = ["-P", str(REPO / "workloads" / "pk-query-threads"), "-p", f"path={tmp_path / 'db'}"]
+    sized = ["-p", "recordcount=2000", "-p", "operationcount=4000"]
+    assert _ycsb("load", "sqlite-columns", *common, *sized, "-p", "warmup.operations=0").returncode == 0
+    run = _ycsb("run", "sqlite-columns", *common, *sized, "-threads", "4", "-p", "warmup.operations=20000")
+    assert run.returncode == 0, run.stderr[-2000:]
+    line = next(x for x in run.stderr.splitlines() if x.startswith("[ycsb-embedded] warm-up: "))
+    assert "ERROR" not in line and "with 4 threads" in line, line
