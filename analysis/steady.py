@@ -12,8 +12,8 @@ The rule, per step:
 - **too short**: fewer than STEADY_MIN_SECONDS whole seconds, or fewer than STEADY_MIN_RATE operations in
   its median second (a few full passes of long operations): too few to show a steady part at all;
 - **still climbing**: the median second of the last third of its whole seconds is more than CLIMB_SHARE
-  above the median of the middle third: the rate still rose at the end (the JIT compiling the hot path,
-  caches filling), so the step's figure is not its steady rate;
+  (and one operation an interval) above the median of the middle third: the rate still rose at the end (the
+  JIT compiling the hot path, caches filling), so the step's figure is not its steady rate;
 - **steady** otherwise.
 A figure (the median over repeats) is too short when any of its steps is, else still climbing when at least
 half of them are.
@@ -32,6 +32,7 @@ STEADY_MIN_SECONDS = 4
 # The driver's own records (harness/.../Progress.java, `intervals.file`): the step's operations every 100 ms. A
 # step judged on them needs this many whole intervals (2 s), where YCSB's status lines need 4 whole seconds.
 STEADY_MIN_INTERVALS = 20
+INTERVAL_RESOLUTION = 10.0  # one operation in 100 ms, in ops/sec
 # A step of long operations (a full pass is one) has no rate a second to read: its median second must hold
 # at least this many operations.
 STEADY_MIN_RATE = 10.0
@@ -46,7 +47,7 @@ MARKS: Mapping[str, str] = {CLIMBING: "↗", TOO_SHORT: "◦"}
 MARK_LEGEND: Mapping[str, str] = {
     CLIMBING: (
         f"the rate still climbed at the step's end (the median second of the last third of its whole seconds "
-        f"more than {CLIMB_SHARE * 100:.0f} % above the middle third's): not a steady figure"
+        f"more than {CLIMB_SHARE * 100:.0f} % and one operation above the middle third's): not a steady figure"
     ),
     TOO_SHORT: (
         f"the step lasted fewer than {STEADY_MIN_INTERVALS} whole intervals of 100 ms (where the driver recorded "
@@ -58,15 +59,17 @@ MARK_LEGEND: Mapping[str, str] = {
 Key = tuple[str, str, str]  # (engine, scenario, variant)
 
 
-def judge(rates: list[float], minimum: int = STEADY_MIN_SECONDS) -> str:
+def judge(rates: list[float], minimum: int = STEADY_MIN_SECONDS, resolution: float = 1.0) -> str:
     """A step's verdict from the rates (ops/sec) of its whole intervals, in order, of which it needs `minimum`:
-    whole seconds by default, or the driver's 100 ms intervals with STEADY_MIN_INTERVALS (pure)."""
+    whole seconds by default, or the driver's 100 ms intervals with STEADY_MIN_INTERVALS (pure). `resolution`: one
+    operation an interval, in ops/sec (1 for seconds, 10 for 100 ms): a climb must exceed it too, since counts of
+    long operations (full passes, a few an interval) move by one operation at random (pure)."""
     if len(rates) < minimum or statistics.median(rates) < STEADY_MIN_RATE:
         return TOO_SHORT
     third = len(rates) // 3
     middle = statistics.median(rates[len(rates) - 2 * third : len(rates) - third])
     last = statistics.median(rates[len(rates) - third :])
-    return CLIMBING if last > (1 + CLIMB_SHARE) * middle else STEADY
+    return CLIMBING if last > (1 + CLIMB_SHARE) * middle + resolution else STEADY
 
 
 def status_rates(stderr: str) -> list[float]:
@@ -98,7 +101,7 @@ def judge_step(results: Path, step: dict) -> str:
     """A step's verdict: on the driver's 100 ms records where it wrote them, else on its whole seconds."""
     records = intervals_file(results, step)
     if records.is_file():
-        return judge(interval_rates(records.read_text(errors="replace")), STEADY_MIN_INTERVALS)
+        return judge(interval_rates(records.read_text(errors="replace")), STEADY_MIN_INTERVALS, INTERVAL_RESOLUTION)
     return judge(step_rates(results, step))
 
 

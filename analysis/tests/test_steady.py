@@ -44,6 +44,9 @@ def test_a_climbing_step_is_flagged_a_flat_one_is_not_and_one_second_is_too_shor
     assert judge([50e3, 120e3, 150e3, 151e3, 149e3, 150e3, 152e3, 150e3, 149e3]) == STEADY
     # A rise of 10 % or less in the last third is within the rule.
     assert judge([100.0] * 6 + [110.0] * 3) == STEADY and judge([100.0] * 6 + [112.0] * 3) == CLIMBING
+    # nine full passes in 100 ms, then ten: one operation more an interval is the count's grain, not a climb
+    assert judge([90.0] * 14 + [100.0] * 7, 20, 10.0) == STEADY
+    assert judge([90.0] * 14 + [110.0] * 7, 20, 10.0) == CLIMBING
 
 
 def test_a_figure_climbs_when_half_its_repeats_do():
