@@ -98,7 +98,14 @@ def machine_blocks(run: RunData) -> list[Block]:
 def run_summary(run: RunData) -> str:
     suite = run.suite
     mode = suite.get("mode", "?")
-    counts = "scaled-down counts (--quick)" if mode == "quick" else "the published counts (--full)"
+    counts = "the published counts (--full)"
+    if mode == "quick":
+        seconds = suite.get("quick_seconds")
+        counts = (
+            f"scaled-down counts, each measured step run for {seconds:g} s (--quick)"
+            if seconds
+            else "scaled-down counts (--quick)"
+        )
     repeat = suite.get("repeat", 1)
     by_scenario = suite.get("repeats") or {}
     if repeat > 1 and len(set(by_scenario.values())) > 1:

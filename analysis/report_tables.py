@@ -60,8 +60,8 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
         "1. Baseline Performance",
         "Baseline: Reads",
         _seq_random("seqread", "randread"),
-        note="A sequential read is an ordered iterator pass over the whole database (five passes in "
-        "--quick, to get past the JIT), counted in entries/sec.",
+        note="A sequential read is an ordered iterator pass over the whole database (as many passes as "
+        "--quick's time per step allows), counted in entries/sec.",
     ),
     ReportTable(
         "2A",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +65,7 @@ TIDY_COLUMNS = [
     "not_found",
     "errors",
     "runtime_ms",
+    "nominal_operations",  # a timed quick step: the count its elapsed time is given for (figure_of)
     "slowest_interval_ops_per_sec",
     "step_ok",
     "workload_line",  # the step's [TRACE] or [MIXGRAPH] line (parse.parse_trace_line, parse_mixgraph_line)
@@ -183,7 +185,11 @@ def figure_of(scenario: Scenario, rows: list[dict]) -> float | None:
     if scenario.metric == "entries":
         return by_op.get("READSEQ", {}).get("entries_per_sec")
     if scenario.metric == "elapsed_ms":
-        return by_op.get("OVERALL", {}).get("runtime_ms")
+        overall = by_op.get("OVERALL", {})
+        nominal, rate = overall.get("nominal_operations"), overall.get("throughput_ops_per_sec")
+        if nominal and rate:  # a timed step: the time its nominal count takes at the rate it held
+            return 1000.0 * float(nominal) / float(rate)
+        return overall.get("runtime_ms")
     return by_op.get("OVERALL", {}).get("throughput_ops_per_sec")
 
 
@@ -359,6 +365,7 @@ def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict
     }
     rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
     rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
+    rows[0]["nominal_operations"] = step.get("nominal_operations")
     rows[0]["workload_line"] = workload_summary_line(stderr)
     rows[0]["trace_skipped"] = trace_skipped_lines(stderr)
     scenario = SCENARIOS_BY_ID.get(cell["scenario"])
@@ -397,9 +404,15 @@ def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False, times: 
             step["recordcount"],
             counts,
             output.readseq.entries if output.readseq else output.operations_done,
-            distinct_keys(step["recordcount"]) if keys_drawn else None,
+            _distinct_loaded(step, counts) if keys_drawn else None,
         ),
     }
+
+
+def _distinct_loaded(step: dict, counts: Mapping[str, int]) -> int:
+    """The distinct keys a drawn fill left: its recordcount's draws, or a timed load's inserts (it stopped early)."""
+    timed = step["phase"] == "load" and step.get("nominal_operations") is not None
+    return distinct_keys(step["recordcount"], inserts=counts.get("INSERT", 0) if timed else None)
 
 
 def load_run(directory: Path) -> RunData:

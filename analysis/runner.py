@@ -12,13 +12,14 @@ Layout of a results directory:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
 import socket
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -57,7 +58,15 @@ from .resources import (
     read_busy_cpu_ticks,
     run_measured,
 )
-from .scenarios import ENGINE_PROPS, SIZED_BY_WORKLOAD, Scenario, Step, binding_of
+from .scenarios import (
+    ENGINE_PROPS,
+    QUICK_TIMED_OPERATIONS,
+    QUICK_TIMED_RECORDS,
+    SIZED_BY_WORKLOAD,
+    Scenario,
+    Step,
+    binding_of,
+)
 from .workloadfile import read_properties
 
 # YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
@@ -123,6 +132,9 @@ class RunOptions:
     # Each repeat of a cell in one JVM of the driver (celljvm.py): no JVM start and no second warm-up per step.
     # A peer's cells and a memory budget's (a cgroup and a cold page cache per step) keep a JVM per step.
     one_jvm: bool = True
+    # --quick: each measured step runs this long (its counts a ceiling), so that its 100 ms intervals show whether it
+    # was steady; 0: the quick counts (the default with --cap, whose smoke runs stay short)
+    quick_seconds: float = 0.0
 
     @property
     def launcher(self) -> Path:
@@ -200,6 +212,7 @@ class ResolvedStep:
     props: dict[str, str]
     expectation: Expectation
     shape: StepShape | None = None  # bytes of user data one insert / update writes; client threads
+    nominal: int | None = None  # a timed quick step: the operations it would have counted (an elapsed time's unit)
 
     @property
     def file_stem(self) -> str:
@@ -213,9 +226,17 @@ def _count(value: str | None, what: str, files: list[str]) -> int:
 
 
 def resolve_step(
-    step: Step, index: int, scenario: Scenario, file_props: dict[str, str], quick: bool, cap: int | None
+    step: Step,
+    index: int,
+    scenario: Scenario,
+    file_props: dict[str, str],
+    quick: bool,
+    cap: int | None,
+    seconds: float | None = None,
 ) -> ResolvedStep:
-    """The counts and -p properties of one step in this mode (pure)."""
+    """The counts and -p properties of one step in this mode (pure). `seconds`: the step is timed (a measured
+    step of --quick, quick_timed), its counts only a ceiling; its "{recordcount}" and "{operationcount}" in
+    props (a batch size) stay the counts it would have run, and so does its figure's nominal count."""
     files = list(step.workloads)
     records = step.records
     operations = None
@@ -224,10 +245,22 @@ def resolve_step(
         operations = step.quick_operations or scenario.quick_operations
     records = records or _count(file_props.get("recordcount"), "recordcount", files)
     operations = operations or _count(file_props.get("operationcount"), "operationcount", files)
+    nominal_records, nominal_operations = records, operations
+    if seconds is not None:
+        step = replace(step, seconds=seconds)
+        if step.phase == "load":  # the key space of a fill that draws its keys, and the most it may insert
+            full = step.records or _count(file_props.get("recordcount"), "recordcount", files)
+            records = max(records, full, QUICK_TIMED_RECORDS)
+        else:
+            operations = QUICK_TIMED_OPERATIONS
     if cap is not None:
         records, operations = min(records, cap), min(operations, cap)
+        nominal_records, nominal_operations = min(nominal_records, cap), min(nominal_operations, cap)
     operations *= step.operation_scale
-    props = {name: value.format(recordcount=records, operationcount=operations) for name, value in step.props}
+    nominal_operations *= step.operation_scale
+    props = {
+        name: value.format(recordcount=nominal_records, operationcount=nominal_operations) for name, value in step.props
+    }
     if step.phase == "load":
         expected = int(props.get("insertcount", file_props.get("insertcount", records)))
     else:
@@ -241,7 +274,7 @@ def resolve_step(
     if step.phase == "run" and float(file_props.get("readseqproportion", "0") or 0) == 1.0:
         readseq = loaded * operations
     if step.seconds is not None:
-        props["maxexecutiontime"] = str(step.seconds)
+        props[MAX_EXECUTION_TIME] = f"{step.seconds:g}"
     found_share = loaded / records if "NOT_FOUND" in step.allowed_returns and scenario.keys_drawn else None
     seen = {**file_props, **props}
     # A trace's or the model's record sizes are its own, not fieldcount x fieldlength: no user bytes to divide by,
@@ -250,7 +283,12 @@ def resolve_step(
     expectation = Expectation(
         expected, step.allowed_returns, readseq, found_share, timed=step.seconds is not None, traced=step.traced
     )
-    return ResolvedStep(step, index, records, operations, props, expectation, shape)
+    nominal = (nominal_records if step.phase == "load" else nominal_operations) if seconds is not None else None
+    return ResolvedStep(step, index, records, operations, props, expectation, shape, nominal)
+
+
+# YCSB's time limit in seconds; the driver also takes a fraction (harness/.../Step.java), YCSB's Client does not.
+MAX_EXECUTION_TIME = "maxexecutiontime"
 
 
 def _driver_records(launcher: Launcher) -> bool:
@@ -296,6 +334,8 @@ def ycsb_command(
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
+    if MAX_EXECUTION_TIME in props and not _driver_records(launcher):  # YCSB's Client reads whole seconds only
+        props[MAX_EXECUTION_TIME] = str(math.ceil(float(props[MAX_EXECUTION_TIME])))
     # The launcher warms the JIT up on a scratch database before each phase (common/.../Warmup.java): a step
     # whose figure is not reported needs none, and the suite may ask for a shorter one (--warmup-seconds).
     warmup = 0.0 if not resolved.step.measured else warmup_seconds
@@ -329,6 +369,7 @@ class StepRecord:
     problems: list[str] = field(default_factory=list)
     resources: dict | None = None  # what the step cost: CPU, memory, bytes written, size on disk (costs.py)
     timing: str | None = None  # <NN>-<step>.timing.json: the timing layer's file (parse.parse_operation_times)
+    nominal_operations: int | None = None  # a timed quick step: what it would have counted (ResolvedStep.nominal)
 
 
 @dataclass
@@ -438,12 +479,25 @@ def unhonoured_notes(step: str, engine: str, stderr: str) -> list[str]:
     return [f"{step}: {engine} ignored {name}, a property its binding does not have" for name in names]
 
 
+def quick_timed(steps: list[Step], i: int, seconds: float) -> float | None:
+    """The time of the i-th step (from 0) in a --quick run timed by `seconds` (0: none), or None for a step that
+    keeps its counts: a set-up step, one that opts out (quick_timed), one timed already, and a load a later run
+    reads (its records are that run's; a timed load's count depends on the engine's speed) (pure)."""
+    step = steps[i]
+    if seconds <= 0 or not step.measured or not step.quick_timed or step.seconds is not None or step.traced:
+        return None
+    if step.phase == "load" and any(s.phase == "run" for s in steps[i + 1 :]):
+        return None
+    return seconds
+
+
 def plan_steps(options: RunOptions, scenario: Scenario) -> list[ResolvedStep]:
     steps = [s for s in scenario.steps if options.quick is False or s.in_quick]
     resolved = []
     for i, step in enumerate(steps, start=1):
         props = stacked_properties([options.workloads / f for f in step.workloads])
-        resolved.append(resolve_step(step, i, scenario, props, options.quick, options.cap))
+        seconds = quick_timed(steps, i - 1, options.quick_seconds) if options.quick else None
+        resolved.append(resolve_step(step, i, scenario, props, options.quick, options.cap, seconds))
     return resolved
 
 
@@ -531,6 +585,7 @@ def run_step(
         stderr_name,
         json_name,
         timing=str(timing.relative_to(options.out)),
+        nominal_operations=resolved.nominal,
     )
     group = None
     if options.memory is not None and options.controller is not None:
@@ -594,7 +649,7 @@ def run_step(
 CLOSE_SECONDS = 600.0
 
 
-def step_timeout(timeout: float | None, seconds: int | None) -> float | None:
+def step_timeout(timeout: float | None, seconds: float | None) -> float | None:
     """The kill timeout of a step: --step-timeout, or for a timed step at least its time plus CLOSE_SECONDS."""
     if timeout is None or seconds is None:
         return timeout

@@ -36,6 +36,7 @@ from .progress import ProgressBar, format_duration
 from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 from .scenarios import (
     ENGINES,
+    QUICK_STEP_SECONDS,
     SCALE,
     SCALE_LOAD_MIN_SECONDS,
     SCALE_LOAD_RATE,
@@ -70,6 +71,13 @@ REPO = Path(__file__).resolve().parent.parent
 # waiting for the JIT to go quiet) would take the quick run far past its 10 minutes; what 0.5 s leaves cold
 # is in docs/performance.md ("The warm-up").
 QUICK_WARMUP_SECONDS = 0.5
+
+
+def quick_seconds(asked: float | None, cap: int | None) -> float:
+    """--quick's time per measured step: as asked, else QUICK_STEP_SECONDS, or 0 under --cap (a smoke run)."""
+    if asked is not None:
+        return asked
+    return 0.0 if cap is not None else QUICK_STEP_SECONDS
 
 
 def split_names(values: list[str] | None) -> list[str] | None:
@@ -136,6 +144,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="start a JVM for every step, as before the driver (default: each repeat of a cell in one JVM of the "
         "driver, warmed once per kind of step; a peer's cells and a --memory budget's always run a JVM per step)",
+    )
+    p.add_argument(
+        "--quick-seconds",
+        type=float,
+        metavar="SECONDS",
+        help=f"--quick: how long each measured step runs, its counts only a ceiling (default: {QUICK_STEP_SECONDS:g}, "
+        "enough 100 ms intervals for the steady check; with --cap, 0); 0: the quick counts",
     )
     p.add_argument(
         "--warmup-seconds",
@@ -233,6 +248,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             "--warmup-seconds",
             args.warmup_seconds,
             "a number of seconds from 0 to 3600 (the launcher's warmup.seconds; 0: off)",
+        ),
+        (
+            args.quick_seconds is not None and not 0 <= args.quick_seconds <= 3600,
+            "--quick-seconds",
+            args.quick_seconds,
+            "a number of seconds from 0 to 3600 (0: the quick counts)",
         ),
         (
             args.cap is not None and args.cap < 1,
@@ -584,6 +605,7 @@ def main(argv: list[str]) -> int:
         memory=memory,
         controller=controller,
         one_jvm=not args.jvm_per_step,
+        quick_seconds=quick_seconds(args.quick_seconds, args.cap),
     )
     unbuilt = [e for e in engines if not engine_is_built(REPO, e)]
     if unbuilt:
@@ -597,6 +619,7 @@ def main(argv: list[str]) -> int:
         "repeats": repeats,
         "noise_cells": [{"engine": e, "scenario": s, "repeat": n} for (e, s), n in noise_cells.items()],
         "cap": args.cap,
+        "quick_seconds": options.quick_seconds,
         "exporter": args.exporter,
         "memory_bytes": memory,
         "cgroup": f"{controller.mechanism} under {controller.parent}" if controller else None,
