@@ -1,0 +1,142 @@
+"""The rate sweep's model (analysis/rate.py): the SLA's syntax, a step's intended and service latencies from
+YCSB's lines, a step that could not hold its rate, and the capacity search on a known latency curve."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.parse import parse_measurement_lines
+from analysis.rate import (
+    FRACTIONS,
+    RateStep,
+    Sla,
+    Sweep,
+    achieved_rate,
+    capacity,
+    parse_sla,
+    passes,
+    search,
+    step_latencies,
+    sweep_of,
+    sweep_rates,
+)
+
+FLAT_OUT = 100_000.0
+
+
+def test_an_sla_names_a_percentile_a_bound_with_its_unit_and_maybe_an_operation() -> None:
+    assert parse_sla("p99=2ms") == Sla(99.0, 2000.0, None)
+    assert parse_sla("p99.9=500us") == Sla(99.9, 500.0, None)
+    assert parse_sla("read:p50=1.5ms") == Sla(50.0, 1500.0, "READ")
+    assert parse_sla("p99=2ms").text == "p99=2ms" and parse_sla("READ:p99.9=500us").text == "READ:p99.9=500us"
+    for bad in ("p99=2", "99=2ms", "p100=2ms", "p99=0ms", "p99<2ms"):
+        with pytest.raises(ValueError, match="--sla"):
+            parse_sla(bad)
+
+
+YCSB_LINES = """\
+[OVERALL], Throughput(ops/sec), 4999.2
+[READ], Operations, 5000
+[READ], MaxLatency(us), 20123
+[READ], 50thPercentileLatency(us), 3
+[READ], 99thPercentileLatency(us), 9
+[READ], 99.9PercentileLatency(us), 20000
+[READ], Return=OK, 5000
+[READ-FAILED], 99thPercentileLatency(us), 77
+[READ-MODIFY-WRITE], 99thPercentileLatency(us), 15
+[Intended-READ], MaxLatency(us), 20200
+[Intended-READ], 50thPercentileLatency(us), 4
+[Intended-READ], 99thPercentileLatency(us), 19000
+[Intended-READ], 99.9PercentileLatency(us), 20100
+[Intended-READ-MODIFY-WRITE], 99thPercentileLatency(us), 18000
+[CLEANUP], 99thPercentileLatency(us), 1000
+"""
+
+
+def test_a_steps_intended_and_service_latencies_come_from_ycsbs_both_mode_lines() -> None:
+    intended, service = step_latencies(parse_measurement_lines(YCSB_LINES))
+    assert service == {
+        "READ": {"max": 20123, "p50": 3, "p99": 9, "p99.9": 20000},
+        "READ-MODIFY-WRITE": {"p99": 15},
+    }
+    assert intended == {
+        "READ": {"max": 20200, "p50": 4, "p99": 19000, "p99.9": 20100},
+        "READ-MODIFY-WRITE": {"p99": 18000},
+    }
+    step = RateStep("sweep", 5000, 4999.2, intended, service)
+    assert step.latency(parse_sla("p99=1ms")) == 19000  # the slowest operation's
+    assert step.latency(parse_sla("read-modify-write:p99=1ms")) == 18000
+    assert step.latency("p99", intended=False) == 15
+
+
+def test_the_achieved_rate_leaves_the_close_out_of_the_steps_time() -> None:
+    lines = (
+        "[OVERALL], RunTime(ms), 1033\n[OVERALL], Throughput(ops/sec), 146818.97\n[CLEANUP], MaxLatency(us), 19784\n"
+    )
+    assert achieved_rate(parse_measurement_lines(lines)) == pytest.approx(151_664 / 1.013216, rel=1e-4)
+    assert achieved_rate(parse_measurement_lines(lines.rsplit("[CLEANUP]", 1)[0])) == pytest.approx(146_818.97)
+    assert (
+        achieved_rate(parse_measurement_lines("[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), NaN")) is None
+    )
+
+
+def test_a_step_that_could_not_hold_its_rate_is_marked_and_never_meets_a_bound() -> None:
+    fast = {"READ": {"p99": 100.0}}
+    held = RateStep("sweep", 10_000, 9_900, fast, fast)
+    short = RateStep("sweep", 10_000, 9_000, fast, fast)
+    assert held.held and not short.held
+    sla = parse_sla("p99=2ms")
+    assert passes(held, sla) and not passes(short, sla)
+    assert not RateStep("sweep", 10_000, None, problem="above the harness's ceiling").held
+
+
+KNEE = 0.62 * FLAT_OUT  # the rate past which the synthetic engine queues
+
+
+def synthetic(rate: int) -> RateStep:
+    """An engine whose p99 is 300 us up to the knee and grows 1 ms per 1 % of flat out beyond it; above flat out
+    it cannot keep up. Service time stays flat: only the intended time sees the queue."""
+    p99 = 300.0 + max(0.0, rate - KNEE) / (0.01 * FLAT_OUT) * 1000.0
+    achieved = min(rate, FLAT_OUT) * 0.999
+    return RateStep("sweep", rate, achieved, {"READ": {"p99": p99}}, {"READ": {"p99": 300.0}}, rate / FLAT_OUT)
+
+
+def test_the_capacity_search_finds_the_knee_of_a_known_curve_within_one_sweep_step() -> None:
+    sla = parse_sla("p99=2ms")  # met up to KNEE + 1.7 % of flat out
+    steps = [RateStep("flat", None, FLAT_OUT, {}, {})]
+    steps += [synthetic(rate) for _, rate in sweep_rates(FLAT_OUT)]
+    before = capacity(steps, sla)
+    assert (before.passed, before.failed) == (50_000, 75_000)  # the sweep's own neighbours
+    probes: list[int] = []
+
+    def run(rate: int) -> RateStep:
+        probes.append(rate)
+        return synthetic(rate)
+
+    found = search(steps, sla, resolution=0.025 * FLAT_OUT, run=run)
+    true_capacity = KNEE + 0.017 * FLAT_OUT
+    step = min(b - a for a, b in zip(FRACTIONS, FRACTIONS[1:], strict=False)) * FLAT_OUT
+    assert found.rate is not None and found.failed is not None
+    assert found.rate <= true_capacity < found.failed  # the neighbours bracket it
+    assert true_capacity - found.rate < step  # within one sweep step, indeed within the resolution
+    assert found.failed - found.rate <= 0.025 * FLAT_OUT
+    assert probes == [62_500, 68_750, 65_625, 64_062]
+    assert found.share == pytest.approx(found.rate / FLAT_OUT)
+
+
+def test_a_bound_met_everywhere_or_nowhere_says_so() -> None:
+    steps = [RateStep("flat", None, FLAT_OUT)] + [synthetic(rate) for _, rate in sweep_rates(FLAT_OUT)]
+    everywhere = search(steps, parse_sla("p99=1s"), 2500, synthetic)
+    # met wherever the rate was held: up to flat out, the 110 % step could not hold its rate
+    assert everywhere.rate is not None and everywhere.failed is not None
+    assert FLAT_OUT <= everywhere.rate < everywhere.failed <= 1.1 * FLAT_OUT
+    assert everywhere.failed - everywhere.rate <= 2500
+    nowhere = search(list(steps), parse_sla("p99=100us"), 2500, synthetic)
+    assert nowhere.rate is None and nowhere.passed is None and nowhere.failed is not None
+    assert nowhere.failed <= 2500  # searched down to the resolution
+
+
+def test_a_sweep_round_trips_through_its_json_record() -> None:
+    sweep = Sweep("lmdb", "workloadc", 1, [synthetic(1000)], [capacity([synthetic(1000)], parse_sla("p99=2ms"))])
+    again = sweep_of(sweep.to_json())
+    assert again == sweep
