@@ -252,6 +252,10 @@ public final class Preflight {
     if (db.equals("site.ycsb.BasicDB") || db.equals(NothingDB.class.getName())) {
       return known;
     }
+    if (db.equals(StallingDB.class.getName())) {
+      known.addAll(StallingDB.PROPERTIES);
+      return known;
+    }
     try {
       Object client = Class.forName(db).getDeclaredConstructor().newInstance();
       if (client instanceof KeyValueDB<?> kv) {

@@ -1,0 +1,95 @@
+"""Latency at a rate through bin/ycsb's driver: a DB that stalls on a schedule, held at a rate, shows its stalls in
+the latency from each request's intended start and not in its service time; a do-nothing DB achieves the rate it
+is asked for; throttling parks its thread rather than spinning."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+
+from analysis.parse import parse_measurement_lines
+from analysis.rate import RateStep, achieved_rate, step_latencies
+from analysis.runner import engine_is_built
+
+from .conftest import REPO
+
+QUIET = {**os.environ, "YCSB_QUIET": "1", "YCSB_CLIENT": "driver"}
+NOTHING = "site.ycsb.embedded.NothingDB"
+STALLING = "site.ycsb.embedded.StallingDB"
+
+
+def _ycsb(*args: str, timeout: int = 60) -> subprocess.CompletedProcess[str]:
+    """bin/ycsb run lmdb (its launcher; the DB is given with -db) on workload C, no warm-up."""
+    assert engine_is_built(REPO, "lmdb"), "the lmdb binding is not built: run mvn package"
+    command = [str(REPO / "bin" / "ycsb"), "run", "lmdb", "-P", str(REPO / "workloads" / "workloadc")]
+    command += ["-p", "recordcount=1000", "-p", "warmup.operations=0", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=QUIET)
+
+
+def _step(stdout: str) -> RateStep:
+    measurements = parse_measurement_lines(stdout)
+    intended, service = step_latencies(measurements)
+    return RateStep("sweep", None, achieved_rate(measurements), intended, service)
+
+
+def _at(step: RateStep, key: str, intended: bool = True) -> float:
+    value = step.latency(key, intended)
+    assert value is not None, (key, intended, step)
+    return value
+
+
+def test_a_scheduled_stall_shows_in_intended_time_p99_and_not_in_service_time_p99() -> None:
+    # every 200th read sleeps 20 ms at 2,000 reads a second: the 40 reads scheduled during each stall start late
+    run = _ycsb(
+        *["-db", STALLING, "-p", "stallingdb.every=200", "-p", "stallingdb.millis=20"],
+        *["-p", "operationcount=4000", "-target", "2000"],
+        *["-p", "measurement.interval=both", "-p", "hdrhistogram.percentiles=50,99,99.9"],
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    step = _step(run.stdout)
+    assert set(step.intended) == set(step.service) == {"READ"}
+    assert _at(step, "max", intended=False) >= 20_000  # the stalled reads themselves
+    assert _at(step, "p99", intended=False) < 5_000  # 0.5 % of the reads: under the service time's p99
+    assert _at(step, "p99") >= 10_000  # the reads that waited behind a stall: 20 % of them
+    assert _at(step, "p50") < 5_000
+
+
+def test_without_a_rate_the_stall_shows_in_neither_p99() -> None:
+    # flat out, no read is scheduled during a stall: what the intended time adds is the schedule's wait alone
+    run = _ycsb(
+        *["-db", STALLING, "-p", "stallingdb.every=200", "-p", "stallingdb.millis=20"],
+        *["-p", "operationcount=2000", "-p", "measurement.interval=both"],
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    step = _step(run.stdout)
+    assert _at(step, "p99") < 5_000 and _at(step, "p99", intended=False) < 5_000
+
+
+def test_a_stalling_db_refuses_a_bad_schedule() -> None:
+    run = _ycsb("-db", STALLING, "-p", "stallingdb.every=-1", "-p", "operationcount=10")
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "property stallingdb.every = '-1' is not allowed: expected a whole number from 0" in run.stderr
+
+
+def test_a_do_nothing_db_asked_for_a_rate_achieves_it_within_1_percent() -> None:
+    for threads in ("1", "2"):
+        run = _ycsb("-db", NOTHING, "-p", "operationcount=40000", "-target", "20000", "-threads", threads)
+        assert run.returncode == 0, run.stderr[-2000:]
+        achieved = _step(run.stdout).achieved
+        assert achieved is not None and abs(achieved - 20_000) <= 200, (threads, achieved)
+
+
+def _child_cpu_seconds(*args: str) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = _ycsb("-db", NOTHING, *args)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def test_a_throttled_thread_parks_until_its_tick_rather_than_spinning() -> None:
+    # 3 s at 1,000 reads a second against 0.2 s: a loop that spun between ticks would burn 2.8 s more of a core
+    short = _child_cpu_seconds("-p", "operationcount=200", "-target", "1000")
+    long = _child_cpu_seconds("-p", "operationcount=3000", "-target", "1000")
+    assert long - short < 1.0, (short, long)
