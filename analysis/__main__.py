@@ -5,6 +5,7 @@
     compare   compares two results directories as ratios B / A
     list      prints the scenario catalogue: scenario, section, engines, steps
     crash     the durability check: write, kill, verify what was acknowledged
+    rate      latency at a rate: each engine's sweep of asked rates and its capacity under a latency bound
 
 `python -m analysis COMMAND --help` gives each command's options. Each command imports only what it
 needs, so `list` starts without pandas or matplotlib.
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Callable
 
 PROG = "python -m analysis"
-COMMANDS = ("run", "report", "compare", "list", "crash")
+COMMANDS = ("run", "report", "compare", "list", "crash", "rate")
 
 
 def _usage() -> str:
@@ -45,6 +46,10 @@ def command_main(command: str) -> Callable[[list[str]], int] | None:
         from .crash import main as crash_main
 
         return crash_main
+    if command == "rate":
+        from .rate_run import main as rate_main
+
+        return rate_main
     return None
 
 

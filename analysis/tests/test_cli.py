@@ -43,7 +43,7 @@ def test_an_unknown_or_missing_command_names_the_commands() -> None:
 
 
 def test_every_command_has_a_main() -> None:
-    assert set(COMMANDS) == {"run", "report", "compare", "list", "crash"}
+    assert set(COMMANDS) == {"run", "report", "compare", "list", "crash", "rate"}
     for command in COMMANDS:
         assert callable(command_main(command)), command
     assert command_main("suite") is None

@@ -25,6 +25,8 @@ LIGHT_MODULES = (
     "analysis.compare",
     "analysis.suite",
     "analysis.runner",
+    "analysis.rate",
+    "analysis.rate_run",
 )
 
 

@@ -1,12 +1,16 @@
 """Latency at a rate through bin/ycsb's driver: a DB that stalls on a schedule, held at a rate, shows its stalls in
 the latency from each request's intended start and not in its service time; a do-nothing DB achieves the rate it
-is asked for; throttling parks its thread rather than spinning."""
+is asked for; throttling parks its thread rather than spinning; and `python -m analysis rate` runs a sweep end to
+end, refusing a rate above the harness's own ceiling, with the report's section drawn from its record."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
+import sys
+from pathlib import Path
 
 from analysis.parse import parse_measurement_lines
 from analysis.rate import RateStep, achieved_rate, step_latencies
@@ -93,3 +97,42 @@ def test_a_throttled_thread_parks_until_its_tick_rather_than_spinning() -> None:
     short = _child_cpu_seconds("-p", "operationcount=200", "-target", "1000")
     long = _child_cpu_seconds("-p", "operationcount=3000", "-target", "1000")
     assert long - short < 1.0, (short, long)
+
+
+def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_ceiling(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # 50 % of flat out, and 1000x flat out: far above what the driver does with a do-nothing DB
+    done = subprocess.run(
+        [sys.executable, "-m", "analysis", "rate", "--engines", "lmdb", "--workloads", "workloadc"]
+        + ["--step-seconds", "1", "--fractions", "50,100000", "--sla", "p99=0.001us", "--resolution", "99"]
+        + ["--cap", "1000", "--warmup-seconds", "0", "--no-report", "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=QUIET,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    record = json.loads((out / "rate" / "rate.json").read_text())
+    ceiling = record["ceilings"]["workloadc"]
+    assert ceiling > 0
+    (sweep,) = record["sweeps"]
+    assert sweep["engine"] == "lmdb" and sweep["error"] is None and sweep["ceiling"] == ceiling
+    flat, half, above = sweep["steps"][:3]
+    assert flat["kind"] == "flat" and flat["asked"] is None and flat["achieved"] > 0
+    assert half["asked"] == round(flat["achieved"] * 0.5)
+    assert abs(half["achieved"] - half["asked"]) <= 0.02 * half["asked"]
+    assert half["intended"]["READ"]["p99"] >= half["service"]["READ"]["p99"] > 0
+    assert above["asked"] > ceiling and above["achieved"] is None
+    assert "above the harness's ceiling" in above["problem"]
+    (found,) = sweep["capacities"]
+    # a bound no step meets, and a bracket (0, 50 %) narrower than the resolution: no probe, no capacity
+    assert found["sla"]["bound_us"] == 0.001 and found["rate"] is None and found["failed"] == half["asked"]
+    assert len(sweep["steps"]) == 3
+    assert "rate: harness ceiling on workloadc" in done.stderr
+    cell = json.loads((out / "rate" / "lmdb" / "rate-workloadc" / "cell.json").read_text())
+    assert [s["name"] for s in cell["repeats"][0]][:3] == ["load-workloadc", "run-workloadc-flat", half_name(half)]
+
+
+def half_name(step: dict) -> str:
+    return f"run-workloadc-sweep-{step['asked']}"

@@ -1,0 +1,419 @@
+"""`python -m analysis rate`: latency at a rate. Per engine and workload, in one JVM of the driver on a fresh data
+directory: the workload's load, a flat-out step, then the sweep (the flat-out rate's FRACTIONS, each a step held
+at its rate with `-target`), then per `--sla` the capacity search (bisection between the sweep's points). Every
+step is timed (maxexecutiontime) and measures latency both from each operation's scheduled start and from its
+actual start (`measurement.interval=both`). Before the engines, the harness's own ceiling: a do-nothing DB
+flat out on the same workload at the same threads; an asked rate above it is refused and marked.
+
+Layout: <out>/rate/rate.json (the model: rate.Sweep records), <out>/rate/<engine>/rate-<workload>/ (cell.json and
+each step's raw files, as the suite keeps them); `python -m analysis report <out>` draws "Latency at a rate".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .machine import collect_machine_info
+from .parse import parse_json_export, parse_measurement_lines
+from .progress import format_duration
+from .rate import (
+    FRACTIONS,
+    PERCENTILES,
+    RateStep,
+    Sla,
+    Sweep,
+    achieved_rate,
+    capacity,
+    parse_sla,
+    search,
+    step_latencies,
+)
+from .runner import (
+    CellJvms,
+    CellRecord,
+    ResolvedStep,
+    RunOptions,
+    cell_dir,
+    engine_is_built,
+    precheck_cell,
+    resolve_step,
+    run_step,
+    stacked_properties,
+)
+from .scenarios import ENGINES, YCSB_CORE, Scenario, Step, binding_of, select_engines
+from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
+
+RATE_DIR = "rate"
+RATE_FILE = "rate.json"
+HARNESS = "harness"  # the ceiling's cells: a do-nothing DB through the same driver
+NOTHING_DB = "site.ycsb.embedded.NothingDB"
+QUICK_STEP_SECONDS = 5
+FULL_STEP_SECONDS = 30
+RESOLUTION = 0.025  # the search stops when its bracket is narrower than this share of the flat-out rate
+TIMED_OPERATIONS = 1_000_000_000  # a timed step's count: its time ends it
+DEFAULT_WORKLOADS = ("workloada", "workloadc")
+DEFAULT_SLAS = ("p99=2ms",)
+
+
+@dataclass(frozen=True)
+class RateSettings:
+    threads: int
+    seconds: int
+    fractions: tuple[float, ...]
+    slas: tuple[Sla, ...]
+    resolution: float
+
+    @property
+    def percentiles(self) -> str:
+        """YCSB's hdrhistogram.percentiles: the report's and every bound's."""
+        qs = sorted({*PERCENTILES, *(s.percentile for s in self.slas)})
+        return ",".join(f"{q:g}" for q in qs)
+
+
+def rate_workloads() -> dict[str, Scenario]:
+    """The workloads a sweep runs: YCSB's core workloads (a load, then the run the sweep paces)."""
+    return {s.id: s for s in YCSB_CORE}
+
+
+def paced_step(scenario: Scenario, settings: RateSettings, variant: str, props: tuple[tuple[str, str], ...]) -> Step:
+    """The scenario's run step as a timed step of the sweep, with its latencies both ways."""
+    run = next(s for s in scenario.steps if s.phase == "run" and s.measured)
+    both = (
+        ("measurement.interval", "both"),
+        ("hdrhistogram.percentiles", settings.percentiles),
+        ("threadcount", str(settings.threads)),
+    )
+    return replace(run, variant=variant, props=(*run.props, *both, *props), seconds=settings.seconds)
+
+
+def rate_variant(kind: str, rate: int | None) -> str:
+    return "flat" if rate is None else f"{kind}-{rate}"
+
+
+def _resolve(options: RunOptions, scenario: Scenario, step: Step, index: int) -> ResolvedStep:
+    props = stacked_properties([options.workloads / f for f in step.workloads])
+    resolved = resolve_step(step, index, scenario, props, options.quick, options.cap)
+    if step.seconds is not None:  # a timed step: its time ends it, not its count
+        resolved.operationcount = TIMED_OPERATIONS
+        resolved.expectation = replace(resolved.expectation, operations=TIMED_OPERATIONS)
+    return resolved
+
+
+def read_step(options: RunOptions, stdout: str, export: str) -> tuple[float | None, list]:
+    """A step's achieved rate and its measurements, from its stdout and JSON export."""
+    out, js = options.out / stdout, options.out / export
+    measurements = parse_measurement_lines(out.read_text(errors="replace")) if out.is_file() else []
+    if js.is_file():
+        try:
+            measurements += parse_json_export(js.read_text(errors="replace"))
+        except ValueError:
+            pass
+    return achieved_rate(measurements), measurements
+
+
+class SweepCell:
+    """One engine (or the harness's do-nothing DB) on one workload: its data directory, its JVM, its steps."""
+
+    def __init__(self, options: RunOptions, engine: str, scenario: Scenario, settings: RateSettings) -> None:
+        self.options, self.engine, self.scenario, self.settings = options, engine, scenario, settings
+        self.cell = CellRecord(engine, f"rate-{scenario.id}")
+        self.directory = cell_dir(options.out, engine, self.cell.scenario)
+        self.repeat_dir = self.directory / "r1"
+        self.repeat_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir = options.data / engine / self.cell.scenario
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+        self.data_dir.mkdir(parents=True)
+        # The harness's do-nothing DB runs through the launcher of the first engine built, as `-p db=` overrides.
+        self.launcher = engine if engine != HARNESS else first_built(options.repo)
+        self.binding = scenario.binding_for(self.launcher)
+        self.jvm = CellJvms(options, self.launcher, scenario, [], self.repeat_dir)
+        self.index = 0
+        self.records: list = []
+
+    def run(self, step: Step) -> tuple[list[str], float | None, list]:
+        """Runs one step in the cell's JVM: (problems, achieved rate, measurements)."""
+        self.index += 1
+        resolved = _resolve(self.options, self.scenario, step, self.index)
+        record = run_step(
+            self.options, self.launcher, resolved, self.repeat_dir, self.data_dir, self.binding, self.jvm.get
+        )
+        self.records.append(record)
+        achieved, measurements = read_step(self.options, record.stdout, record.json)
+        return record.problems, achieved, measurements
+
+    def paced(self, kind: str, rate: int | None, fraction: float | None, ceiling: float | None) -> RateStep:
+        if rate is not None and ceiling is not None and rate > ceiling:
+            why = (
+                f"above the harness's ceiling ({ceiling:,.0f}/s, a do-nothing DB at {self.settings.threads} thread(s))"
+            )
+            return RateStep(kind, rate, None, fraction=fraction, problem=why)
+        extra: tuple[tuple[str, str], ...] = (("target", str(rate)),) if rate is not None else ()
+        if self.engine == HARNESS:
+            extra += (("db", NOTHING_DB),)
+        step = paced_step(self.scenario, self.settings, rate_variant(kind, rate), extra)
+        problems, achieved, measurements = self.run(step)
+        intended, service = step_latencies(measurements)
+        stem = self.records[-1].stdout.rsplit("/", 1)[-1].removesuffix(".txt")
+        return RateStep(
+            kind, rate, achieved, intended, service, fraction, "; ".join(problems) if problems else None, stem
+        )
+
+    def finish(self) -> None:
+        self.jvm.close()
+        self.cell.repeats.append(self.records)
+        self.cell.seconds = round(sum(r.seconds or 0 for r in self.records), 3)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / "cell.json").write_text(json.dumps(self.cell.to_json(), indent=2) + "\n")
+        if not self.options.keep_data:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def first_built(repo: Path) -> str:
+    """The first engine whose binding is built (its launcher runs the harness's do-nothing DB)."""
+    return next((binding_of(e) for e in ENGINES if engine_is_built(repo, e)), ENGINES[0])
+
+
+def harness_ceiling(
+    options: RunOptions, scenario: Scenario, settings: RateSettings, say: Callable[[str], None]
+) -> float | None:
+    """The harness's own flat-out rate on the workload: a do-nothing DB, the same driver and threads."""
+    cell = SweepCell(options, HARNESS, scenario, settings)
+    try:
+        step = cell.paced("flat", None, None, None)
+    finally:
+        cell.finish()
+    if step.problem:
+        say(f"rate: the harness's ceiling on {scenario.id} was not measured: {step.problem}")
+        return None
+    say(f"rate: harness ceiling on {scenario.id}: {step.achieved:,.0f}/s (a do-nothing DB, {settings.threads} thr.)")
+    return step.achieved
+
+
+def sweep_engine(
+    options: RunOptions,
+    engine: str,
+    scenario: Scenario,
+    settings: RateSettings,
+    ceiling: float | None,
+    say: Callable[[str], None],
+) -> Sweep:
+    """The load, the flat-out step, the sweep and each bound's capacity search of one engine on one workload."""
+    sweep = Sweep(engine, scenario.id, settings.threads, ceiling=ceiling)
+    reason = precheck_cell(options, engine, scenario)
+    if reason is not None:
+        sweep.error = reason
+        return sweep
+    cell = SweepCell(options, engine, scenario, settings)
+    try:
+        for load in (s for s in scenario.steps if not s.measured):
+            problems, _, _ = cell.run(load)
+            if problems:
+                sweep.error = f"{load.name}: {'; '.join(problems)}"
+                return sweep
+        flat = cell.paced("flat", None, None, ceiling)
+        sweep.steps.append(flat)
+        if flat.problem or not flat.achieved:
+            sweep.error = f"flat out: {flat.problem or 'no rate'}"
+            return sweep
+        say(f"rate: {engine} {scenario.id}: flat out {flat.achieved:,.0f}/s")
+        for fraction, rate in ((f, max(1, round(flat.achieved * f))) for f in settings.fractions):
+            paced = cell.paced("sweep", rate, fraction, ceiling)
+            sweep.steps.append(paced)
+            say(f"rate: {engine} {scenario.id}: {describe(paced)}")
+
+        def probe(rate: int) -> RateStep:
+            step = cell.paced("search", rate, rate / flat.achieved if flat.achieved else None, ceiling)
+            say(f"rate: {engine} {scenario.id}: search {describe(step)}")
+            return step
+
+        for sla in settings.slas:
+            search(sweep.steps, sla, settings.resolution * flat.achieved, probe)
+        sweep.capacities = [capacity(sweep.steps, sla) for sla in settings.slas]  # with every bound's probes
+    finally:
+        cell.finish()
+        if sweep.error:
+            cell.cell.status, cell.cell.error = "failed", sweep.error
+            (cell.directory / "cell.json").write_text(json.dumps(cell.cell.to_json(), indent=2) + "\n")
+    return sweep
+
+
+def describe(step: RateStep) -> str:
+    """One progress line: asked, achieved, intended and service p99."""
+    asked = f"{step.asked:,.0f}/s" if step.asked is not None else "flat out"
+    if step.problem:
+        return f"{asked}: {step.problem}"
+    intended, service = step.latency("p99"), step.latency("p99", intended=False)
+    held = "" if step.held else " (NOT HELD)"
+    return (
+        f"{asked} asked, {step.achieved or 0:,.0f}/s achieved{held}, p99 intended {intended or 0:,.0f} us, "
+        f"service {service or 0:,.0f} us"
+    )
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m analysis rate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help=f"{QUICK_STEP_SECONDS} s steps (the default)")
+    mode.add_argument("--full", action="store_true", help=f"{FULL_STEP_SECONDS} s steps, the files' own counts")
+    p.add_argument("--engines", nargs="+", metavar="ENGINE", help=f"default: {' '.join(ENGINES)}")
+    p.add_argument(
+        "--workloads",
+        nargs="+",
+        metavar="NAME",
+        default=list(DEFAULT_WORKLOADS),
+        help=f"YCSB workloads ({', '.join(rate_workloads())}; default: {' '.join(DEFAULT_WORKLOADS)})",
+    )
+    p.add_argument(
+        "--sla",
+        nargs="+",
+        metavar="BOUND",
+        default=list(DEFAULT_SLAS),
+        help="latency bounds for the capacity search, [OPERATION:]pQ=BOUND (p99=2ms, p99.9=500us, READ:p99=1ms; "
+        "without an operation: the slowest operation's); default p99=2ms",
+    )
+    p.add_argument("--threads", type=int, default=1, metavar="N", help="client threads (default 1)")
+    p.add_argument("--step-seconds", type=int, metavar="S", help="each step's time (YCSB's maxexecutiontime)")
+    p.add_argument(
+        "--fractions",
+        metavar="PERCENTS",
+        default=",".join(f"{f * 100:g}" for f in FRACTIONS),
+        help="the sweep's asked rates in percent of flat out (default: %(default)s)",
+    )
+    p.add_argument(
+        "--resolution",
+        type=float,
+        default=RESOLUTION * 100,
+        metavar="PERCENT",
+        help="the search stops when the passing and failing rates are this close, in percent of flat out "
+        "(default: %(default)g)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="results directory (default: results/<time>-rate; an existing run's "
+        "directory gets the rate results beside its own)",
+    )
+    p.add_argument("--data-dir", type=Path, help="where the databases go (default: <out>/data)")
+    p.add_argument("--cap", type=int, metavar="N", help="no record count above N (smoke tests)")
+    p.add_argument("--warmup-seconds", type=float, metavar="S", help="the launcher's warm-up per kind of step")
+    p.add_argument("--keep-data", action="store_true", help="keep the databases")
+    p.add_argument("--no-report", action="store_true", help="do not write the report")
+    return p.parse_args(argv)
+
+
+def settings_of(args: argparse.Namespace) -> RateSettings:
+    """The sweep's settings, or ValueError naming the option, its value and what is allowed."""
+    try:
+        fractions = tuple(float(x) / 100 for x in str(args.fractions).split(",") if x.strip())
+    except ValueError:
+        raise ValueError(f"--fractions {args.fractions!r}: expected percents separated by commas") from None
+    if not fractions or any(f <= 0 for f in fractions):
+        raise ValueError(f"--fractions {args.fractions!r}: expected percents above 0")
+    if args.threads < 1:
+        raise ValueError(f"--threads {args.threads}: expected 1 or more")
+    seconds = args.step_seconds or (FULL_STEP_SECONDS if args.full else QUICK_STEP_SECONDS)
+    if seconds < 1:
+        raise ValueError(f"--step-seconds {seconds}: expected 1 or more")
+    if not 0 < args.resolution < 100:
+        raise ValueError(f"--resolution {args.resolution:g}: expected a percent above 0 and below 100")
+    if args.cap is not None and args.cap < 1:
+        raise ValueError(f"--cap {args.cap}: expected 1 or more")
+    slas = tuple(parse_sla(s) for v in args.sla for s in v.split(","))
+    return RateSettings(args.threads, seconds, tuple(sorted(fractions)), slas, args.resolution / 100)
+
+
+def main(argv: list[str]) -> int:
+    """`python -m analysis rate`."""
+    args = parse_args(argv)
+    os.environ.setdefault("YCSB_CLIENT", SUITE_CLIENT)
+    known = rate_workloads()
+    try:
+        settings = settings_of(args)
+        engines = select_engines(split_names(args.engines))
+        unknown = [w for w in args.workloads if w not in known]
+        if unknown:
+            raise ValueError(f"--workloads {' '.join(unknown)}: expected some of {', '.join(known)}")
+    except ValueError as e:
+        print(f"rate: {e}", file=sys.stderr)
+        return 2
+    quick = not args.full
+    out = (args.out or REPO / "results" / f"{datetime.now():%Y%m%d-%H%M%S}-rate").resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    data = (args.data_dir or out / "data").resolve()
+    options = RunOptions(
+        repo=REPO,
+        out=out / RATE_DIR,
+        workloads=REPO / "workloads",
+        data=data / RATE_DIR,
+        quick=quick,
+        cap=args.cap,
+        keep_data=args.keep_data,
+        step_timeout=600.0,
+        warmup_seconds=args.warmup_seconds if args.warmup_seconds is not None else QUICK_WARMUP_SECONDS,
+    )
+    if not (out / "suite.json").is_file():  # a directory of its own: the report's header reads these
+        suite = {
+            "mode": "quick" if quick else "full",
+            "repeat": 1,
+            "cap": args.cap,
+            "exporter": "json",
+            "engines": engines,
+            "scenarios": [],
+            "command": ["python", "-m", "analysis", "rate", *argv],
+            "revision": git_revision(REPO),
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            "cells": [],
+        }
+        (out / "suite.json").write_text(json.dumps(suite, indent=2) + "\n")
+        data.mkdir(parents=True, exist_ok=True)
+        (out / "machine.json").write_text(json.dumps(collect_machine_info(data, out), indent=2) + "\n")
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    start = time.monotonic()
+    record: dict = {
+        "command": ["python", "-m", "analysis", "rate", *argv],
+        "threads": settings.threads,
+        "step_seconds": settings.seconds,
+        "fractions": list(settings.fractions),
+        "slas": [s.text for s in settings.slas],
+        "resolution": settings.resolution,
+        "ceilings": {},
+        "sweeps": [],
+    }
+    for workload in args.workloads:
+        scenario = known[workload]
+        ceiling = harness_ceiling(options, scenario, settings, say)
+        record["ceilings"][workload] = ceiling
+        for engine in engines:
+            sweep = sweep_engine(options, engine, scenario, settings, ceiling, say)
+            if sweep.error:
+                say(f"rate: FAILED {engine} {workload}: {sweep.error}")
+            record["sweeps"].append(sweep.to_json())
+            (out / RATE_DIR / RATE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+    record["seconds"] = round(time.monotonic() - start, 1)
+    (out / RATE_DIR / RATE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+    failed = [s for s in record["sweeps"] if s["error"]]
+    say(
+        f"rate: {len(record['sweeps']) - len(failed)} of {len(record['sweeps'])} sweeps ok in "
+        f"{format_duration(time.monotonic() - start)}; raw outputs in {out / RATE_DIR}"
+    )
+    if args.no_report:
+        print(out)
+    else:
+        from .report import write_report
+
+        print(write_report(out, partial=True).markdown)
+    return 1 if failed else 0
