@@ -19,6 +19,8 @@ class Line:
     x: list[float]
     y: list[float | None]
     noisy: list[bool] = field(default_factory=list)
+    colour: int | None = None  # an index into the palette (None: the line's own); two lines of one engine share one
+    dashed: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2)
     for ax, panel in zip(axes.flat, panels, strict=False):
         drawn = 0
         for i, line in enumerate(panel.lines):
-            colour = TODAY_COLOURS[i % len(TODAY_COLOURS)]
+            colour = TODAY_COLOURS[(i if line.colour is None else line.colour) % len(TODAY_COLOURS)]
             points = [
                 (x, y if y is None or y > 0 or not panel.log_y else None, n)
                 for x, y, n in zip(line.x, line.y, line.noisy or [False] * len(line.x), strict=True)
@@ -52,7 +54,9 @@ def grid_chart(title: str, panels: Sequence[Axes], path: Path, columns: int = 2)
             xs = [x for x, y, _ in points if y is not None]
             ys = [y for _, y, _ in points if y is not None]
             drawn += len(xs)
-            ax.plot(xs, ys, color=colour, label=line.label, marker="o" if len(xs) < 40 else None, linewidth=1.4)
+            style = "--" if line.dashed else "-"
+            marker = "o" if len(xs) < 40 else None
+            ax.plot(xs, ys, color=colour, label=line.label, marker=marker, linewidth=1.4, linestyle=style)
             hollow = [(x, y) for x, y, n in points if n and y is not None]
             if hollow:
                 ax.scatter(*zip(*hollow, strict=True), s=60, facecolors="white", edgecolors=colour, zorder=3)

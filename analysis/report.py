@@ -45,6 +45,7 @@ from .report_costs import (
 )
 from .report_noise import noise_blocks, spread_blocks
 from .report_own import own_stream_blocks
+from .report_rate import load_rate, rate_blocks
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
@@ -610,6 +611,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
     blocks += scale_blocks(run, report_dir)
+    blocks += rate_blocks(run.directory, report_dir)
     blocks += amplification_blocks(run, report_dir)
     own = tuple(w["id"] for w in run.suite.get("workload_files") or [])  # run --workload: each file's run
     blocks += timeline_blocks(run, report_dir, tuple(dict.fromkeys([*timelines, *own])))
@@ -677,6 +679,7 @@ def holds_results(directory: Path) -> bool:
         (directory / "suite.json").is_file()
         or any(directory.glob("*/*/cell.json"))
         or load_crash_results(directory) is not None
+        or load_rate(directory) is not None
     )
 
 

@@ -1,0 +1,184 @@
+"""The report's "Latency at a rate" section, from <results>/rate/rate.json (`python -m analysis rate`): per
+workload one chart of latency percentiles against the achieved rate (a line per engine, intended time solid and
+service time dashed), the sweep's table, and the capacity under each bound beside the flat-out rate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .charts_scale import Axes, Line, grid_chart
+from .formatting import format_number
+from .rate import HOLD_SHARE, RateStep, Sweep, fraction_text, sweep_of
+from .render import Block, Heading, Image, Paragraph, Table
+from .tables import engine_label
+
+HEADING = "Latency at a rate"
+RATE_FILE = Path("rate") / "rate.json"  # rate_run.RATE_DIR / RATE_FILE, without importing the runner
+CHART_KEYS = (("p50", "p50"), ("p99", "p99"), ("p99.9", "p99.9"), ("max", "max"))
+NOT_HELD = "✗"
+
+
+def load_rate(directory: Path) -> dict | None:
+    """The rate command's record of a results directory, or None when it has none."""
+    path = directory / RATE_FILE
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _us(value: float | None) -> str:
+    return "—" if value is None else f"{format_number(value)} us"
+
+
+def chart_lines(sweeps: list[Sweep], key: str) -> list[Line]:
+    """Per engine two lines of one percentile against the achieved rate: intended (solid), service (dashed);
+    a step that did not hold its rate is drawn hollow."""
+    lines = []
+    for i, sweep in enumerate(sweeps):
+        steps = sorted((s for s in sweep.steps if s.achieved), key=lambda s: s.achieved or 0.0)
+        x = [s.achieved or 0.0 for s in steps]
+        held = [not s.held for s in steps]
+        label = engine_label(sweep.engine)
+        lines.append(Line(f"{label} intended", x, [s.latency(key) for s in steps], held, colour=i))
+        lines.append(Line(f"{label} service", x, [s.latency(key, False) for s in steps], held, colour=i, dashed=True))
+    return lines
+
+
+def _step_row(sweep: Sweep, step: RateStep) -> list[str]:
+    asked = "flat out" if step.asked is None else f"{format_number(step.asked)} ({fraction_text(step.fraction)})"
+    note = step.problem or ("" if step.held else f"{NOT_HELD} not held")
+    return [
+        engine_label(sweep.engine),
+        step.kind,
+        asked,
+        format_number(step.achieved),
+        _us(step.latency("p50")),
+        _us(step.latency("p99")),
+        _us(step.latency("p99.9")),
+        _us(step.latency("max")),
+        _us(step.latency("p99", intended=False)),
+        note,
+    ]
+
+
+def capacity_rows(sweeps: list[Sweep]) -> list[list[str]]:
+    rows = []
+    for sweep in sweeps:
+        if sweep.error:
+            rows.append([engine_label(sweep.engine), sweep.workload, "—", "—", "—", "—", "—", "—", sweep.error])
+            continue
+        for c in sweep.capacities:
+            share = f"{c.share:.0%}" if c.share is not None else "—"
+            note = ""
+            if c.rate is None:
+                note = "no rate met the bound"
+            elif c.failed is None:
+                note = "met at every rate asked: the capacity is above the sweep"
+            rows.append(
+                [
+                    engine_label(sweep.engine),
+                    sweep.workload,
+                    c.sla.text,
+                    format_number(c.rate),
+                    share,
+                    format_number(c.flat_out),
+                    format_number(c.passed),
+                    format_number(c.failed),
+                    note,
+                ]
+            )
+    return rows
+
+
+def capacity_sentences(sweeps: list[Sweep]) -> list[str]:
+    """'LMDB (lmdbjava) holds 180,000 ops/s of workloadc under p99 2 ms, 71 % of its flat-out rate.'"""
+    said = []
+    for sweep in sweeps:
+        for c in sweep.capacities:
+            if c.rate is not None and c.share is not None:
+                said.append(
+                    f"{engine_label(sweep.engine)} holds {format_number(c.rate)} ops/s of {sweep.workload} under "
+                    f"{c.sla.text}, {c.share:.0%} of its flat-out rate."
+                )
+    return said
+
+
+def rate_blocks(directory: Path, report_dir: Path) -> list[Block]:
+    """The section, or nothing when the directory has no rate results."""
+    record = load_rate(directory)
+    if not record:
+        return []
+    sweeps = [sweep_of(s) for s in record.get("sweeps", [])]
+    workloads = list(dict.fromkeys(s.workload for s in sweeps))
+    ceilings = record.get("ceilings") or {}
+    said_ceilings = ", ".join(f"{w} {format_number(c)}/s" for w, c in ceilings.items() if c)
+    blocks: list[Block] = [
+        Heading(2, HEADING),
+        Paragraph(
+            f"`python -m analysis rate`: per engine and workload a flat-out step, then steps held at "
+            f"{', '.join(f'{f:.0%}' for f in record.get('fractions', []))} of that rate (`-target`), "
+            f"{record.get('step_seconds')} s each at {record.get('threads')} client thread(s), then a search by "
+            f"bisection for the highest rate under each bound ({', '.join(record.get('slas', [])) or 'none'}). "
+            "Latency from each request's scheduled start (intended: solid lines) counts the wait a late request "
+            "had, which a flat-out run never sees (coordinated omission); from its actual start (service time: "
+            f"dashed) it does not. A step that achieved less than {HOLD_SHARE:.0%} of its asked rate did not hold "
+            f"it ({NOT_HELD}, hollow markers) and meets no bound. A bound without an operation is the slowest "
+            "operation's percentile, which bounds the percentile of all requests from above. The harness's own "
+            f"ceiling (a do-nothing DB, the same driver and threads): {said_ceilings or 'not measured'}; a rate "
+            "asked above it was refused."
+        ),
+    ]
+    sentences = capacity_sentences(sweeps)
+    if sentences:
+        blocks.append(Paragraph(" ".join(sentences)))
+    blocks += [
+        Heading(3, "Capacity under a latency bound"),
+        Table(
+            [
+                "engine",
+                "workload",
+                "bound",
+                "capacity ops/s",
+                "of flat out",
+                "flat out ops/s",
+                "passed",
+                "failed",
+                "note",
+            ],
+            capacity_rows(sweeps),
+            align_right_from=3,
+            text_columns=frozenset({8}),
+        ),
+    ]
+    for workload in workloads:
+        these = [s for s in sweeps if s.workload == workload and s.steps]
+        if not these:
+            continue
+        panels = [
+            Axes(f"{title} latency", f"{title} (us, log)", chart_lines(these, key), log_y=True, xlabel="achieved ops/s")
+            for key, title in CHART_KEYS
+        ]
+        title = f"{workload}: latency against the achieved rate"
+        path = grid_chart(title, panels, report_dir / "charts" / f"rate-{workload}.svg")
+        rows = [_step_row(s, step) for s in these for step in s.steps if step.kind != "search"]
+        blocks += [
+            Heading(3, f"{workload}: latency at each rate"),
+            Image(str(path.relative_to(report_dir)), title),
+            Table(
+                [
+                    "engine",
+                    "step",
+                    "asked ops/s",
+                    "achieved ops/s",
+                    "p50",
+                    "p99",
+                    "p99.9",
+                    "max",
+                    "service p99",
+                    "note",
+                ],
+                rows,
+                align_right_from=2,
+                text_columns=frozenset({9}),
+            ),
+        ]
+    return blocks

@@ -1,0 +1,62 @@
+"""The report's "Latency at a rate" section, from a results directory that holds the rate command's record only:
+a chart per workload (intended solid, service dashed, one colour per engine), the sweep's table with the steps
+that did not hold their rate marked, and the capacity table with its neighbours and its share of flat out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from analysis.rate import RateStep, Sweep, capacity, parse_sla
+
+
+def _step(kind: str, asked: float | None, achieved: float, p99: float, fraction: float | None = None) -> RateStep:
+    intended = {"READ": {"p50": 5.0, "p99": p99, "p99.9": p99 * 2, "max": p99 * 4}}
+    service = {"READ": {"p50": 4.0, "p99": 50.0, "p99.9": 90.0, "max": p99 * 4}}
+    return RateStep(kind, asked, achieved, intended, service, fraction)
+
+
+def _sweep(engine: str, flat: float) -> Sweep:
+    steps = [_step("flat", None, flat, 900.0)]
+    for f, p99 in ((0.25, 60.0), (0.5, 80.0), (0.75, 5000.0)):
+        steps.append(_step("sweep", flat * f, flat * f, p99, f))
+    steps.append(_step("sweep", flat * 1.1, flat * 0.97, 90_000.0, 1.1))  # could not hold its rate
+    steps.append(_step("search", flat * 0.625, flat * 0.625, 300.0, 0.625))
+    sla = parse_sla("p99=2ms")
+    return Sweep(engine, "workloadc", 1, steps, [capacity(steps, sla)], ceiling=3_000_000.0)
+
+
+def test_a_results_directory_with_rate_results_gets_the_section(tmp_path: Path) -> None:
+    from analysis.report import holds_results, write_report
+
+    (tmp_path / "suite.json").write_text(json.dumps({"mode": "quick", "repeat": 1, "engines": [], "scenarios": []}))
+    (tmp_path / "machine.json").write_text(json.dumps({"cores": 2}))
+    assert not holds_results(tmp_path / "rate")
+    record = {
+        "threads": 1,
+        "step_seconds": 5,
+        "fractions": [0.25, 0.5, 0.75, 1.1],
+        "slas": ["p99=2ms"],
+        "ceilings": {"workloadc": 3_000_000.0},
+        "sweeps": [_sweep("lmdb", 200_000.0).to_json(), _sweep("rocksdb", 100_000.0).to_json()],
+    }
+    (tmp_path / "rate").mkdir()
+    (tmp_path / "rate" / "rate.json").write_text(json.dumps(record))
+    paths = write_report(tmp_path)
+    md = paths.markdown.read_text()
+    assert "## Latency at a rate" in md
+    assert "LMDB (lmdbjava) holds 125,000 ops/s of workloadc under p99=2ms, 62% of its flat-out rate." in md
+    assert "| LMDB (lmdbjava) | workloadc | p99=2ms | 125,000 | 62% | 200,000 | 125,000 | 150,000 |" in md
+    assert "| RocksDB | sweep | 110,000 (110%) | 97,000 | 5.0 us | 90,000 us |" in md
+    assert "✗ not held" in md and "3,000,000/s" in md
+    assert "| RocksDB | search |" not in md  # the probes are in the capacity's neighbours, not the sweep's table
+    svg = (tmp_path / "charts" / "rate-workloadc.svg").read_text()
+    for label in ("LMDB (lmdbjava) intended", "LMDB (lmdbjava) service", "RocksDB intended", "p99.9 latency"):
+        assert label in svg, label
+    assert "Latency at a rate" in paths.html.read_text()
+
+
+def test_a_directory_without_rate_results_has_no_section(tmp_path: Path) -> None:
+    from analysis.report_rate import rate_blocks
+
+    assert rate_blocks(tmp_path, tmp_path) == []
