@@ -125,6 +125,7 @@ class RateStep:
     fraction: float | None = None  # asked / flat out
     problem: str | None = None  # why it did not run (above the harness's ceiling) or failed
     stem: str | None = None  # its files' stem in the cell's directory
+    other_cores: float | None = None  # what other processes kept busy meanwhile, in cores (resources.machine_cpu)
 
     @property
     def held(self) -> bool:

@@ -162,10 +162,11 @@ class SweepCell:
         step = paced_step(self.scenario, self.settings, rate_variant(kind, rate), extra)
         problems, achieved, measurements = self.run(step)
         intended, service = step_latencies(measurements)
-        stem = self.records[-1].stdout.rsplit("/", 1)[-1].removesuffix(".txt")
-        return RateStep(
-            kind, rate, achieved, intended, service, fraction, "; ".join(problems) if problems else None, stem
-        )
+        record = self.records[-1]
+        stem = record.stdout.rsplit("/", 1)[-1].removesuffix(".txt")
+        problem = "; ".join(problems) if problems else None
+        others = (record.resources or {}).get("other_cpu_cores")
+        return RateStep(kind, rate, achieved, intended, service, fraction, problem, stem, others)
 
     def finish(self) -> None:
         self.jvm.close()

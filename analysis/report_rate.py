@@ -11,12 +11,18 @@ from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
 from .rate import HOLD_SHARE, RateStep, Sweep, fraction_text, sweep_of
 from .render import Block, Heading, Image, Paragraph, Table
+from .scale import NOISY_CORES
 from .tables import engine_label
 
 HEADING = "Latency at a rate"
 RATE_FILE = Path("rate") / "rate.json"  # rate_run.RATE_DIR / RATE_FILE, without importing the runner
 CHART_KEYS = (("p50", "p50"), ("p99", "p99"), ("p99.9", "p99.9"), ("max", "max"))
 NOT_HELD = "✗"
+BUSY = "†"  # taken while other processes kept more than NOISY_CORES busy, as the At-scale section marks them
+
+
+def busy(step: RateStep) -> bool:
+    return step.other_cores is not None and step.other_cores > NOISY_CORES
 
 
 def load_rate(directory: Path) -> dict | None:
@@ -45,7 +51,10 @@ def chart_lines(sweeps: list[Sweep], key: str) -> list[Line]:
 
 def _step_row(sweep: Sweep, step: RateStep) -> list[str]:
     asked = "flat out" if step.asked is None else f"{format_number(step.asked)} ({fraction_text(step.fraction)})"
-    note = step.problem or ("" if step.held else f"{NOT_HELD} not held")
+    notes = [step.problem or ("" if step.held else f"{NOT_HELD} not held")]
+    if busy(step):
+        notes.append(f"{BUSY} others used {step.other_cores:.1f} cores")
+    note = "; ".join(n for n in notes if n)
     return [
         engine_label(sweep.engine),
         step.kind,
@@ -127,6 +136,16 @@ def rate_blocks(directory: Path, report_dir: Path) -> list[Block]:
             "asked above it was refused."
         ),
     ]
+    taken = [step for sweep in sweeps for step in sweep.steps if step.achieved]
+    noisy = [step for step in taken if busy(step)]
+    if noisy:
+        blocks.append(
+            Paragraph(
+                f"**{len(noisy)} of {len(taken)} steps ran while other processes kept more than {NOISY_CORES:.0%} "
+                f"of a core busy** ({BUSY}): a request scheduled while its thread waited for a core starts late, so "
+                "their intended-time percentiles measure the machine as much as the engine."
+            )
+        )
     sentences = capacity_sentences(sweeps)
     if sentences:
         blocks.append(Paragraph(" ".join(sentences)))

@@ -22,6 +22,7 @@ def _sweep(engine: str, flat: float) -> Sweep:
         steps.append(_step("sweep", flat * f, flat * f, p99, f))
     steps.append(_step("sweep", flat * 1.1, flat * 0.97, 90_000.0, 1.1))  # could not hold its rate
     steps.append(_step("search", flat * 0.625, flat * 0.625, 300.0, 0.625))
+    steps[1].other_cores = 1.2  # the 25 % step ran beside a busy neighbour
     sla = parse_sla("p99=2ms")
     return Sweep(engine, "workloadc", 1, steps, [capacity(steps, sla)], ceiling=3_000_000.0)
 
@@ -49,6 +50,9 @@ def test_a_results_directory_with_rate_results_gets_the_section(tmp_path: Path) 
     assert "| LMDB (lmdbjava) | workloadc | p99=2ms | 125,000 | 62% | 200,000 | 125,000 | 150,000 |" in md
     assert "| RocksDB | sweep | 110,000 (110%) | 97,000 | 5.0 us | 90,000 us |" in md
     assert "✗ not held" in md and "3,000,000/s" in md
+    busy_row = "| LMDB (lmdbjava) | sweep | 50,000 (25%) | 50,000 | 5.0 us | 60 us | 120 us | 240 us | 50 us |"
+    assert f"{busy_row} † others used 1.2 cores |" in md
+    assert "**2 of 12 steps ran while other processes kept more than 30% of a core busy**" in md
     assert "| RocksDB | search |" not in md  # the probes are in the capacity's neighbours, not the sweep's table
     svg = (tmp_path / "charts" / "rate-workloadc.svg").read_text()
     for label in ("LMDB (lmdbjava) intended", "LMDB (lmdbjava) service", "RocksDB intended", "p99.9 latency"):
