@@ -5,6 +5,7 @@ the heat map marks them under a legend and the findings say so."""
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import replace
 from pathlib import Path
 
@@ -47,6 +48,12 @@ def test_a_climbing_step_is_flagged_a_flat_one_is_not_and_one_second_is_too_shor
     # nine full passes in 100 ms, then ten: one operation more an interval is the count's grain, not a climb
     assert judge([90.0] * 14 + [100.0] * 7, 20, 10.0) == STEADY
     assert judge([90.0] * 14 + [110.0] * 7, 20, 10.0) == CLIMBING
+    # a last third whose median is 15 % higher but whose intervals are as often slower than the middle's: noise
+    noisy_middle = [100.0, 80, 120, 90, 110, 85, 115]
+    noisy_last = [70.0, 140, 125, 150, 75, 126, 60]
+    assert statistics.median(noisy_last) > 1.1 * statistics.median(noisy_middle) + 10
+    assert judge([100.0] * 7 + noisy_middle + noisy_last, 20, 10.0) == STEADY
+    assert judge([100.0] * 7 + noisy_middle + [125.0, 130, 135, 128, 140, 132, 126], 20, 10.0) == CLIMBING
 
 
 def test_a_figure_climbs_when_half_its_repeats_do():
