@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from .parse import Measurement
+from .scale import Second
 
 # The sweep's asked rates, as fractions of the engine's flat-out rate on the workload.
 FRACTIONS: tuple[float, ...] = (0.10, 0.25, 0.50, 0.75, 0.90, 1.00, 1.10)
@@ -269,3 +270,77 @@ def sweep_of(record: Mapping) -> Sweep:
 
 def fraction_text(fraction: float | None) -> str:
     return "" if fraction is None or math.isnan(fraction) else f"{fraction:.0%}"
+
+
+# --- Stalls at a fixed rate: a write file held at a share of its flat-out rate, second by second -------------------
+
+# The share of the flat-out rate a stall run asks for: one the engine sustains on average, so that a stall is a
+# spike in the timeline and not a backlog that never drains.
+STALL_FRACTION = 0.5
+# A second stalled: its intended-time p99 above STALL_FACTOR times the median second's and above STALL_FLOOR_US
+# (a microsecond median's tenfold is a scheduler's hiccup, not a stall), or no request finished in it.
+STALL_FACTOR = 10.0
+STALL_FLOOR_US = 1000.0
+
+
+def stalled_seconds(seconds: list[Second]) -> tuple[float | None, list[Second]]:
+    """(the median second's intended-time p99, the stalled seconds) of a timeline (pure). The first, partial,
+    second is the client starting (its first requests wait for code the warm-up did not run: 70-140 ms with a
+    do-nothing DB), seconds after the last that finished a request are its close: neither is a stall. With an
+    even count the median is the lower middle, so that stalls filling half the seconds still stand out."""
+    busy = [i for i, s in enumerate(seconds) if s.operations > 0 and i > 0]
+    if not busy:
+        return None, []
+    within = seconds[busy[0] : busy[-1] + 1]
+    p99s = sorted(s.p99_us for s in within if s.operations > 0)
+    median = p99s[(len(p99s) - 1) // 2]
+    bound = max(STALL_FACTOR * median, STALL_FLOOR_US)
+    return median, [s for s in within if s.operations == 0 or s.p99_us > bound]
+
+
+def stall_spans(stalled: Iterable[Second]) -> list[tuple[float, int]]:
+    """(first second, length in seconds) of each run of consecutive stalled seconds: one stall each (pure)."""
+    spans: list[tuple[float, int]] = []
+    for s in stalled:
+        if spans and s.at - (spans[-1][0] + spans[-1][1] - 1) <= 1.0:
+            spans[-1] = (spans[-1][0], spans[-1][1] + 1)
+        else:
+            spans.append((s.at, 1))
+    return spans
+
+
+@dataclass
+class StallRun:
+    """One engine on one write file: its flat-out rate, then the file again held at `asked`, second by second."""
+
+    engine: str
+    workload: str
+    threads: int
+    flat_out: float | None = None
+    asked: float | None = None
+    achieved: float | None = None
+    fraction: float | None = None
+    timeline: list[Second] = field(default_factory=list)  # intended-time latency per second
+    stem: str | None = None
+    error: str | None = None
+
+    @property
+    def median_p99(self) -> float | None:
+        return stalled_seconds(self.timeline)[0]
+
+    @property
+    def stalled(self) -> list[Second]:
+        return stalled_seconds(self.timeline)[1]
+
+    @property
+    def held(self) -> bool:
+        return self.error is None and self.asked is not None and (self.achieved or 0) >= HOLD_SHARE * self.asked
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def stall_run_of(record: Mapping) -> StallRun:
+    """A StallRun from its JSON record (rate.json's "stalls")."""
+    fields = {k: v for k, v in record.items() if k != "timeline"}
+    return StallRun(**fields, timeline=[Second(**s) for s in record.get("timeline", [])])

@@ -27,14 +27,18 @@ from .parse import parse_json_export, parse_measurement_lines
 from .progress import format_duration
 from .rate import (
     FRACTIONS,
+    INTENDED_PREFIX,
     PERCENTILES,
+    STALL_FRACTION,
     RateStep,
     Sla,
+    StallRun,
     Sweep,
     achieved_rate,
     capacity,
     parse_sla,
     search,
+    stall_spans,
     step_latencies,
 )
 from .runner import (
@@ -49,7 +53,8 @@ from .runner import (
     run_step,
     stacked_properties,
 )
-from .scenarios import ENGINES, YCSB_CORE, Scenario, Step, binding_of, select_engines
+from .scale import NOT_MEASURED, Second, UnreadableLog, hdr_logs, timeline
+from .scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
 from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
 
 RATE_DIR = "rate"
@@ -62,6 +67,7 @@ RESOLUTION = 0.025  # the search stops when its bracket is narrower than this sh
 TIMED_OPERATIONS = 1_000_000_000  # a timed step's count: its time ends it
 DEFAULT_WORKLOADS = ("workloada", "workloadc")
 DEFAULT_SLAS = ("p99=2ms",)
+DEFAULT_STALL_FILES = ("tinykeys", "kv1000")
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,12 @@ def rate_workloads() -> dict[str, Scenario]:
     return {s.id: s for s in YCSB_CORE}
 
 
+def stall_workloads() -> dict[str, Scenario]:
+    """The write files a stall run holds at a rate: the RocksDB-vs-LevelDB fills, with their memtable and level-0
+    settings."""
+    return {s.id: s for s in ROCKSDB_VS_LEVELDB}
+
+
 def paced_step(scenario: Scenario, settings: RateSettings, variant: str, props: tuple[tuple[str, str], ...]) -> Step:
     """The scenario's run step as a timed step of the sweep, with its latencies both ways."""
     run = next(s for s in scenario.steps if s.phase == "run" and s.measured)
@@ -102,7 +114,7 @@ def rate_variant(kind: str, rate: int | None) -> str:
 def _resolve(options: RunOptions, scenario: Scenario, step: Step, index: int) -> ResolvedStep:
     props = stacked_properties([options.workloads / f for f in step.workloads])
     resolved = resolve_step(step, index, scenario, props, options.quick, options.cap)
-    if step.seconds is not None:  # a timed step: its time ends it, not its count
+    if step.seconds is not None and step.phase == "run":  # a timed run: its time ends it, not its count
         resolved.operationcount = TIMED_OPERATIONS
         resolved.expectation = replace(resolved.expectation, operations=TIMED_OPERATIONS)
     return resolved
@@ -123,9 +135,11 @@ def read_step(options: RunOptions, stdout: str, export: str) -> tuple[float | No
 class SweepCell:
     """One engine (or the harness's do-nothing DB) on one workload: its data directory, its JVM, its steps."""
 
-    def __init__(self, options: RunOptions, engine: str, scenario: Scenario, settings: RateSettings) -> None:
+    def __init__(
+        self, options: RunOptions, engine: str, scenario: Scenario, settings: RateSettings, kind: str = "rate"
+    ) -> None:
         self.options, self.engine, self.scenario, self.settings = options, engine, scenario, settings
-        self.cell = CellRecord(engine, f"rate-{scenario.id}")
+        self.cell = CellRecord(engine, f"{kind}-{scenario.id}")
         self.directory = cell_dir(options.out, engine, self.cell.scenario)
         self.repeat_dir = self.directory / "r1"
         self.repeat_dir.mkdir(parents=True, exist_ok=True)
@@ -247,6 +261,64 @@ def sweep_engine(
     return sweep
 
 
+def intended_timeline(directory: Path, stem: str) -> list[Second]:
+    """A step's intended-time latency second by second, from its <stem>.Intended-<OPERATION>.hdr interval logs
+    (measurement.interval=both, hdrhistogram.fileoutput=true, an interval per status line)."""
+    names = {p: p.name.split(".")[-2] for p in hdr_logs(directory, stem)}
+    return timeline(
+        p for p, n in names.items() if n.startswith(INTENDED_PREFIX) and n[len(INTENDED_PREFIX) :] not in NOT_MEASURED
+    )
+
+
+def stall_engine(
+    options: RunOptions,
+    engine: str,
+    scenario: Scenario,
+    settings: RateSettings,
+    fraction: float,
+    say: Callable[[str], None],
+) -> StallRun:
+    """A write file flat out, then again on a fresh database (its load destroys the last) held at `fraction` of
+    that rate, with its intended-time latency per second: a write stall is a spike there."""
+    run = StallRun(engine, scenario.id, settings.threads, fraction=fraction)
+    reason = precheck_cell(options, engine, scenario)
+    if reason is not None:
+        run.error = reason
+        return run
+    write = next(s for s in scenario.steps if s.measured)
+    both = (("measurement.interval", "both"), ("threadcount", str(settings.threads)))
+    cell = SweepCell(options, engine, scenario, settings, kind="stalls")
+    try:
+        problems, run.flat_out, _ = cell.run(replace(write, variant="flat", props=(*write.props, *both)))
+        if problems or not run.flat_out:
+            run.error = f"flat out: {'; '.join(problems) or 'no rate'}"
+            return run
+        rate = max(1, round(run.flat_out * fraction))
+        # Timed so that YCSB writes its interval logs; the limit only stops an engine that falls far behind.
+        limit = 2 * cell.records[-1].recordcount / rate + settings.seconds
+        paced = (*both, ("target", str(rate)), ("hdrhistogram.fileoutput", "true"))
+        step = replace(write, variant=f"stalls-{rate}", props=(*write.props, *paced), seconds=round(limit, 1))
+        problems, run.achieved, _ = cell.run(step)
+        run.asked, run.stem = rate, cell.records[-1].stdout.rsplit("/", 1)[-1].removesuffix(".txt")
+        if problems:
+            run.error = "; ".join(problems)
+            return run
+        try:
+            run.timeline = intended_timeline(cell.repeat_dir, run.stem)
+        except UnreadableLog as e:
+            run.error = str(e)
+            return run
+        spans = stall_spans(run.stalled)
+        say(
+            f"rate: {engine} {scenario.id} at {rate:,}/s ({fraction:.0%} of {run.flat_out:,.0f}/s): "
+            f"{run.achieved or 0:,.0f}/s achieved, {len(run.stalled)} of {len(run.timeline)} seconds stalled "
+            f"in {len(spans)} stall(s)"
+        )
+    finally:
+        cell.finish()
+    return run
+
+
 def describe(step: RateStep) -> str:
     """One progress line: asked, achieved, intended and service p99."""
     asked = f"{step.asked:,.0f}/s" if step.asked is not None else "flat out"
@@ -272,8 +344,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--workloads",
         nargs="+",
         metavar="NAME",
-        default=list(DEFAULT_WORKLOADS),
-        help=f"YCSB workloads ({', '.join(rate_workloads())}; default: {' '.join(DEFAULT_WORKLOADS)})",
+        help=f"YCSB workloads to sweep ({', '.join(rate_workloads())}; default: {' '.join(DEFAULT_WORKLOADS)}, "
+        "none with --stalls alone)",
+    )
+    p.add_argument(
+        "--stalls",
+        nargs="*",
+        metavar="FILE",
+        help="write files to hold at a fixed rate, with their intended-time latency per second "
+        f"({', '.join(stall_workloads())}; default: {' '.join(DEFAULT_STALL_FILES)})",
+    )
+    p.add_argument(
+        "--stall-rate",
+        type=float,
+        default=STALL_FRACTION * 100,
+        metavar="PERCENT",
+        help="the stall runs' rate in percent of each engine's flat-out rate on the file (default: %(default)g)",
     )
     p.add_argument(
         "--sla",
@@ -338,13 +424,20 @@ def main(argv: list[str]) -> int:
     """`python -m analysis rate`."""
     args = parse_args(argv)
     os.environ.setdefault("YCSB_CLIENT", SUITE_CLIENT)
-    known = rate_workloads()
+    known, writes = rate_workloads(), stall_workloads()
+    stall_files = None if args.stalls is None else list(args.stalls or DEFAULT_STALL_FILES)
+    workloads = args.workloads or ([] if stall_files is not None else list(DEFAULT_WORKLOADS))
     try:
         settings = settings_of(args)
         engines = select_engines(split_names(args.engines))
-        unknown = [w for w in args.workloads if w not in known]
+        unknown = [w for w in workloads if w not in known]
         if unknown:
             raise ValueError(f"--workloads {' '.join(unknown)}: expected some of {', '.join(known)}")
+        unknown = [w for w in stall_files or [] if w not in writes]
+        if unknown:
+            raise ValueError(f"--stalls {' '.join(unknown)}: expected some of {', '.join(writes)}")
+        if not 0 < args.stall_rate:
+            raise ValueError(f"--stall-rate {args.stall_rate:g}: expected a percent above 0")
     except ValueError as e:
         print(f"rate: {e}", file=sys.stderr)
         return 2
@@ -393,8 +486,10 @@ def main(argv: list[str]) -> int:
         "resolution": settings.resolution,
         "ceilings": {},
         "sweeps": [],
+        "stall_fraction": args.stall_rate / 100,
+        "stalls": [],
     }
-    for workload in args.workloads:
+    for workload in workloads:
         scenario = known[workload]
         ceiling = harness_ceiling(options, scenario, settings, say)
         record["ceilings"][workload] = ceiling
@@ -404,11 +499,20 @@ def main(argv: list[str]) -> int:
                 say(f"rate: FAILED {engine} {workload}: {sweep.error}")
             record["sweeps"].append(sweep.to_json())
             (out / RATE_DIR / RATE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+    for name in stall_files or []:
+        scenario = writes[name]
+        for engine in (e for e in engines if e in scenario.engines):
+            stalled = stall_engine(options, engine, scenario, settings, args.stall_rate / 100, say)
+            if stalled.error:
+                say(f"rate: FAILED {engine} {name} at a fixed rate: {stalled.error}")
+            record["stalls"].append(stalled.to_json())
+            (out / RATE_DIR / RATE_FILE).write_text(json.dumps(record, indent=2) + "\n")
     record["seconds"] = round(time.monotonic() - start, 1)
     (out / RATE_DIR / RATE_FILE).write_text(json.dumps(record, indent=2) + "\n")
-    failed = [s for s in record["sweeps"] if s["error"]]
+    failed = [s for s in record["sweeps"] + record["stalls"] if s["error"]]
+    runs = len(record["sweeps"]) + len(record["stalls"])
     say(
-        f"rate: {len(record['sweeps']) - len(failed)} of {len(record['sweeps'])} sweeps ok in "
+        f"rate: {runs - len(failed)} of {runs} sweeps and stall runs ok in "
         f"{format_duration(time.monotonic() - start)}; raw outputs in {out / RATE_DIR}"
     )
     if args.no_report:

@@ -99,13 +99,10 @@ def test_a_throttled_thread_parks_until_its_tick_rather_than_spinning() -> None:
     assert long - short < 1.0, (short, long)
 
 
-def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_ceiling(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    # 50 % of flat out, and 1000x flat out: far above what the driver does with a do-nothing DB
+def rate_command(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """`python -m analysis rate ARGS` without warm-up or report into `out`: its run and its rate.json."""
     done = subprocess.run(
-        [sys.executable, "-m", "analysis", "rate", "--engines", "lmdb", "--workloads", "workloadc"]
-        + ["--step-seconds", "1", "--fractions", "50,100000", "--sla", "p99=0.001us", "--resolution", "99"]
-        + ["--cap", "1000", "--warmup-seconds", "0", "--no-report", "--out", str(out)],
+        [sys.executable, "-m", "analysis", "rate", *args, "--warmup-seconds", "0", "--no-report", "--out", str(out)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -113,7 +110,17 @@ def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_
         env=QUIET,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    record = json.loads((out / "rate" / "rate.json").read_text())
+    return done, json.loads((out / "rate" / "rate.json").read_text())
+
+
+def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_ceiling(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # 50 % of flat out, and 1000x flat out: far above what the driver does with a do-nothing DB
+    done, record = rate_command(
+        out,
+        *["--engines", "lmdb", "--workloads", "workloadc", "--step-seconds", "1", "--fractions", "50,100000"],
+        *["--sla", "p99=0.001us", "--resolution", "99", "--cap", "1000"],
+    )
     ceiling = record["ceilings"]["workloadc"]
     assert ceiling > 0
     (sweep,) = record["sweeps"]
