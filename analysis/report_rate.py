@@ -9,7 +9,18 @@ from pathlib import Path
 
 from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
-from .rate import HOLD_SHARE, RateStep, Sweep, fraction_text, sweep_of
+from .rate import (
+    HOLD_SHARE,
+    STALL_FACTOR,
+    STALL_FLOOR_US,
+    RateStep,
+    StallRun,
+    Sweep,
+    fraction_text,
+    stall_run_of,
+    stall_spans,
+    sweep_of,
+)
 from .render import Block, Heading, Image, Paragraph, Table
 from .scale import NOISY_CORES
 from .tables import engine_label
@@ -117,11 +128,21 @@ def rate_blocks(directory: Path, report_dir: Path) -> list[Block]:
     if not record:
         return []
     sweeps = [sweep_of(s) for s in record.get("sweeps", [])]
+    stalls = [stall_run_of(s) for s in record.get("stalls", [])]
+    blocks: list[Block] = [Heading(2, HEADING)]
+    if sweeps:
+        blocks += sweep_blocks(record, sweeps, report_dir)
+    if stalls:
+        blocks += stall_blocks(record, stalls, report_dir)
+    return blocks
+
+
+def sweep_blocks(record: dict, sweeps: list[Sweep], report_dir: Path) -> list[Block]:
+    """The sweeps' paragraph, capacity table, and per workload its chart and table."""
     workloads = list(dict.fromkeys(s.workload for s in sweeps))
     ceilings = record.get("ceilings") or {}
     said_ceilings = ", ".join(f"{w} {format_number(c)}/s" for w, c in ceilings.items() if c)
     blocks: list[Block] = [
-        Heading(2, HEADING),
         Paragraph(
             f"`python -m analysis rate`: per engine and workload a flat-out step, then steps held at "
             f"{', '.join(f'{f:.0%}' for f in record.get('fractions', []))} of that rate (`-target`), "
@@ -200,4 +221,102 @@ def rate_blocks(directory: Path, report_dir: Path) -> list[Block]:
                 text_columns=frozenset({9}),
             ),
         ]
+    return blocks
+
+
+def _at(seconds: list[float], most: int = 8) -> str:
+    said = ", ".join(f"{at:.0f}" for at in seconds[:most])
+    return said + (" ..." if len(seconds) > most else "") if said else "—"
+
+
+def stall_sentence(run: StallRun) -> str:
+    """'RocksDB on kv1000 at 40,000 writes/s (50% of flat out): 3 of 12 seconds stalled, in 2 stalls, the longest
+    2 s; the worst second's p99 1,200,000 us against the median second's 900 us.'"""
+    label = f"{engine_label(run.engine)} on {run.workload}"
+    if run.error:
+        return f"{label}: {run.error}."
+    spans = stall_spans(run.stalled)
+    asked = f"at {format_number(run.asked)} writes/s ({fraction_text(run.fraction)} of flat out)"
+    if not spans:
+        return f"{label} {asked}: no stalled second in {len(run.timeline)}."
+    worst = max(s.p99_us for s in run.stalled)
+    return (
+        f"{label} {asked}: {len(run.stalled)} of {len(run.timeline)} seconds stalled, in {len(spans)} stall(s), "
+        f"the longest {max(n for _, n in spans)} s; the worst second's p99 {_us(worst)} against the median "
+        f"second's {_us(run.median_p99)}."
+    )
+
+
+def stall_row(run: StallRun) -> list[str]:
+    if run.error:
+        return [engine_label(run.engine), run.workload, "—", "—", "—", "—", "—", "—", "—", run.error]
+    spans = stall_spans(run.stalled)
+    note = "" if run.held else f"{NOT_HELD} not held"
+    return [
+        engine_label(run.engine),
+        run.workload,
+        f"{format_number(run.asked)} ({fraction_text(run.fraction)})",
+        format_number(run.achieved),
+        str(len(run.timeline)),
+        _us(run.median_p99),
+        str(len(run.stalled)),
+        str(len(spans)),
+        str(max((n for _, n in spans), default=0)),
+        "; ".join(x for x in (note, f"at {_at([s.at for s in run.stalled])} s" if spans else "") if x),
+    ]
+
+
+def stall_blocks(record: dict, runs: list[StallRun], report_dir: Path) -> list[Block]:
+    """Stalls at a fixed rate: what the runs did, a sentence and a row per engine and file, a timeline per engine."""
+    blocks: list[Block] = [
+        Heading(3, "Stalls at a fixed rate"),
+        Paragraph(
+            "`python -m analysis rate --stalls`: each write file (with its memtable and level-0 settings) flat out, "
+            f"then again on a fresh database held at {record.get('stall_fraction', 0):.0%} of that rate, a rate the "
+            "engine sustains on average. Its latency from each request's scheduled start, second by second "
+            "(YCSB's HdrHistogram interval logs), shows a write stall as a spike: a second is stalled when its p99 "
+            f"is above {STALL_FACTOR:g} times the median second's and above {_us(STALL_FLOOR_US)}, or when no "
+            "request finished in it; consecutive stalled seconds are one stall. The first, partial, second is the "
+            "client starting and is not counted."
+        ),
+        Paragraph(" ".join(stall_sentence(r) for r in runs)),
+        Table(
+            [
+                "engine",
+                "file",
+                "asked writes/s",
+                "achieved writes/s",
+                "seconds",
+                "median p99",
+                "stalled seconds",
+                "stalls",
+                "longest s",
+                "note",
+            ],
+            [stall_row(r) for r in runs],
+            align_right_from=2,
+            text_columns=frozenset({9}),
+        ),
+    ]
+    for engine in dict.fromkeys(r.engine for r in runs):
+        mine = [r for r in runs if r.engine == engine and r.timeline]
+        if not mine:
+            continue
+        panels = [
+            Axes(
+                f"{r.workload} at {format_number(r.asked)}/s (▼: a stalled second)",
+                "intended latency (us, log)",
+                [
+                    Line(key, [s.at for s in r.timeline], [getattr(s, f"{key}_us") for s in r.timeline], colour=i)
+                    for i, key in enumerate(("p50", "p99", "p999"))
+                ],
+                log_y=True,
+                xlabel="seconds",
+                marks=[("p99", [s.at for s in r.stalled])],
+            )
+            for r in mine
+        ]
+        title = f"{engine_label(engine)}: intended-time latency per second at a fixed write rate"
+        path = grid_chart(title, panels, report_dir / "charts" / f"rate-stalls-{engine}.svg")
+        blocks.append(Image(str(path.relative_to(report_dir)), title))
     return blocks

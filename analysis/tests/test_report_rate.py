@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from analysis.rate import RateStep, Sweep, capacity, parse_sla
+from analysis.rate import RateStep, StallRun, Sweep, capacity, parse_sla
+from analysis.scale import Second
 
 
 def _step(kind: str, asked: float | None, achieved: float, p99: float, fraction: float | None = None) -> RateStep:
@@ -64,3 +65,38 @@ def test_a_directory_without_rate_results_has_no_section(tmp_path: Path) -> None
     from analysis.report_rate import rate_blocks
 
     assert rate_blocks(tmp_path, tmp_path) == []
+
+
+def _seconds(p99s: list[float]) -> list[Second]:
+    return [Second(float(i + 1), 1.0, 0 if p == 0 else 1000, 50.0, p, p * 2) for i, p in enumerate(p99s)]
+
+
+def test_stall_runs_get_a_sentence_a_row_and_a_timeline_per_engine(tmp_path: Path) -> None:
+    from analysis.report import write_report
+
+    (tmp_path / "suite.json").write_text(json.dumps({"mode": "quick", "repeat": 1, "engines": [], "scenarios": []}))
+    (tmp_path / "machine.json").write_text(json.dumps({"cores": 2}))
+    # RocksDB: a start-up second, then a 2 s stall (a second with nothing finished, then the backlog) and a 1 s one
+    rocks = _seconds([90_000, 100, 120, 0, 400_000, 110, 30_000, 100, 90])
+    flat = _seconds([90_000, 100, 120, 110, 900, 100])  # 900 us: above 10x the median, under the 1 ms floor
+    runs = [
+        StallRun("rocksdb", "kv1000", 1, 80_000.0, 40_000, 39_900.0, 0.5, rocks),
+        StallRun("leveldb", "kv1000", 1, 60_000.0, 30_000, 30_000.0, 0.5, flat),
+        StallRun("leveldb", "tinykeys", 1, error="flat out: no rate"),
+    ]
+    record = {"sweeps": [], "stall_fraction": 0.5, "stalls": [r.to_json() for r in runs]}
+    (tmp_path / "rate").mkdir()
+    (tmp_path / "rate" / "rate.json").write_text(json.dumps(record))
+    md = write_report(tmp_path).markdown.read_text()
+    assert "## Latency at a rate" in md and "### Stalls at a fixed rate" in md
+    assert "Capacity under a latency bound" not in md  # no sweep: no capacity table
+    assert (
+        "RocksDB on kv1000 at 40,000 writes/s (50% of flat out): 3 of 9 seconds stalled, in 2 stall(s), the longest "
+        "2 s; the worst second's p99 400,000 us against the median second's 110 us." in md
+    )
+    assert "LevelDB 1.13 (leveldbjni) on kv1000 at 30,000 writes/s (50% of flat out): no stalled second in 6." in md
+    assert "| RocksDB | kv1000 | 40,000 (50%) | 39,900 | 9 | 110 us | 3 | 2 | 2 | at 4, 5, 7 s |" in md
+    assert "| LevelDB 1.13 (leveldbjni) | tinykeys | — |" in md and "flat out: no rate" in md
+    for engine in ("rocksdb", "leveldb"):
+        svg = (tmp_path / "charts" / f"rate-stalls-{engine}.svg").read_text()
+        assert "kv1000 at" in svg and "p99" in svg
