@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .findings import NOT_MEASURED, FindingResult
-from .formatting import format_figure, format_ratio
+from .formatting import format_figure, format_number, format_ratio
 from .noise import NO_NOISE, Noise, measure_noise
+from .rate import sweep_of
 from .render import Block, Heading, Paragraph, Table, to_markdown
 from .report_noise import noisy_steps
+from .report_rate import load_rate
 from .results import Figure, RunData, count_problems, load_runs
 from .scale import NOISY_CORES
 from .tables import engine_label
@@ -230,6 +232,33 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     return blocks
 
 
+def capacity_blocks(a: RunData, b: RunData) -> list[Block]:
+    """Both runs' capacities under the same bound, engine and workload (`python -m analysis rate` in each one's
+    directory, a merged side's first), as B / A; nothing unless both have one in common."""
+    records = [r for r in (load_rate(run.directory) for run in (a, b)) if r]
+    if len(records) < 2:
+        return []
+    found = [
+        {(s.engine, s.workload, c.sla.text): c.rate for s in map(sweep_of, r.get("sweeps", [])) for c in s.capacities}
+        for r in records
+    ]
+    rows = []
+    for k, x in found[0].items():
+        if k in found[1]:
+            y = found[1][k]
+            ratio = format_ratio(y / x) if x and y else "—"
+            rows.append([engine_label(k[0]), k[1], k[2], format_number(x), format_number(y), ratio])
+    if not rows:
+        return []
+    return [
+        Heading(2, "Capacity under a latency bound"),
+        Paragraph(
+            "The highest rate whose intended-time percentile stayed within the bound (`python -m analysis rate`)."
+        ),
+        Table(["engine", "workload", "bound", "A ops/s", "B ops/s", "B / A"], rows, align_right_from=3),
+    ]
+
+
 def verdict_agreement(a: list[FindingResult], b: list[FindingResult]) -> tuple[list[list[str]], str]:
     """The published findings' verdicts on both sides, as rows (finding, A, B, same?), and a sentence that
     counts them: how many of the findings judged on either side got the same verdict on both (pure)."""
@@ -338,7 +367,7 @@ def main(argv: list[str]) -> int:
     warnings = lone_shard_warnings({"A": a, "B": b}) + [f"compared although {m}" for m in mixed]
     for w in warnings:
         print(f"compare: WARNING: {w}", file=sys.stderr)
-    blocks = comparison_blocks(a, b, compare_runs(a, b)) + findings_blocks(a, b)
+    blocks = comparison_blocks(a, b, compare_runs(a, b)) + capacity_blocks(a, b) + findings_blocks(a, b)
     blocks[1:1] = [Paragraph(f"**WARNING: {w}**") for w in warnings]
     markdown = to_markdown(blocks)
     if args.out:

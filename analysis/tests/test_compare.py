@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.compare import compare_runs, comparison_blocks, findings_blocks, verdict_agreement
+from analysis.compare import capacity_blocks, compare_runs, comparison_blocks, findings_blocks, verdict_agreement
 from analysis.compare import main as compare_main
 from analysis.render import to_markdown
 from analysis.report import judged_findings, write_report
@@ -18,6 +18,7 @@ from analysis.results import RunData
 
 from .test_noise import figure
 from .test_report import constructed_run
+from .test_report_rate import _sweep
 from .test_shard import fake_results
 
 
@@ -152,3 +153,18 @@ def test_the_findings_verdicts_are_set_side_by_side_and_counted(tmp_path: Path) 
     assert "| F1 |" not in text  # judged on neither side: not a row
     rows, sentence = verdict_agreement(judged_findings(a).findings, judged_findings(a).findings)
     assert "the same on 2 of the 2" in sentence and "differ" not in sentence
+
+
+def test_the_capacities_both_runs_measured_are_compared(tmp_path: Path) -> None:
+    a, b = run_of(tmp_path, "a", []), run_of(tmp_path, "b", [])
+    assert capacity_blocks(a, b) == []  # neither has rate results
+    for run, sweeps in (
+        (a, [_sweep("lmdb", 200_000.0), _sweep("rocksdb", 100_000.0)]),
+        (b, [_sweep("lmdb", 240_000.0)]),
+    ):
+        (run.directory / "rate").mkdir(parents=True)
+        (run.directory / "rate" / "rate.json").write_text(json.dumps({"sweeps": [s.to_json() for s in sweeps]}))
+    md = to_markdown(capacity_blocks(a, b))
+    assert "## Capacity under a latency bound" in md
+    assert "| LMDB (lmdbjava) | workloadc | p99=2ms | 125,000 | 150,000 | 1.20x |" in md
+    assert "RocksDB" not in md  # measured in A only
