@@ -309,10 +309,14 @@ def stall_engine(
             run.error = str(e)
             return run
         spans = stall_spans(run.stalled)
+        judged = (
+            f"{len(run.stalled)} of {len(run.timeline)} seconds stalled in {len(spans)} stall(s)"
+            if run.median_p99 is not None
+            else "too short to judge stalls (no whole second after the first): lower --stall-rate or use --full"
+        )
         say(
             f"rate: {engine} {scenario.id} at {rate:,}/s ({fraction:.0%} of {run.flat_out:,.0f}/s): "
-            f"{run.achieved or 0:,.0f}/s achieved, {len(run.stalled)} of {len(run.timeline)} seconds stalled "
-            f"in {len(spans)} stall(s)"
+            f"{run.achieved or 0:,.0f}/s achieved, {judged}"
         )
     finally:
         cell.finish()

@@ -68,17 +68,18 @@ def test_a_do_nothing_db_at_the_same_rate_has_no_stalled_second(tmp_path: Path) 
 def test_the_rate_command_holds_a_write_file_at_a_share_of_its_flat_out_rate(tmp_path: Path) -> None:
     assert engine_is_built(REPO, "leveldb"), "the leveldb binding is not built: run mvn package"
     out = tmp_path / "out"
-    # 20,000 tiny writes flat out, then again at 10 % of that rate: a second or more of timeline
+    # 20,000 tiny writes flat out, then again at 4 % of that rate: 3 s of timeline where LevelDB takes 160,000
+    # a second flat out, more on a slower machine (at 10 % a fast machine gave 1.2 s: one second, nothing to judge)
     done, record = rate_command(
-        out, "--engines", "leveldb", "--stalls", "tinykeys", "--stall-rate", "10", "--cap", "20000"
+        out, "--engines", "leveldb", "--stalls", "tinykeys", "--stall-rate", "4", "--cap", "20000"
     )
     assert record["sweeps"] == [] and record["ceilings"] == {}  # --stalls alone: no sweep of workloads A and C
     (run,) = [stall_run_of(r) for r in record["stalls"]]
     assert run.engine == "leveldb" and run.workload == "tinykeys" and run.error is None, run
-    assert run.flat_out and run.asked == round(run.flat_out * 0.1) and run.fraction == 0.1
+    assert run.flat_out and run.asked == round(run.flat_out * 0.04) and run.fraction == 0.04
     assert run.achieved and abs(run.achieved - run.asked) <= 0.05 * run.asked
-    assert run.timeline and sum(s.operations for s in run.timeline) == 20_000
+    assert len(run.timeline) >= 2 and sum(s.operations for s in run.timeline) == 20_000
     assert run.median_p99 is not None and run.median_p99 > 0
     steps = json.loads((out / "rate" / "leveldb" / "stalls-tinykeys" / "cell.json").read_text())["repeats"][0]
     assert [s["name"] for s in steps] == ["load-tinykeys-flat", f"load-tinykeys-stalls-{run.asked}"]
-    assert f"rate: leveldb tinykeys at {run.asked:,}/s (10% of" in done.stderr
+    assert f"rate: leveldb tinykeys at {run.asked:,}/s (4% of" in done.stderr
