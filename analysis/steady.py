@@ -12,10 +12,11 @@ The rule, per step:
 - **too short**: fewer than STEADY_MIN_SECONDS whole seconds, or fewer than STEADY_MIN_RATE operations in
   its median second (a few full passes of long operations): too few to show a steady part at all;
 - **still climbing**: the median second of the last third of its whole seconds is more than CLIMB_SHARE
-  (and one operation an interval) above the median of the middle third, and the last third's seconds ran
-  faster than the middle third's in at least CLIMB_CONSISTENCY of their pairs (a trend, not noise): the rate
-  still rose at the end (the JIT compiling the hot path, caches filling), so the step's figure is not its
-  steady rate;
+  (and one operation an interval) above the median of the middle third and of the first third alike, and the
+  last third's seconds ran faster than each earlier third's in at least CLIMB_CONSISTENCY of their pairs (a
+  trend, not noise): the rate still rose at the end (the JIT compiling the hot path, caches filling), so the
+  step's figure is not its steady rate. A last third that only came back to the first third's rate after a
+  dip in the middle (a flush, another tenant of the machine) is not a climb: the step had reached that rate;
 - **steady** otherwise.
 A figure (the median over repeats) is too short when any of its steps is, else still climbing when at least
 half of them are.
@@ -53,8 +54,8 @@ MARKS: Mapping[str, str] = {CLIMBING: "↗", TOO_SHORT: "◦"}
 MARK_LEGEND: Mapping[str, str] = {
     CLIMBING: (
         f"the rate still climbed at the step's end (the median second of the last third of its whole seconds "
-        f"more than {CLIMB_SHARE * 100:.0f} % and one operation above the middle third's, its intervals faster than "
-        f"the middle third's in {CLIMB_CONSISTENCY:.0%} of their pairs or more): not a steady figure"
+        f"more than {CLIMB_SHARE * 100:.0f} % and one operation above the middle and the first third's, its intervals "
+        f"faster than each of theirs in {CLIMB_CONSISTENCY:.0%} of their pairs or more): not a steady figure"
     ),
     TOO_SHORT: (
         f"the step lasted fewer than {STEADY_MIN_INTERVALS} whole intervals of 100 ms (where the driver recorded "
@@ -74,10 +75,16 @@ def judge(rates: list[float], minimum: int = STEADY_MIN_SECONDS, resolution: flo
     if len(rates) < minimum or statistics.median(rates) < STEADY_MIN_RATE:
         return TOO_SHORT
     third = len(rates) // 3
+    first_rates = rates[: len(rates) - 2 * third]
     middle_rates, last_rates = rates[len(rates) - 2 * third : len(rates) - third], rates[len(rates) - third :]
-    middle, last = statistics.median(middle_rates), statistics.median(last_rates)
-    rose = last > (1 + CLIMB_SHARE) * middle + resolution
-    return CLIMBING if rose and superiority(last_rates, middle_rates) >= CLIMB_CONSISTENCY else STEADY
+    last = statistics.median(last_rates)
+    # above the middle third and the first alike: a climb, not a return to the first third's rate after a dip
+    rose = all(
+        last > (1 + CLIMB_SHARE) * statistics.median(earlier) + resolution
+        and superiority(last_rates, earlier) >= CLIMB_CONSISTENCY
+        for earlier in (middle_rates, first_rates)
+    )
+    return CLIMBING if rose else STEADY
 
 
 def superiority(later: list[float], earlier: list[float]) -> float:
