@@ -38,9 +38,12 @@ import site.ycsb.workloads.CoreWorkload;
  * <p>It runs the phase's own code on a scratch database of the same engine, with the same properties, the
  * same workload class and the same number of threads, beside the real data directory (same filesystem,
  * never inside it) and deletes it after: a load warms up with inserts, a run with its own transactions
- * after loading up to {@value #RUN_RECORDS} records. The real database is neither opened nor touched (the
- * shared handle registry is keyed by path: the scratch path has a handle of its own, closed before the
- * measured phase opens the real one), so a load's warm-up adds no record to it and a run's changes nothing.
+ * after loading up to {@value #RUN_RECORDS} records (in at most a quarter of the time; the transactions then have
+ * the whole time of their own, so that a slow load, such as large records in a cold JVM, does not leave the
+ * transactions too few calls for the JIT to compile them before the clock starts). The real database is neither
+ * opened nor touched (the shared handle registry is keyed by path: the scratch path has a handle of its own, closed
+ * before the measured phase opens the real one), so a load's warm-up adds no record to it and a run's changes
+ * nothing.
  * It stops after {@code warmup.operations} operations or {@code warmup.seconds} seconds, whichever comes
  * first, then waits (up to {@value #QUIET_LIMIT_MILLIS} ms) until the JIT has compiled nothing for
  * {@value #QUIET_MILLIS} ms, so that the measured phase does not share the cores with the compiler.
@@ -73,8 +76,11 @@ public final class Warmup {
 
   static final long OPERATIONS_DEFAULT = 200_000;
   static final double SECONDS_DEFAULT = 2;
-  /** The most records a run's warm-up loads into its scratch database before its transactions. */
-  static final int RUN_RECORDS = 10_000;
+  /**
+   * The most records a run's warm-up loads into its scratch database before its transactions: enough for the
+   * workload's keys to find records, few enough that the load is quick next to the transactions that it precedes.
+   */
+  static final int RUN_RECORDS = 2_000;
   /** How long the JIT must have compiled nothing before the measured phase starts. */
   static final long QUIET_MILLIS = 100;
   /** How often the warm-up reads its own measurements' interval figures, as a status line would. */
@@ -399,16 +405,18 @@ public final class Warmup {
             }
           }
         } else {
-          // up to RUN_RECORDS records, loaded in at most half the time, then the run's own transactions
+          // up to RUN_RECORDS records, loaded in at most a quarter of the time, then the run's own transactions for
+          // the whole time (their clock starts after the load)
           Properties p = passProperties(base, root, 1, nano);
           long n = Math.min(records, RUN_RECORDS);
           // the records go in from one client: a run's set-up load is a step of its own, and concurrent writers
           // wait on each other's locks in some engines (SQLite's 4 threads: 10 s, then errors)
           long[] done = pass(p, dbClass, threads,
-              new Phase(sized(p, n, false), true, new AtomicLong(n), time / 2, 1),
+              new Phase(sized(p, n, false), true, new AtomicLong(n), time / 4, 1),
               new Phase(sized(p, n, true), false, budget, time));
           ran.loaded = done[0];
           ran.transactions = done[1];
+          ran.transactionNanos = done[3];
           ran.passes = 1;
         }
         ran.stoppedBy = budget.get() <= 0 ? OPERATIONS : SECONDS;
@@ -494,6 +502,7 @@ public final class Warmup {
     long inserted;
     long loaded;
     long transactions;
+    long transactionNanos;
     int passes;
     long nanos;
     String stoppedBy;
@@ -505,7 +514,8 @@ public final class Warmup {
     String describe(Properties props, String target, Scratch where, Limits limits) {
       int threads = Integer.parseInt(props.getProperty("threadcount", "1").trim());
       String what = transactions > 0 || loaded > 0
-          ? transactions + " transactions after loading " + loaded + " records"
+          ? transactions + " transactions in " + decimal(transactionNanos / 1e9) + " s after loading " + loaded
+              + " records"
           : inserted + " inserts" + (passes > 1 ? " in " + passes + " passes on fresh databases" : "");
       String on = root == null ? "on " + target + " itself (it keeps no data)"
           : "on a scratch " + where.engine + " database in " + root + " (deleted)";
@@ -543,14 +553,15 @@ public final class Warmup {
 
   /**
    * Runs one pass: opens one DB per thread (as YCSB's client threads do), runs the {@code first} phase, then the
-   * {@code then} phase when it is not null, and closes them. Returns each phase's count of operations and the
-   * nanoseconds from the last open to the last operation.
+   * {@code then} phase when it is not null (its time counted from its own start), and closes them. Returns each
+   * phase's count of operations, the nanoseconds from the last open to the last operation, and the {@code then}
+   * phase's own nanoseconds.
    */
   private static long[] pass(Properties p, String dbClass, int threads, Phase first, Phase then) throws Exception {
     Measurements own = ownMeasurements(p);
     AtomicLong errors = new AtomicLong();
     List<DB> opened = new ArrayList<>();
-    long[] done = new long[3];
+    long[] done = new long[4];
     Exception failure = null;
     try {
       for (int t = 0; t < threads; t++) {
@@ -564,7 +575,9 @@ public final class Warmup {
       long t0 = System.nanoTime(); // the time limit counts operations, not opens
       done[0] = phase(first, opened, own, errors, p, t0);
       if (then != null) {
-        done[1] = phase(then, opened, own, errors, p, t0);
+        long t1 = System.nanoTime();
+        done[1] = phase(then, opened, own, errors, p, t1);
+        done[3] = System.nanoTime() - t1;
       }
       done[2] = System.nanoTime() - t0;
     } catch (Exception e) {

@@ -17,7 +17,8 @@ import site.ycsb.Status;
 /**
  * An {@link InMemoryDb} that counts its operations per data directory (in this JVM), and with
  * {@code memory.files=true} also leaves one empty file per inserted key in the directory, so that a test in
- * another JVM can count the records a load wrote there: for the tests of the warm-up.
+ * another JVM can count the records a load wrote there, and with {@code memory.insertmillis=N} sleeps N ms in each
+ * insert (a slow load): for the tests of the warm-up.
  */
 public class CountingDb extends InMemoryDb {
 
@@ -28,11 +29,13 @@ public class CountingDb extends InMemoryDb {
 
   private Path dir;
   private boolean files;
+  private long insertMillis;
 
   @Override
   protected EngineOpener<TreeMap<String, byte[]>> configure(EngineProperties props, Path d) {
     dir = d.toAbsolutePath().normalize();
     files = props.bool("memory.files", false);
+    insertMillis = props.integer("memory.insertmillis", 0L, 0L, 1_000L);
     return super.configure(props, d);
   }
 
@@ -67,6 +70,14 @@ public class CountingDb extends InMemoryDb {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     count();
+    if (insertMillis > 0) {
+      try {
+        Thread.sleep(insertMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Status.ERROR;
+      }
+    }
     if (files) {
       try {
         Files.write(dir.resolve(RECORD_FILE + key), new byte[0]);

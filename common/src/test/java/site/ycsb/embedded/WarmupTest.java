@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -76,7 +78,22 @@ class WarmupTest {
     assertEquals(300 + 999, scratchOperations(), line);
     assertEquals(0, CountingDb.operations(tmp.resolve("real")), line);
     assertEquals(List.of(), leftInTmp());
-    assertTrue(line.contains("warm-up: 999 transactions after loading 300 records with 3 threads"), line);
+    assertTrue(line.matches(".*warm-up: 999 transactions in [0-9.]+ s after loading 300 records with 3 threads.*"),
+        line);
+  }
+
+  @Test
+  void aSlowScratchLoadLeavesTheTransactionsTheirWholeTime() throws Exception {
+    // 2 ms an insert: 2,000 records would take 4 s; the load stops at a quarter of the 0.4 s, and the transactions
+    // then run until their own 0.4 s are up (before, they shared one clock with the load and had half of it)
+    String line = Warmup.run(props("dotransactions", "true", "recordcount", "100000", "memory.insertmillis", "2",
+        Warmup.OPERATIONS, Long.toString(Long.MAX_VALUE), Warmup.SECONDS, "0.4"));
+    Matcher m = Pattern.compile("warm-up: \\d+ transactions in ([0-9.]+) s after loading (\\d+) records")
+        .matcher(line);
+    assertTrue(m.find(), line);
+    assertTrue(Long.parseLong(m.group(2)) < Warmup.RUN_RECORDS, line);
+    assertTrue(Double.parseDouble(m.group(1)) >= 0.39, line);
+    assertTrue(line.contains("(stopped by warmup.seconds;"), line);
   }
 
   @Test
