@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-shellcheck bin/ycsb scripts/*.sh distribution/*.sh benchmarks/*.sh benchmarks/jmh/*.sh ./*-binding/bench/*.sh
+shellcheck bin/ycsb scripts/*.sh distribution/*.sh benchmarks/*.sh ./*-binding/bench/*.sh
 # ruff and mypy read their configuration from pyproject.toml.
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

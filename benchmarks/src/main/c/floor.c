@@ -15,32 +15,18 @@
  * Read shapes fill first (random order, untimed), close, reopen, then time: like a YCSB load
  * then run. Only the loop is timed, not open or close.
  *
- * SQLite's table and page size come from the environment, so one binary measures both table shapes
- * and the page size db_bench_sqlite3 really runs (it sets page_size only when --page_size differs
- * from 1024, so on SQLite 3.12 and later it keeps the 4096-byte default):
- *   FLOOR_SQLITE_TABLE=without-rowid (default: the binding's default, db_bench_sqlite3's) or rowid
- *   FLOOR_SQLITE_PAGE_SIZE=1024 (default: the workload files'), any power of two from 512 to 65536
- * The library line names both, and the SQLite the process really runs (sqlite3_libversion).
- *
- * LMDB's read snapshot, as the binding's lmdb.readsnapshot: FLOOR_LMDB_SNAPSHOT=operation (default: the read
- * transaction renewed for each get and reset after it) or client (renewed before the first get and kept, as
- * db_bench_mdb keeps one for its read loop; the floor writes nothing while it reads).
- *
  * Built a second time with -DFLOOR_ROCKSDBJNI as floor-rocksdbjni, RocksDB only, linked against the
  * native library inside the rocksdbjni jar (which exports RocksDB's C API): the same C loop over
  * the very RocksDB build the Java library runs (a release build of its version), where Debian's
- * librocksdb is another version built with assertions on. (leveldbjni and sqlite-jdbc keep their
- * engines' C symbols hidden: `nm -D` on sqlite-jdbc 3.54.1.0's libsqlitejdbc.so lists no sqlite3_*
- * function, only its JNI entry points; so only RocksDB has such a floor.)
+ * librocksdb is another version built with assertions on. (leveldbjni and sqlite-jdbc hide their
+ * engines' C symbols: `nm -D` lists only their JNI entry points; so only RocksDB has such a floor.)
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <rocksdb/c.h>
 #ifndef FLOOR_ROCKSDBJNI
@@ -329,27 +315,10 @@ static void rdb_version(const char *dir, char *out, size_t cap) {
 }
 
 #ifndef FLOOR_ROCKSDBJNI
-/* SQLite: the binding's kv table and statements with the workload's pragmas (1 KB pages, 4 MB or
- * 128 MB of cache, EXCLUSIVE, WAL, synchronous OFF); autocommit: one transaction per put. The table
- * shape and page size: FLOOR_SQLITE_TABLE and FLOOR_SQLITE_PAGE_SIZE (top of the file). */
-static int sdb_rowid_table;
-static long sdb_page_size = 1024;
+/* SQLite: the binding's kv table (WITHOUT ROWID, its default and db_bench_sqlite3's) and statements with
+ * the workload's pragmas (1 KB pages, 4 MB or 128 MB of cache, EXCLUSIVE, WAL, synchronous OFF);
+ * autocommit: one transaction per put. */
 static long sdb_cache_kib;
-static void sdb_settings(void) {
-  const char *table = getenv("FLOOR_SQLITE_TABLE");
-  const char *page = getenv("FLOOR_SQLITE_PAGE_SIZE");
-  if (table && strcmp(table, "rowid") != 0 && strcmp(table, "without-rowid") != 0) {
-    die("FLOOR_SQLITE_TABLE must be without-rowid or rowid, got", table);
-  }
-  sdb_rowid_table = table && strcmp(table, "rowid") == 0;
-  if (page) {
-    char *end;
-    sdb_page_size = strtol(page, &end, 10);
-    if (*end || sdb_page_size < 512 || sdb_page_size > 65536 || (sdb_page_size & (sdb_page_size - 1))) {
-      die("FLOOR_SQLITE_PAGE_SIZE must be a power of two from 512 to 65536, got", page);
-    }
-  }
-}
 typedef struct {
   sqlite3 *db;
   sqlite3_stmt *put, *get, *scan, *begin, *commit;
@@ -370,23 +339,17 @@ static void sdb_step_done(sdb *h, sqlite3_stmt *s) {
 static void *sdb_open(const char *dir, int big) {
   sdb *h = calloc(1, sizeof *h);
   char path[4096], pragma[128];
-  sdb_settings();
   snprintf(path, sizeof path, "%s/ycsb.db", dir);
   if (sqlite3_open(path, &h->db) != SQLITE_OK) die("sqlite3_open", sqlite3_errmsg(h->db));
-  snprintf(pragma, sizeof pragma, "PRAGMA page_size=%ld", sdb_page_size);
-  sdb_exec(h, pragma);
+  sdb_exec(h, "PRAGMA page_size=1024");
   sdb_cache_kib = big ? 128 * 1024L : 4 * 1024L;
   snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%ld", sdb_cache_kib);
   sdb_exec(h, pragma);
   sdb_exec(h, "PRAGMA locking_mode=EXCLUSIVE");
   sdb_exec(h, "PRAGMA journal_mode=WAL");
   sdb_exec(h, "PRAGMA synchronous=OFF");
-  /* The binding's kv table: WITHOUT ROWID (one B-tree, its default and db_bench_sqlite3's), or a
-   * rowid table whose key has its own index (sqlite.withoutrowid=false). */
-  sdb_exec(h, sdb_rowid_table
-                  ? "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
-                  : "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
-                    " WITHOUT ROWID");
+  sdb_exec(h, "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
+              " WITHOUT ROWID");
   h->put = sdb_prepare(h, "INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
   h->get = sdb_prepare(h, "SELECT value FROM usertable WHERE key = ?");
   h->scan = sdb_prepare(h, "SELECT value FROM usertable WHERE key >= ? ORDER BY key LIMIT ?");
@@ -449,8 +412,8 @@ static void sdb_close(void *p) {
 }
 static void sdb_version(const char *dir, char *out, size_t cap) {
   (void) dir;
-  snprintf(out, cap, "SQLite %s (system libsqlite3; %s table, %ld-byte pages, cache of the last open %ld KiB)",
-           sqlite3_libversion(), sdb_rowid_table ? "rowid" : "WITHOUT ROWID", sdb_page_size, sdb_cache_kib);
+  snprintf(out, cap, "SQLite %s (system libsqlite3; WITHOUT ROWID table, 1024-byte pages, cache of the last open"
+           " %ld KiB)", sqlite3_libversion(), sdb_cache_kib);
 }
 
 /* Kyoto TreeDB: the 2011 tuning string the binding builds from the workload (options small,
@@ -507,13 +470,11 @@ static void kdb_version(const char *dir, char *out, size_t cap) {
 
 /* LMDB: the binding's defaults (lmdb-binding's LmdbOptions): a 64 GB map, MDB_NOSYNC (sync=false)
  * and MDB_NOTLS, one unnamed database; a write transaction per put or per batch; one read
- * transaction renewed for each get and reset after it, or kept (FLOOR_LMDB_SNAPSHOT=client). */
+ * transaction renewed for each get and reset after it (lmdb.readsnapshot=operation). */
 typedef struct {
   MDB_env *env;
   MDB_dbi dbi;
   MDB_txn *reader;
-  int keep; /* FLOOR_LMDB_SNAPSHOT=client */
-  int held; /* the reader holds a snapshot */
 } mdb;
 static void mdb_check(int rc, const char *what) {
   if (rc != MDB_SUCCESS) die(what, mdb_strerror(rc));
@@ -532,10 +493,6 @@ static void *mdb_floor_open(const char *dir, int big) {
   mdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
   mdb_check(mdb_txn_begin(h->env, NULL, MDB_RDONLY, &h->reader), "mdb_txn_begin reader");
   mdb_txn_reset(h->reader);
-  const char *snapshot = getenv("FLOOR_LMDB_SNAPSHOT");
-  if (snapshot && strcmp(snapshot, "client") != 0 && strcmp(snapshot, "operation") != 0)
-    die("FLOOR_LMDB_SNAPSHOT", "operation or client");
-  h->keep = snapshot && strcmp(snapshot, "client") == 0;
   return h;
 }
 static void mdb_put_in(mdb *h, MDB_txn *txn, const char *k, const char *v, size_t vlen) {
@@ -558,10 +515,9 @@ static void mdb_floor_put(void *p, const char *k, const char *v, size_t vlen) {
 static long mdb_floor_get(void *p, const char *k) {
   mdb *h = p;
   MDB_val key = {KEY_LEN, (void *) k}, val;
-  if (!h->held) mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
+  mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
   int rc = mdb_get(h->reader, h->dbi, &key, &val);
-  if (h->keep) h->held = 1;
-  else mdb_txn_reset(h->reader);
+  mdb_txn_reset(h->reader);
   if (rc == MDB_NOTFOUND) return -1;
   mdb_check(rc, "mdb_get");
   return (long) val.mv_size;
@@ -572,8 +528,6 @@ static long mdb_floor_scan_all(void *p, long *bytes) {
   MDB_val key, val;
   long n = 0;
   int rc;
-  if (h->held) mdb_txn_reset(h->reader);
-  h->held = 0;
   mdb_check(mdb_txn_renew(h->reader), "mdb_txn_renew");
   mdb_check(mdb_cursor_open(h->reader, h->dbi, &cur), "mdb_cursor_open");
   for (rc = mdb_cursor_get(cur, &key, &val, MDB_FIRST); rc == MDB_SUCCESS;
@@ -616,12 +570,10 @@ static const engine ENGINES[] = {
 
 /* ---- shapes -------------------------------------------------------------------------------- */
 
-/* FLOOR_CLOCK=thread times the loop in the thread's CPU time (CLOCK_THREAD_CPUTIME_ID): on a machine other
- * processes keep busy, the time the loop ran, not the time it waited for a core; default: wall (monotonic). */
-static clockid_t floor_clock = CLOCK_MONOTONIC;
+/* The wall clock (monotonic), as db_bench times. */
 static double now_us(void) {
   struct timespec t;
-  clock_gettime(floor_clock, &t);
+  clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
@@ -675,9 +627,6 @@ int main(int argc, char **argv) {
   if (*end || count < 1) die("count must be a positive number, got", argv[3]);
   const char *dir = argv[4];
   values_init();
-  const char *clock_name = getenv("FLOOR_CLOCK");
-  if (clock_name && strcmp(clock_name, "thread") == 0) floor_clock = CLOCK_THREAD_CPUTIME_ID;
-  else if (clock_name && strcmp(clock_name, "wall") != 0) die("FLOOR_CLOCK", "wall or thread");
 
   double us;
   long entries = count; /* per entry: a pass reads the distinct keys the fill left */

@@ -11,16 +11,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The one driver of the benchmarks' questions, the layered benchmark ({@link Layers}) and the others: the question is
- * the first argument, its options follow, each {@code --name value} (a flag: {@code --name}) with the default the
- * question declares. One parsing of the options, one working directory (a temporary one, deleted at the end, unless
- * {@code --dir} names one, which is kept), one exit status (1 when a question reports a failed step). Each question's
- * rounds run through {@link Alternation} (per round) or {@link PairedOps} (per operation).
- *
- * <p>Usage: Bench QUESTION [--option value ...]; the questions and their options: {@link #QUESTIONS}.
+ * The one driver of the benchmarks' questions, the layered benchmark ({@link Layers}) and the side-by-side one
+ * ({@link BindingOverhead}): Bench QUESTION [--name value | --flag ...], each option with the default the question
+ * declares ({@link #QUESTIONS}). One parsing of the options, one working directory (a temporary one, deleted at the
+ * end, unless {@code --dir} names one, which is kept), one exit status (1 when a question reports a failed step).
  */
 public final class Bench {
 
@@ -45,20 +43,9 @@ public final class Bench {
   static {
     QUESTIONS.put("layers", new Question(Layers::run, "--engines", ALL_ENGINES, "--shapes",
         Arrays.stream(LayerShape.values()).map(s -> s.id).collect(Collectors.joining(",")), "--records", "200000",
-        "--rounds", "3", "--smoke", null, "--own", null, "--dir", ""));
+        "--rounds", "3", "--smoke", null, "--dir", ""));
     QUESTIONS.put("side-by-side", new Question(BindingOverhead::sideBySide, "--engines", ALL_ENGINES, "--ops",
         "200000", "--rounds", "3", "--dir", ""));
-    QUESTIONS.put("disk-guard", new Question(BindingOverhead::diskGuard, "--engines", ALL_ENGINES, "--ops", "200000",
-        "--rounds", "3"));
-    QUESTIONS.put("binding-cost", new Question(BindingCodeCost::bindingCost, "--ops", "1000000", "--rounds", "5"));
-    QUESTIONS.put("engine-work", new Question(BindingCodeCost::engineWork, "--ops", "300000", "--rounds", "5"));
-    QUESTIONS.put("client-cost", new Question(ClientCost::run, "--ops", "1000000", "--rounds", "3"));
-    QUESTIONS.put("flat-cost", new Question(FlatCost::run, "--engines", String.join(",", FlatCost.DEFAULT_ENGINES),
-        "--records", FlatCost.DEFAULT_RECORDS.stream().map(String::valueOf).collect(Collectors.joining(",")),
-        "--rounds", Integer.toString(FlatCost.DEFAULT_ROUNDS), "--ops", Integer.toString(FlatCost.DEFAULT_OPS),
-        "--operations", String.join(",", FlatCost.DEFAULT_OPERATIONS), "--dir", "", "--workloads", ""));
-    QUESTIONS.put("lmdb-read", new Question(LmdbReadPath::run, "--records", "200000", "--reads", "2000000",
-        "--rounds", "3", "--dir", ""));
   }
 
   public static void main(String[] args) throws Exception {
@@ -122,20 +109,11 @@ public final class Bench {
     }
 
     String text(String name) {
-      String v = values.get(name);
-      if (v == null) {
-        throw new IllegalStateException("no option " + name);
-      }
-      return v;
+      return Objects.requireNonNull(values.get(name), () -> "no option " + name);
     }
 
     List<String> list(String name) {
       return Arrays.asList(text(name).split(","));
-    }
-
-    /** The path an option names, or null when it names none. */
-    Path path(String name) {
-      return text(name).isEmpty() ? null : Path.of(text(name)).toAbsolutePath();
     }
 
     /** The checkout: the layers.top property run.sh sets, else the working directory. */
@@ -143,17 +121,11 @@ public final class Bench {
       return Path.of(System.getProperty("layers.top", ".")).toAbsolutePath().normalize();
     }
 
-    /** The workload files: --workloads, else the checkout's. */
-    Path workloads() {
-      Path w = values.containsKey("--workloads") ? path("--workloads") : null;
-      return w != null ? w : top().resolve("workloads");
-    }
-
     /** The question's working directory: --dir's (created, kept), else a temporary one deleted at the close. */
     WorkDir dir(String prefix) throws IOException {
-      Path d = values.containsKey("--dir") ? path("--dir") : null;
-      return d != null ? new WorkDir(Files.createDirectories(d), false)
-          : new WorkDir(Files.createTempDirectory(prefix), true);
+      String d = text("--dir");
+      return d.isEmpty() ? new WorkDir(Files.createTempDirectory(prefix), true)
+          : new WorkDir(Files.createDirectories(Path.of(d).toAbsolutePath()), false);
     }
   }
 

@@ -23,16 +23,14 @@ import site.ycsb.embedded.lmdb.LmdbClient;
 import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
-import site.ycsb.embedded.sqlite.EngineTimedSqliteClient;
 import site.ycsb.embedded.sqlite.SqliteClient;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
  * The one registry of engines in the benchmarks, one row per engine: its binding (layers (c) and (d), the
- * side-by-side benchmark's binding side), that binding with its engine calls timed ({@link TimedBindings}: --own,
- * flat-cost), its Java library opened directly with the values the binding's own Options read from the same
- * properties (layer (b), layer (d0)'s {@link LibraryDB}, the side-by-side benchmark's direct side), so that a setting
- * means the same on every side, and the library's version.
+ * side-by-side benchmark's binding side), its Java library opened directly with the values the binding's own Options
+ * read from the same properties (layer (b), layer (d0)'s {@link LibraryDB}, the side-by-side benchmark's direct
+ * side), so that a setting means the same on every side, and the library's version.
  */
 final class Engines {
 
@@ -49,12 +47,8 @@ final class Engines {
     String of(Properties raw) throws Exception;
   }
 
-  /**
-   * One engine: {@code sideBySide} sets the properties both sides of the side-by-side and disk-guard benchmarks are
-   * opened with (beyond the defaults).
-   */
-  record Engine(String name, Opener opener, Version version, Supplier<DB> client, Class<? extends DB> timed,
-      Consumer<Properties> sideBySide) {
+  /** One engine: {@code sideBySide} sets the properties both sides of the side-by-side benchmark are opened with. */
+  record Engine(String name, Opener opener, Version version, Supplier<DB> client, Consumer<Properties> sideBySide) {
 
     /** The Java library opened directly (layer (b)) with the binding's Options read from {@code raw}. */
     LayerDirect openDirect(Path dir, Properties raw) throws Exception {
@@ -70,15 +64,6 @@ final class Engines {
     DB newClient() {
       return client.get();
     }
-
-    /** The class of the binding with its engine calls timed. */
-    String timedClass() {
-      return timed.getName();
-    }
-
-    void configure(Properties p) {
-      sideBySide.accept(p);
-    }
   }
 
   /** The engines, in the order the benchmarks list them. */
@@ -86,23 +71,22 @@ final class Engines {
       // leveldbjni, or the system library with leveldb.library=system: the binding's LevelDbHandle.
       new Engine("leveldb", (dir, p, raw) -> LevelDbDirect.open(dir, p),
           raw -> LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, "leveldb"))),
-          LevelDbClient::new, TimedBindings.LevelDb.class, p -> { }),
+          LevelDbClient::new, p -> { }),
       // rocksdbjni: the binding's RocksDbHandle with RocksDbOptions; no statistics on either side by default.
       new Engine("rocksdb", (dir, p, raw) -> RocksDirect.open(dir, new RocksDbOptions(p, raw)),
           raw -> "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)",
-          RocksDbClient::new, TimedBindings.RocksDb.class, p -> p.setProperty("rocksdb.stats", "false")),
+          RocksDbClient::new, p -> p.setProperty("rocksdb.stats", "false")),
       // sqlite-jdbc with the binding's kv table and statements and the pragmas SqliteOptions reads.
       new Engine("sqlite", (dir, p, raw) -> SqliteDirect.open(SqliteOptions.readKv(p, raw, dir)),
-          Engines::sqliteVersion, SqliteClient::new, EngineTimedSqliteClient.class, p -> { }),
-      // The Kyoto JNI layer itself: the binding's KyotoHandle with KyotoOptions (tuning string, open mode). The
-      // side-by-side benchmark opens both sides without auto-transaction (the binding's default adds one per write: a
-      // mode, not a cost).
+          Engines::sqliteVersion, SqliteClient::new, p -> { }),
+      // The Kyoto JNI layer: the binding's KyotoHandle with KyotoOptions (tuning string, open mode). Side by side, both
+      // sides open without auto-transaction (the binding's default adds one per write: a mode, not a cost).
       new Engine("kyoto", (dir, p, raw) -> KyotoDirect.open(KyotoOptions.read(p, dir)),
           raw -> "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)",
-          KyotoClient::new, TimedBindings.Kyoto.class, p -> p.setProperty(KyotoOptions.AUTOTRAN, "false")),
+          KyotoClient::new, p -> p.setProperty(KyotoOptions.AUTOTRAN, "false")),
       // lmdbjava through the binding's LmdbHandle, opened with the options LmdbOptions reads.
       new Engine("lmdb", (dir, p, raw) -> LmdbDirect.open(dir, p), raw -> LmdbHandle.libraryVersion(),
-          LmdbClient::new, TimedBindings.Lmdb.class, p -> { }));
+          LmdbClient::new, p -> { }));
 
   /** The names of {@link #ALL}, in its order: every list of engines the benchmarks default to. */
   static List<String> names() {

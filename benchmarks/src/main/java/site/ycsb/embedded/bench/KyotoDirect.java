@@ -8,10 +8,8 @@ import site.ycsb.embedded.kyoto.KyotoHandle;
 import site.ycsb.embedded.kyoto.KyotoOptions;
 
 /**
- * The Kyoto JNI layer called directly, for both benchmarks (the side-by-side one and layer (b)): the
- * binding's {@link KyotoHandle}, opened with the {@link KyotoOptions} the binding reads from the same
- * properties (tuning string and open mode), a transaction per batch, without any of the binding's
- * per-call work.
+ * The Kyoto JNI layer called directly ({@link LayerDirect}): the binding's {@link KyotoHandle}, opened with its
+ * {@link KyotoOptions} (tuning string, open mode), a transaction per batch.
  */
 final class KyotoDirect implements LayerDirect {
 

@@ -4,16 +4,15 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.stream.Collectors;
 
 import site.ycsb.embedded.workload.SplitMix64;
 
-/**
- * The 2011 shapes of the layered benchmark, each with the workload files that give every layer
- * its data and tuning (the same files {@code bin/ycsb} runs).
- */
+/** The 2011 shapes of the layered benchmark, each with the workload files that give every layer its data and tuning. */
 enum LayerShape {
   /** db_bench fillseq: puts in key order. */
   FILLSEQ("fillseq", List.of("seqwrite"), null, false, 100, 1),
@@ -51,11 +50,6 @@ enum LayerShape {
 
   boolean isRead() {
     return runFile != null;
-  }
-
-  /** Whether each timed operation is one engine get or put, as the engine-timed bindings time (no batch, no pass). */
-  boolean timesEngineCalls() {
-    return batch == 1 && this != READSEQ;
   }
 
   /** Entries a run of {@code records} uses: 100 KB fills write records/200 values (10 to 1,000, the 2011 count). */
@@ -102,10 +96,7 @@ enum LayerShape {
         return s;
       }
     }
-    StringBuilder known = new StringBuilder();
-    for (LayerShape s : values()) {
-      known.append(known.length() == 0 ? "" : ", ").append(s.id);
-    }
-    throw new IllegalArgumentException("unknown shape " + id + "; known: " + known);
+    throw new IllegalArgumentException("unknown shape " + id + "; known: "
+        + Arrays.stream(values()).map(s -> s.id).collect(Collectors.joining(", ")));
   }
 }

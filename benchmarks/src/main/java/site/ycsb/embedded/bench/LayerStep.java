@@ -18,25 +18,23 @@ import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.embedded.Keys;
+import site.ycsb.embedded.Warmup;
 import site.ycsb.embedded.workload.FullScanSink;
 import site.ycsb.embedded.workload.CompressibleValues;
 import site.ycsb.embedded.workload.KeyFormat;
 import site.ycsb.embedded.workload.SplitMix64;
 
 /**
- * One step of the layered benchmark in its own JVM: layer (b), the engine's Java library called
- * directly, or layer (c), the YCSB binding called directly (no YCSB client), for one shape on a
- * fresh database, with the shape's workload files as tuning. Prints one line:
- * "layer engine=E shape=S layer=L count=N us_per_op=X library=...".
+ * One step of the layered benchmark in its own JVM: layer (b), the engine's Java library, or layer (c), the YCSB
+ * binding, called directly for one shape on a fresh database, with the shape's workload files as tuning. Prints one
+ * line: "layer engine=E shape=S layer=L count=N us_per_op=X library=...".
  *
  * <p>Usage: LayerStep ENGINE[:name=value...] SHAPE direct|binding COUNT EMPTY_DIR WORKLOADS_DIR
  *
- * <p>Data: the workload class's own generators (16-byte decimal keys, CompressibleValues at 0.5,
- * keys drawn with replacement from {@code loadseed} where the workload file draws them); reads draw
- * as many keys the same way from {@code loadseed + 1}, so they miss what the fill did not draw.
- * Read shapes fill (untimed), close, reopen, then time, like a YCSB load then run. Only the loop
- * is timed, as in the C floor, after an untimed warm-up of the same loop on a scratch database
- * (see {@link #warmUp}); the binding's YCSB arguments are made outside the clock.
+ * <p>Data: the workload class's own generators (16-byte decimal keys, CompressibleValues at 0.5, keys drawn with
+ * replacement from {@code loadseed} where the workload file draws them); reads draw as many from the seed + 1. Read
+ * shapes fill (untimed), close, reopen, then time, like a YCSB load then run. Only the loop is timed, as in the C
+ * floor, after an untimed warm-up ({@link #warmUp}); the binding's YCSB arguments are made outside the clock.
  */
 public final class LayerStep {
 
@@ -167,10 +165,9 @@ public final class LayerStep {
   }
 
   /**
-   * Microseconds of the binding's calls, as YCSB's client would make them. YCSB's workload class
-   * builds each call's field map (insert) or result map (read) outside the time it measures for
-   * the DB call, so here each chunk of {@value #CHUNK} operations gets its maps untimed first, then
-   * only the chunk's calls are timed; the binding filling a result map is inside the clock.
+   * Microseconds of the binding's calls, as YCSB's client would make them. YCSB's workload class builds each call's
+   * field map (insert) or result map (read) outside the time it measures, so each chunk of {@value #CHUNK} operations
+   * gets its maps untimed first; the binding filling a result map is inside the clock.
    */
   static double runBinding(String engine, LayerShape shape, Properties props, Data d) throws Exception {
     int n = d.keys.length;
@@ -243,15 +240,10 @@ public final class LayerStep {
   }
 
   /**
-   * Runs the step's own loop on min(count, {@value #WARMUP_OPERATIONS}) operations of a scratch
-   * database beside {@code dir} (deleted after each pass), then waits for the JIT to go quiet, and
-   * repeats until a pass and its wait compiled at most {@value #SETTLED_PASS_MILLIS} ms (at most
-   * {@value #MAX_WARMUP_PASSES} passes), so that (b) and (c) are both timed with their code
-   * compiled and no compiler thread beside them. One pass was not enough for the binding: its
-   * longer path reached the optimising compiler only when the measured loop started (the JIT
-   * compiled 65-370 ms inside the binding's measured LevelDB fill, 10-20 ms inside the direct one;
-   * 200,000 records); the second to fourth passes still compiled 66-170 ms each, the fifth or sixth
-   * about none (the direct loop settles at its second).
+   * Runs the step's own loop on min(count, {@value #WARMUP_OPERATIONS}) operations of a scratch database beside
+   * {@code dir} (deleted after each pass), waits for the JIT to go quiet, and repeats until a pass and its wait
+   * compiled at most {@value #SETTLED_PASS_MILLIS} ms (at most {@value #MAX_WARMUP_PASSES} passes): the binding's
+   * longer path needs four to six passes before its measured loop compiles nothing, the direct loop two.
    *
    * @return the passes run
    */
@@ -278,36 +270,26 @@ public final class LayerStep {
       } finally {
         Layers.deleteTree(scratch);
       }
-      awaitQuietCompiler(jit, timed);
+      // The optimising compiler works through the queued compilations for up to half a second after a pass:
+      // timed then, the loop would share the two cores with it, and (c)'s longer path queues more than (b)'s.
+      if (timed) {
+        Warmup.awaitQuietCompiler(jit, QUIET_LIMIT_MILLIS);
+      }
       if (!timed || pass == MAX_WARMUP_PASSES || jit.getTotalCompilationTime() - before <= SETTLED_PASS_MILLIS) {
         return pass;
       }
     }
   }
 
-  /**
-   * Waits until the JIT has compiled nothing for a while ({@link site.ycsb.embedded.Warmup#awaitQuietCompiler}).
-   * The warm-up queues the compilations of the loop's code, and the optimising compiler works through that
-   * queue on one of the machine's two cores for up to half a second after the warm-up returns: timed then, the
-   * loop would share the cores with the compiler as well as with the engine's background thread. The binding's
-   * longer path queues more, so without this wait (c) was charged more of that compiling than (b).
-   */
-  static void awaitQuietCompiler(CompilationMXBean jit, boolean timed) throws InterruptedException {
-    if (timed) {
-      site.ycsb.embedded.Warmup.awaitQuietCompiler(jit, QUIET_LIMIT_MILLIS);
-    }
-  }
-
   static DB open(String engine, Properties props) throws Exception {
     DB db = Engines.named(engine).newClient();
-    Properties copy = new Properties();
-    copy.putAll(props);
-    db.setProperties(copy);
+    db.setProperties((Properties) props.clone());
     db.init();
     return db;
   }
 
-  private static void check(boolean ok, String message) {
+  /** Stops the step with {@code message} unless {@code ok}: a wrong count is a failed step, not a figure. */
+  static void check(boolean ok, String message) {
     if (!ok) {
       throw new IllegalStateException(message);
     }

@@ -19,42 +19,22 @@ import site.ycsb.embedded.NothingDB;
 import site.ycsb.embedded.Warmup;
 
 /**
- * The layered benchmark: for each engine and 2011 shape, microseconds per operation at five
- * layers, each step in its own process on a fresh database, rounds alternating the layers:
- * <ol type="a">
- *   <li>the engine floor: a C loop of this project over the engine's system library (floor.c), and
- *       where the Java library's native code exports the engine's C API (rocksdbjni), (a') the same
- *       loop over that build: the floor of the very engine that (b) to (d) run;
- *   <li>the engine's Java library called directly;
- *   <li>the YCSB binding called directly (no YCSB client);
- *   <li>the binding through YCSB's client with EmbeddedWorkload and the workload files; and (d0), the
- *       same client around {@link LibraryDB}, which makes only layer (b)'s library calls: the
- *       thinnest DB there can be, so (a)/(d0) is the most a binding making the library's own calls
- *       can reach through YCSB (a binding that makes fewer, larger calls, as the full pass's native
- *       buffer does, can do better);
- *   <li>YCSB's client with a do-nothing DB and the same workload: the harness ceiling.
- * </ol>
- * Prints each step as it ends, then one table per engine with the medians, what each layer adds
- * and (a)/(d), which is the throughput ratio (d) reaches of the floor (and (a')/(d)), beside
- * (a)/(d0), the ratio the library's own calls reach through the same client.
+ * The layered benchmark: for each engine and 2011 shape, microseconds per operation at each layer, each step in its
+ * own process on a fresh database, rounds alternating the layers: (a) the C floor (floor.c; (a') over the Java
+ * library's own engine build where it exports the C API), (b) the Java library, (c) the binding, (d0) YCSB's client
+ * around {@link LibraryDB} (only layer (b)'s library calls), (d) the binding through YCSB's client, (e) YCSB's client
+ * around a do-nothing DB. Prints each step as it ends, then one table per engine with the medians, what each layer
+ * adds and the share of the floor's throughput that (d0) and (d) reach (benchmarks/README.md).
  *
  * <p>The question layers of {@link Bench} (run.sh's default): [--engines leveldb,rocksdb,sqlite,kyoto,lmdb]
- * [--shapes fillseq,...] [--records N] [--rounds R] [--smoke] [--own] [--dir D]. An engine may carry binding
- * properties for a variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system}
- * to (c) and (d).
+ * [--shapes fillseq,...] [--records N] [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for
+ * a variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
  */
 public final class Layers {
 
-  /**
-   * The columns of the table: (d0) in-operation, (d) three times (in-operation, timed in ns by
-   * {@link NanoTimedDB}; YCSB's own AverageLatency figure, whole microseconds per operation; wall
-   * clock), (e) twice.
-   */
+  /** The median columns: (a) to (d0); (d) in-operation ({@link NanoTimedDB}), YCSB's figure, wall; (e), wall. */
   static final String[] COLUMNS = {"a", "a2", "b", "c", "d0", "d", "dyc", "dwall", "e", "ewall"};
-  /**
-   * Layer (a'): floor.c built against the engine inside the Java library, per engine that has one.
-   * Only rocksdbjni exports its engine's C API; leveldbjni and sqlite-jdbc hide theirs.
-   */
+  /** Layer (a'): floor.c built against the engine inside the Java library; only rocksdbjni exports its C API. */
   static final Map<String, String> JAVA_LIBRARY_FLOORS = Map.of("rocksdb", "floor-rocksdbjni");
   /** A step that takes longer than this is a hang, not a measurement. */
   private static final long STEP_TIMEOUT_MINUTES = 60;
@@ -68,12 +48,6 @@ public final class Layers {
   private final Map<String, Map<LayerShape, Map<String, List<Double>>>> figures = new LinkedHashMap<>();
   /** engine spec -> the floor's, the Java library's and (a')'s engine versions. */
   private final Map<String, String[]> versions = new HashMap<>();
-  /**
-   * {@code --own}: each round also runs (d) around the binding's engine-timed subclass ({@link EngineCalls}),
-   * which splits its in-operation time into the engine call and the binding's own work, in one JVM on the same
-   * operations. Shapes whose operation is a single get or put only (not batches, not the full pass).
-   */
-  private boolean own;
   /** The warm-up's warmup.operations for the YCSB layers; null: the launcher's default. */
   private String warmupOperations;
 
@@ -98,7 +72,6 @@ public final class Layers {
     }
     try (Bench.WorkDir dir = o.dir("layers")) {
       Layers run = new Layers(o.top(), dir.path(), records, out);
-      run.own = o.flag("--own");
       run.warmupOperations = warmupOperations;
       return run.run(engines, shapes, rounds);
     }
@@ -118,9 +91,6 @@ public final class Layers {
       }
     }
     printTables(rounds);
-    if (own) {
-      printOwn();
-    }
     if (!failures.isEmpty()) {
       report.println("FAILED steps:");
       failures.forEach(f -> report.println("  " + f));
@@ -136,24 +106,15 @@ public final class Layers {
         .computeIfAbsent(shape, k -> new HashMap<>());
     String where = spec + " " + shape.id + " round " + r;
     try {
-      Map<String, String> a = keyValues(step(where + " (a)",
-          List.of(top.resolve("benchmarks/target/native/floor").toString(), engine, shape.id,
-              Integer.toString(count), freshDir("a").toString())));
-      add(cells, "a", Double.parseDouble(a.get("us_per_op")));
-      versionsOf(spec)[0] = a.get("library");
-      String libraryFloor = JAVA_LIBRARY_FLOORS.get(engine);
-      if (libraryFloor != null) {
-        Map<String, String> a2 = keyValues(step(where + " (a')",
-            List.of(top.resolve("benchmarks/target/native").resolve(libraryFloor).toString(), engine, shape.id,
-                Integer.toString(count), freshDir("a2").toString())));
-        add(cells, "a2", Double.parseDouble(a2.get("us_per_op")));
-        versionsOf(spec)[2] = a2.get("library");
+      versionsOf(spec)[0] = floor(where + " (a)", "floor", engine, shape, count, cells, "a");
+      if (JAVA_LIBRARY_FLOORS.containsKey(engine)) {
+        String binary = JAVA_LIBRARY_FLOORS.get(engine);
+        versionsOf(spec)[2] = floor(where + " (a')", binary, engine, shape, count, cells, "a2");
       }
       for (String layer : List.of("direct", "binding")) {
         List<String> cmd = java("1g");
-        // The heap touched at start-up, untimed: the binding's YCSB maps and per-call arrays otherwise
-        // fault in fresh heap pages inside its clock (LevelDB fill, 200,000 records: 55,000 minor
-        // faults and +80 ms of system time through the binding, 15,000 direct), which (b) hardly has.
+        // The heap touched at start-up, untimed: the binding's YCSB maps and per-call arrays otherwise fault in
+        // fresh heap pages inside its clock (LevelDB fill, 200,000 records: 55,000 minor faults, 15,000 direct).
         cmd.addAll(1, List.of("-Xms1g", "-XX:+AlwaysPreTouch"));
         cmd.addAll(List.of(LayerStep.class.getName(), spec, shape.id, layer, Integer.toString(count),
             freshDir(layer).toString(), top.resolve("workloads").toString()));
@@ -169,15 +130,6 @@ public final class Layers {
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
       add(cells, "dyc", d[2]);
-      if (own && shape.timesEngineCalls()) {
-        double[] timed = ycsb(where + " (d, engine timed)", spec, shape, count,
-            Engines.named(engine).timedClass());
-        add(cells, "dtimed", timed[0]);
-        add(cells, "dengine", timed[3]);
-        add(cells, "down", timed[0] - timed[3]);
-        report.printf(Locale.ROOT, "  %-8s %-14s round %d: (d) engine timed %.3f = engine call %.3f + the binding's"
-            + " own %.3f us/op%n", spec, shape.id, r, timed[0], timed[3], timed[0] - timed[3]);
-      }
       double[] e = ycsb(where + " (e)", spec, shape, count, NothingDB.class.getName());
       add(cells, "e", e[0]);
       add(cells, "ewall", e[1]);
@@ -191,20 +143,13 @@ public final class Layers {
     }
   }
 
-  /** The --own rounds: per engine and shape, medians of (d) engine timed, its engine call, and the binding's own. */
-  private void printOwn() {
-    report.println();
-    report.println("The binding's own work inside YCSB's client (--own: (d) around the engine-timed binding, in one"
-        + " JVM on the same operations; the own work is each round's whole minus its engine call, and includes one"
-        + " clock read, about 17 ns here), us/op, medians over the rounds:");
-    report.printf(Locale.ROOT, "%-40s %-16s %10s %10s %10s%n", "engine", "shape", "whole", "engine", "own");
-    figures.forEach((spec, shapes) -> shapes.forEach((shape, m) -> {
-      if (m.containsKey("down")) {
-        report.printf(Locale.ROOT, "%-40s %-16s %10.3f %10.3f %10.3f%n", spec, shape.id,
-            Alternation.median(m.get("dtimed")), Alternation.median(m.get("dengine")),
-            Alternation.median(m.get("down")));
-      }
-    }));
+  /** Runs one floor binary into column {@code column}; the engine version it names. */
+  private String floor(String where, String binary, String engine, LayerShape shape, int count,
+      Map<String, List<Double>> cells, String column) throws Exception {
+    Map<String, String> a = keyValues(step(where, List.of(top.resolve("benchmarks/target/native").resolve(binary)
+        .toString(), engine, shape.id, Integer.toString(count), freshDir(column).toString())));
+    add(cells, column, Double.parseDouble(a.get("us_per_op")));
+    return a.get("library");
   }
 
   private String[] versionsOf(String spec) {
@@ -212,22 +157,19 @@ public final class Layers {
   }
 
   /**
-   * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load).
-   * Read shapes load first (untimed; not for the do-nothing DB, which keeps nothing) and time the run.
-   * Returns {in-operation us/op, wall us/op, YCSB's in-operation us/op, engine call us/op}: the measured
-   * operation's nanoseconds inside the DB as {@link NanoTimedDB} wraps it, RunTime, YCSB's AverageLatency x
-   * Operations of that operation (whole microseconds per operation), and the engine calls' nanoseconds
-   * ({@link EngineCalls}; NaN unless {@code dbClass} is an engine-timed binding), each divided by the entries.
+   * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load). Read
+   * shapes load first (untimed; not for the do-nothing DB, which keeps nothing). Per entry: {in-operation us
+   * ({@link NanoTimedDB}), wall us (RunTime), YCSB's AverageLatency x Operations (whole microseconds per operation)}.
    */
   private double[] ycsb(String where, String spec, LayerShape shape, int count, String dbClass) throws Exception {
     boolean nothing = dbClass.equals(NothingDB.class.getName());
     Path dir = freshDir(nothing ? "e" : dbClass.equals(LibraryDB.class.getName()) ? "d0" : "d");
     if (shape.isRead() && !nothing) {
-      checkYcsb(where + " load", ycsbOutput(where + " load", spec, dbClass, "-load", shape.loadFiles, count, dir),
-          "INSERT", count, true);
+      checkYcsb(where + " load", ycsbFigures(step(where + " load",
+          ycsbCommand(spec, dbClass, "-load", shape.loadFiles, count, dir))), "INSERT", count, true);
     }
-    Map<String, String> out = ycsbOutput(where, spec, dbClass, shape.isRead() ? "-t" : "-load",
-        shape.isRead() ? List.of(shape.runFile) : shape.loadFiles, count, dir);
+    Map<String, String> out = ycsbFigures(step(where, ycsbCommand(spec, dbClass, shape.isRead() ? "-t" : "-load",
+        shape.isRead() ? List.of(shape.runFile) : shape.loadFiles, count, dir)));
     String op = shape == LayerShape.READRANDOM ? "READ" : shape == LayerShape.READSEQ ? "SCAN" : "INSERT";
     // A fill that draws its keys leaves about 63 % of them: the pass counts those, and YCSB's uniform
     // reads miss the rest (NOT_FOUND), as db_bench's readrandom does.
@@ -254,9 +196,7 @@ public final class Layers {
     }
     double inop = Double.parseDouble(nanos) / 1000 / entries;
     double wall = Double.parseDouble(out.get("[OVERALL], RunTime(ms)")) * 1000 / entries;
-    String call = EngineCalls.PREFIX + (op.equals("READ") ? "GET" : "PUT") + "], TotalTime(ns)";
-    double engine = out.containsKey(call) ? Double.parseDouble(out.get(call)) / 1000 / entries : Double.NaN;
-    return new double[] {inop, wall, ycsbInop, engine};
+    return new double[] {inop, wall, ycsbInop};
   }
 
   /** YCSB's operations of one measurement name ("[READ]", "[READ-FAILED]"), 0 when it printed none. */
@@ -268,11 +208,6 @@ public final class Layers {
   private static double micros(Map<String, String> out, String name) {
     long n = operations(out, name);
     return n == 0 ? 0 : Double.parseDouble(out.get("[" + name + "], AverageLatency(us)")) * n;
-  }
-
-  private Map<String, String> ycsbOutput(String where, String spec, String dbClass, String phase, List<String> files,
-      int count, Path dir) throws Exception {
-    return ycsbFigures(step(where, ycsbCommand(spec, dbClass, phase, files, count, dir)));
   }
 
   /** The command of one YCSB step ((d0), (d), (e)): a fresh JVM around the given DB inside NanoTimedDB. */
@@ -318,21 +253,12 @@ public final class Layers {
     return out;
   }
 
-  /** YCSB 0.17 exits 0 even when init() failed: check that every operation was done and none failed. */
   /**
-   * YCSB's uniform reads over a fill that drew its keys: each read finds one of the {@code distinct}
-   * keys with probability distinct/count, so the found count is binomial; more than 6 standard
-   * deviations off (a chance below 1e-8) means reads or fill went wrong.
+   * YCSB's uniform reads over a fill that drew its keys: each read finds one of the {@code distinct} keys with
+   * probability distinct/count, so the found count is binomial; 6 standard deviations off means something went wrong.
    */
   private static void checkDrawnReads(String where, Map<String, String> out, int count, int distinct) {
-    if (!out.containsKey("[OVERALL], RunTime(ms)")) {
-      throw new StepFailed(where + ": YCSB printed no [OVERALL] line");
-    }
-    for (String k : out.keySet()) {
-      if (k.contains("Return=") && !k.endsWith("Return=OK") && !k.endsWith("[READ], Return=NOT_FOUND")) {
-        throw new StepFailed(where + ": " + k + ", " + out.get(k));
-      }
-    }
+    checkReturns(where, out, "[READ], Return=NOT_FOUND");
     long found = Long.parseLong(out.getOrDefault("[READ], Return=OK", "0"));
     long missed = Long.parseLong(out.getOrDefault("[READ], Return=NOT_FOUND", "0"));
     double p = (double) distinct / count;
@@ -343,15 +269,9 @@ public final class Layers {
     }
   }
 
-  static void checkYcsb(String where, Map<String, String> out, String op, int expected, boolean mustFind) {
-    if (!out.containsKey("[OVERALL], RunTime(ms)")) {
-      throw new StepFailed(where + ": YCSB printed no [OVERALL] line");
-    }
-    for (String k : out.keySet()) {
-      if (k.contains("Return=") && !k.endsWith("Return=OK") && !k.endsWith("Return=BATCHED_OK")) {
-        throw new StepFailed(where + ": " + k + ", " + out.get(k));
-      }
-    }
+  /** YCSB 0.17 exits 0 even when init() failed: check that every operation was done and none failed. */
+  private static void checkYcsb(String where, Map<String, String> out, String op, int expected, boolean mustFind) {
+    checkReturns(where, out, "Return=BATCHED_OK");
     long done = Long.parseLong(out.getOrDefault("[" + op + "], Return=OK", "0"))
         + Long.parseLong(out.getOrDefault("[" + op + "], Return=BATCHED_OK", "0"));
     if (mustFind && done != expected) {
@@ -359,31 +279,36 @@ public final class Layers {
     }
   }
 
+  /** YCSB printed its [OVERALL] line, and every Return= line is OK or ends with {@code allowed}. */
+  private static void checkReturns(String where, Map<String, String> out, String allowed) {
+    if (!out.containsKey("[OVERALL], RunTime(ms)")) {
+      throw new StepFailed(where + ": YCSB printed no [OVERALL] line");
+    }
+    for (String k : out.keySet()) {
+      if (k.contains("Return=") && !k.endsWith("Return=OK") && !k.endsWith(allowed)) {
+        throw new StepFailed(where + ": " + k + ", " + out.get(k));
+      }
+    }
+  }
+
   /** A child JVM's command up to its main class: this JVM's java, class path and library path, the heap. */
   static List<String> java(String heap) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED",
         "-Djava.library.path=" + System.getProperty("java.library.path"),
         "-cp", System.getProperty("java.class.path")));
-    return cmd;
   }
 
   private int stepNumber;
 
   private Path freshDir(String layer) throws IOException {
     cleanStepData();
-    Path d = base.resolve(String.format(Locale.ROOT, "step-%04d-%s", ++stepNumber, layer));
-    Files.createDirectories(d);
-    return d;
+    return Files.createDirectories(base.resolve(String.format(Locale.ROOT, "step-%04d-%s", ++stepNumber, layer)));
   }
 
-  /** Runs one child process; its stderr goes to a file beside its data. Returns its stdout. */
+  /** Runs one child process, its stderr to a file beside its data; its stdout, or StepFailed on a hang or an exit. */
   private String step(String where, List<String> cmd) throws Exception {
-    return runStep(where, cmd, base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", stepNumber)));
-  }
-
-  /** Runs one child process with its stderr to {@code err}; its stdout, or StepFailed on a hang or a non-zero exit. */
-  static String runStep(String where, List<String> cmd, Path err) throws Exception {
+    Path err = base.resolve(String.format(Locale.ROOT, "step-%04d.stderr", stepNumber));
     Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();

@@ -9,10 +9,8 @@ import site.ycsb.embedded.leveldb.LevelDbHandle;
 import site.ycsb.embedded.leveldb.LevelDbOptions;
 
 /**
- * LevelDB's Java library called directly, for both benchmarks (the side-by-side one and layer (b)):
- * the binding's {@link LevelDbHandle} (leveldbjni, or the system library through the binding's JNI
- * class), opened with the {@link LevelDbOptions} the binding reads from the same properties, and
- * called without any of the binding's per-call work (keys, record codec, batching, free-space guard).
+ * LevelDB's Java library called directly ({@link LayerDirect}): the binding's {@link LevelDbHandle} (leveldbjni, or
+ * the system library through the binding's JNI class), opened with the binding's {@link LevelDbOptions}.
  */
 final class LevelDbDirect implements LayerDirect {
 

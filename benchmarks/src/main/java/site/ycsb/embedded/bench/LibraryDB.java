@@ -8,32 +8,27 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 
+import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.Keys;
+import site.ycsb.embedded.NothingDB;
 import site.ycsb.embedded.workload.FullScanSink;
 
 /**
- * Layer (d0) of the layered benchmark: YCSB's client around the thinnest DB there can be, one that
- * makes per call only the Java library call layer (b) makes ({@link Engines}, the same tuning):
- * the key's UTF-8 bytes and the one value's array to the library's put, the library's get into the
- * result map, the library's own full pass, batches through its atomic batch. No record codec, no
- * properties beyond the tuning, no free-space check, no error mapping beyond an exception's ERROR.
+ * Layer (d0) of the layered benchmark: YCSB's client around the thinnest DB there can be, one that makes per call
+ * only the Java library call layer (b) makes ({@link Engines}, the same tuning): the key's UTF-8 bytes and the one
+ * value's array to the library's put, the library's get into the result map, the library's own full pass, batches
+ * through its atomic batch; no codec, no free-space check. (d0) minus (b) is what YCSB's client, its workload class
+ * and a fresh JVM add around the library; (d) minus (d0) what the real binding costs inside YCSB's client.
  *
- * <p>It is not a binding anyone should use; it answers one question: what YCSB's client, its
- * workload class and a fresh JVM add around the engine's Java library when nothing else is there.
- * (d0) minus (b) is that; (d) minus (d0) is what the real binding costs inside YCSB's client; and
- * (a)/(d0) is the most of the floor's throughput that a binding making these library calls can reach
- * through YCSB here (the full pass is the exception: it walks the library's iterator one entry per
- * call, where a binding that fills a native buffer per crossing is faster in a cold JVM).
- *
- * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto, lmdb; the binding properties of a
- * variant row, such as leveldb.library=system, choose the library as they do for (b)), {@code path},
- * {@code batchsize}, {@code fieldnameprefix}. One handle per JVM, shared by every client thread and
- * closed by the last; the layered benchmark runs one thread.
+ * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto, lmdb; a variant row's binding properties, such
+ * as leveldb.library=system, choose the library as they do for (b)), {@code path}, {@code batchsize},
+ * {@code fieldnameprefix}. One handle per JVM, closed by the last client. Every operation it does not make is
+ * NOT_IMPLEMENTED (common's {@link NothingDB} refusing), so that one the layers never make is not timed as nothing.
  */
-public final class LibraryDB extends ThinDB {
+public final class LibraryDB extends NothingDB {
 
   /** The engine whose Java library this DB calls. */
   public static final String ENGINE = "librarydb.engine";
@@ -48,6 +43,11 @@ public final class LibraryDB extends ThinDB {
   private byte[][] batchKeys;
   private byte[][] batchValues;
   private int batched;
+
+  @Override
+  protected Status nothing() {
+    return Status.NOT_IMPLEMENTED;
+  }
 
   @Override
   public void init() throws DBException {
@@ -129,7 +129,12 @@ public final class LibraryDB extends ThinDB {
   @Override
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
-      return found(db.get(Keys.UTF8.bytes(key)), field, result);
+      byte[] stored = db.get(Keys.UTF8.bytes(key));
+      if (stored == null) {
+        return Status.NOT_FOUND;
+      }
+      result.put(field, new ByteArrayByteIterator(stored));
+      return Status.OK;
     } catch (Exception e) {
       return Status.ERROR;
     }

@@ -10,10 +10,8 @@ import site.ycsb.embedded.lmdb.LmdbHandle;
 import site.ycsb.embedded.lmdb.LmdbOptions;
 
 /**
- * Layer (b) for LMDB, and the side-by-side benchmark's direct side: lmdbjava through the binding's
- * {@link LmdbHandle}, opened with the options {@link LmdbOptions} reads from the same properties, and
- * one reader as a client of the binding keeps one (its snapshot let go before a write, as the binding
- * does); no codec, no batching of its own.
+ * lmdbjava called directly ({@link LayerDirect}): the binding's {@link LmdbHandle}, opened with {@link LmdbOptions},
+ * and one reader as a binding's client keeps one (its snapshot let go before a write).
  */
 final class LmdbDirect implements LayerDirect {
 

@@ -11,10 +11,8 @@ import site.ycsb.embedded.rocksdb.RocksDbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
 
 /**
- * rocksdbjni called directly, for both benchmarks (the side-by-side one and layer (b)): the binding's
- * {@link RocksDbHandle}, opened with the {@link RocksDbOptions} the binding reads from the same
- * properties (its native objects closed by the handle), and called with the handle's read and write
- * options, without any of the binding's per-call work.
+ * rocksdbjni called directly ({@link LayerDirect}): the binding's {@link RocksDbHandle}, opened with its
+ * {@link RocksDbOptions} (the handle closes its native objects), called with the handle's read and write options.
  */
 final class RocksDirect implements LayerDirect {
 

@@ -1,6 +1,5 @@
 package site.ycsb.embedded.bench;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,10 +12,8 @@ import org.sqlite.SQLiteConfig;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
- * sqlite-jdbc called directly, for both benchmarks (the side-by-side one and layer (b)): the
- * binding's key-value table (its CREATE TABLE, so the same shape: WITHOUT ROWID by default, as
- * db_bench_sqlite3's) and the binding's statements, on one connection opened with the binding's pragmas. It owns its
- * statements and connection and closes each once.
+ * sqlite-jdbc called directly ({@link LayerDirect}): the binding's kv table (WITHOUT ROWID by default, as
+ * db_bench_sqlite3's) and statements on one connection opened with the binding's pragmas; it closes each once.
  */
 final class SqliteDirect implements LayerDirect {
 
@@ -37,27 +34,21 @@ final class SqliteDirect implements LayerDirect {
   }
 
   /**
-   * Opens (creating it) the options' file with the pragmas the binding sets from them, in the binding's
-   * order (locking mode before the first access, page size while the file is empty), and makes the
-   * binding's table.
+   * Opens (creating it) the options' file with the pragmas the binding sets from them, in the binding's order
+   * (locking mode before the first access, page size while the file is empty), and makes the binding's table.
    */
   static SqliteDirect open(SqliteOptions o) throws SQLException {
-    return open(o.file(), List.of("locking_mode=" + o.lockingMode(), "page_size=" + o.pageSize(),
-        "journal_mode=" + o.journalMode(), "synchronous=" + o.synchronous(), "cache_size=-" + o.cacheKib(),
-        "mmap_size=" + o.mmapSize(), "wal_autocheckpoint=" + o.walAutocheckpoint()), o.createTableIfMissing());
-  }
-
-  /** Opens (creating it) {@code file}, runs each of {@code pragmas} ("name=value"), then {@code createTable}. */
-  private static SqliteDirect open(Path file, List<String> pragmas, String createTable) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
-    Connection c = config.createConnection("jdbc:sqlite:" + file);
+    Connection c = config.createConnection("jdbc:sqlite:" + o.file());
     try {
       try (Statement s = c.createStatement()) {
-        for (String pragma : pragmas) {
+        for (String pragma : List.of("locking_mode=" + o.lockingMode(), "page_size=" + o.pageSize(),
+            "journal_mode=" + o.journalMode(), "synchronous=" + o.synchronous(), "cache_size=-" + o.cacheKib(),
+            "mmap_size=" + o.mmapSize(), "wal_autocheckpoint=" + o.walAutocheckpoint())) {
           s.execute("PRAGMA " + pragma);
         }
-        s.execute(createTable);
+        s.execute(o.createTableIfMissing());
       }
       return new SqliteDirect(c);
     } catch (SQLException e) {

@@ -21,75 +21,56 @@ class BenchTest {
 
   @Test
   void everyVerbOfRunShIsAQuestionWithItsOptions() {
-    assertEquals(List.of("layers", "side-by-side", "disk-guard", "binding-cost", "engine-work", "client-cost",
-        "flat-cost", "lmdb-read"), List.copyOf(Bench.QUESTIONS.keySet()));
+    assertEquals(List.of("layers", "side-by-side"), List.copyOf(Bench.QUESTIONS.keySet()));
     Bench.Options layers = options("layers");
     assertEquals(Arrays.stream(LayerShape.values()).map(s -> s.id).toList(), layers.list("--shapes"));
     assertEquals(200_000, layers.integer("--records"));
-    assertFalse(layers.flag("--smoke") || layers.flag("--own"));
+    assertFalse(layers.flag("--smoke"));
     Bench.Options smoke = new Bench.Options("layers", Bench.QUESTIONS.get("layers").defaults(),
-        new String[] {"--smoke", "--engines", "lmdb", "--own"});
-    assertTrue(smoke.flag("--smoke") && smoke.flag("--own"), "flags take no value");
+        new String[] {"--smoke", "--engines", "lmdb", "--rounds", "7"});
+    assertTrue(smoke.flag("--smoke"), "a flag takes no value");
     assertEquals(List.of("lmdb"), smoke.list("--engines"));
-    for (String q : List.of("layers", "side-by-side", "disk-guard")) {
+    assertEquals(7, smoke.integer("--rounds"));
+    assertEquals(200_000, smoke.integer("--records"), "an option not given keeps its default");
+    for (String q : List.of("layers", "side-by-side")) {
       Bench.Options o = options(q);
       assertEquals(Engines.names(), o.list("--engines"), q + ": every engine of Engines.ALL by default");
       assertEquals(3, o.integer("--rounds"));
     }
-    assertEquals(200_000, options("disk-guard").integer("--ops"));
-    assertEquals(1_000_000, options("binding-cost").integer("--ops"));
-    assertEquals(5, options("binding-cost").integer("--rounds"));
-    assertEquals(300_000, options("engine-work").integer("--ops"));
-    assertEquals(1_000_000, options("client-cost").integer("--ops"));
-    assertEquals(2_000_000, options("lmdb-read").integer("--reads"));
-    assertEquals(List.of("262144", "4194304"), options("flat-cost").list("--records"));
-    assertEquals(List.of("rocksdb", "lmdb"), options("flat-cost").list("--engines"));
-    assertEquals(List.of("read", "update"), options("flat-cost").list("--operations"));
-    Bench.Options given = new Bench.Options("binding-cost", Bench.QUESTIONS.get("binding-cost").defaults(),
-        new String[] {"--rounds", "7"});
-    assertEquals(7, given.integer("--rounds"));
-    assertEquals(1_000_000, given.integer("--ops"));
+    assertEquals(200_000, options("side-by-side").integer("--ops"));
   }
 
   @Test
   void unknownQuestionsAndOptionsAreRefusedWithTheUsage() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Bench.run(new String[] {"mongodb"}, quiet()));
-    assertTrue(e.getMessage().contains("layers, side-by-side, disk-guard"), e.getMessage());
+    assertTrue(e.getMessage().contains("the questions: layers, side-by-side"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[0], quiet()));
     e = assertThrows(IllegalArgumentException.class,
-        () -> Bench.run(new String[] {"binding-cost", "--records", "5"}, quiet()));
-    assertTrue(e.getMessage().contains("binding-cost [--ops OPS] [--rounds ROUNDS]"), e.getMessage());
+        () -> Bench.run(new String[] {"side-by-side", "--records", "5"}, quiet()));
+    assertTrue(e.getMessage().contains("side-by-side [--engines ENGINES] [--ops OPS] [--rounds ROUNDS] [--dir DIR]"),
+        e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"layers", "--smoke", "x"}, quiet()));
-    assertTrue(e.getMessage().contains("[--smoke] [--own] [--dir DIR]"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"engine-work", "--ops"}, quiet()));
+    assertTrue(e.getMessage().contains("[--smoke] [--dir DIR]"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Bench.run(new String[] {"side-by-side", "--ops"}, quiet()));
     assertTrue(e.getMessage().startsWith("no value for --ops"), e.getMessage());
   }
 
   @Test
   void aGivenDirectoryIsKeptTheHarnessesOwnIsDeleted(@TempDir Path tmp) throws Exception {
     Path given = tmp.resolve("given");
-    try (Bench.WorkDir d = new Bench.Options("lmdb-read", Bench.QUESTIONS.get("lmdb-read").defaults(),
+    try (Bench.WorkDir d = new Bench.Options("side-by-side", Bench.QUESTIONS.get("side-by-side").defaults(),
         new String[] {"--dir", given.toString()}).dir("x")) {
       assertEquals(given.toAbsolutePath(), d.path());
       Files.writeString(d.path().resolve("f"), "kept");
     }
     assertTrue(Files.exists(given.resolve("f")));
     Path own;
-    try (Bench.WorkDir d = options("lmdb-read").dir("bench-test")) {
+    try (Bench.WorkDir d = options("side-by-side").dir("bench-test")) {
       own = d.path();
       Files.writeString(own.resolve("f"), "deleted");
     }
     assertFalse(Files.exists(own));
-  }
-
-  @Test
-  void bindingCostPrintsEachRoundAndTheMedians() throws Exception {
-    String text = run("binding-cost", "--ops", "2000", "--rounds", "3");
-    List<String> rounds = Arrays.stream(text.split("\n")).filter(l -> l.startsWith("  round ")).toList();
-    assertEquals(3, rounds.size(), text);
-    assertTrue(rounds.get(2).matches("  round 3: insert [0-9.]+ ns, read [0-9.]+ ns per call"), text);
-    assertTrue(text.contains("2000 calls, median of 3 rounds: insert "), text);
   }
 
   @Test

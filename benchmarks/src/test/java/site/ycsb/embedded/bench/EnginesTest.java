@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 import site.ycsb.embedded.EngineProperties;
 
 /**
- * The direct side (layer (b), the side-by-side benchmark's direct side) takes each setting from the
- * binding's Options, so that a property means there what it means in the binding.
+ * The direct side (layer (b), the side-by-side benchmark's direct side) takes each setting from the binding's Options,
+ * so that a property means there what it means in the binding.
  */
 class EnginesTest {
 
-  /** sync=true is synchronous=FULL in the binding: the direct side too (it used to run OFF whatever sync said). */
+  /** sync=true is synchronous=FULL in the binding: on the direct side too, not OFF whatever sync says. */
   @ParameterizedTest
   @CsvSource({"false,,0", "true,,2", "true,NORMAL,1", "false,EXTRA,3"})
   void sqliteRunsWithTheSynchronousLevelTheBindingChooses(String sync, String synchronous, String level,

@@ -2,7 +2,6 @@ package site.ycsb.embedded.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -15,19 +14,16 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The C floor (layer a) and the Java layers must write the same data, or the layers compare
- * different work: the same keys in the same order with the same value bytes. SQLite files are
- * compared row by row (the one engine both sides can read back as plain rows).
+ * The C floor (layer a) and the Java layers must write the same data, or the layers compare different work: the same
+ * keys in the same order with the same value bytes, compared row by row in SQLite files.
  */
 class FloorDataTest {
 
@@ -60,31 +56,8 @@ class FloorDataTest {
     // The same table shape too: the binding's default, WITHOUT ROWID (issue 23 item 3).
     assertTrue(tableSql(java).endsWith("WITHOUT ROWID"), tableSql(java));
     assertTrue(tableSql(c).endsWith("WITHOUT ROWID"), tableSql(c));
-  }
-
-  /** FLOOR_SQLITE_TABLE and FLOOR_SQLITE_PAGE_SIZE make the floor's table and pages, and its line names both. */
-  @Test
-  void theFloorsSqliteTableShapeAndPageSizeComeFromTheEnvironment(@TempDir Path tmp) throws Exception {
-    Path c = Files.createDirectories(tmp.resolve("rowid"));
-    String out = runFloor(FLOOR, Map.of("FLOOR_SQLITE_TABLE", "rowid", "FLOOR_SQLITE_PAGE_SIZE", "4096"), "sqlite",
-        "fillrandom128m", 500, c);
-    assertTrue(out.contains("rowid table, 4096-byte pages, cache of the last open 131072 KiB"), out);
-    assertFalse(tableSql(c).contains("WITHOUT ROWID"), tableSql(c));
-    assertEquals("4096", scalar(c, "PRAGMA page_size"));
-    assertEquals("sqlite_autoindex_usertable_1", scalar(c, "SELECT name FROM sqlite_master WHERE type = 'index'"));
-
-    Path plain = Files.createDirectories(tmp.resolve("plain"));
-    out = runFloor(FLOOR, Map.of(), "sqlite", "fillrandom", 500, plain);
-    assertTrue(out.contains("WITHOUT ROWID table, 1024-byte pages, cache of the last open 4096 KiB"), out);
-    assertEquals("1024", scalar(plain, "PRAGMA page_size"));
-
-    for (Map<String, String> bad : List.of(Map.of("FLOOR_SQLITE_TABLE", "heap"),
-        Map.of("FLOOR_SQLITE_PAGE_SIZE", "1000"))) {
-      Process p = floorProcess(FLOOR, bad, "sqlite", "fillrandom", 10, Files.createDirectories(tmp.resolve("bad")));
-      String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertEquals(1, p.waitFor(), said);
-      assertTrue(said.contains(bad.keySet().iterator().next()) && said.contains(bad.values().iterator().next()), said);
-    }
+    assertEquals(scalar(java, "PRAGMA page_size"), scalar(c, "PRAGMA page_size"));
+    assertTrue(out.contains("WITHOUT ROWID table, " + scalar(c, "PRAGMA page_size") + "-byte pages"), out);
   }
 
   @ParameterizedTest
@@ -114,26 +87,11 @@ class FloorDataTest {
 
   /** Runs a floor binary on one shape into {@code dir}; returns its output after checking it exited 0. */
   static String runFloor(Path floor, String engine, String shapeId, int count, Path dir) throws Exception {
-    return runFloor(floor, Map.of(), engine, shapeId, count, dir);
-  }
-
-  /** {@link #runFloor(Path, String, String, int, Path)} with {@code env} added to the environment. */
-  static String runFloor(Path floor, Map<String, String> env, String engine, String shapeId, int count, Path dir)
-      throws Exception {
-    Process p = floorProcess(floor, env, engine, shapeId, count, dir);
+    Process p = new ProcessBuilder(floor.toString(), engine, shapeId, Integer.toString(count), dir.toString())
+        .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.waitFor(), out);
     return out;
-  }
-
-  private static Process floorProcess(Path floor, Map<String, String> env, String engine, String shapeId, int count,
-                                      Path dir) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(floor.toString(), engine, shapeId, Integer.toString(count), dir.toString())
-        .redirectErrorStream(true);
-    pb.environment().remove("FLOOR_SQLITE_TABLE");
-    pb.environment().remove("FLOOR_SQLITE_PAGE_SIZE");
-    pb.environment().putAll(env);
-    return pb.start();
   }
 
   private static String tableSql(Path dir) throws Exception {

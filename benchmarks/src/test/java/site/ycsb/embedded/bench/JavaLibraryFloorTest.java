@@ -17,9 +17,9 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
 
 /**
- * Layer (a'), floor.c linked against the native library inside the rocksdbjni jar: it must run the
- * Java library's own RocksDB (its version, not Debian's), and write what layer (b) writes, or
- * (a')/(a) would not be the engine version alone and (a')/(d) would compare different work.
+ * Layer (a'), floor.c linked against the native library inside the rocksdbjni jar: it must run the Java library's own
+ * RocksDB (its version, not Debian's), and write what layer (b) writes, or (a')/(a) would not be the engine version
+ * alone and (a')/(d) would compare different work.
  */
 class JavaLibraryFloorTest {
 

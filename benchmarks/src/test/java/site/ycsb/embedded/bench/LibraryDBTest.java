@@ -20,9 +20,9 @@ import site.ycsb.embedded.HandedOverBytes;
 import site.ycsb.embedded.workload.FullScanSink;
 
 /**
- * Layer (d0) is only a ceiling if LibraryDB really does the work: every record it acknowledges must
- * be in the engine with its bytes (single puts and batches, the last partial batch at cleanup), read
- * back through a new handle, and the full pass must count every record the engine holds.
+ * Layer (d0) is only a ceiling if LibraryDB really does the work: every record it acknowledges must be in the engine
+ * with its bytes (single puts and batches, the last partial batch at cleanup), read back through a new handle, and
+ * the full pass must count every record the engine holds.
  */
 class LibraryDBTest {
 
