@@ -194,7 +194,8 @@ TREEDB_BATCH_NOTE = "TreeDB through transactions of 1,000 (the 2011 page had no 
 LMDB_NO_COMPRESSION_NOTE = "LMDB never compresses: the same settings as the baseline row"
 LMDB_NO_BUFFER_NOTE = "LMDB has no write buffer (a commit writes its pages): the same settings as the baseline row"
 LMDB_NO_CACHE_NOTE = "LMDB has no cache of its own (it reads through the OS page cache): the baseline's settings"
-# SQLite's own cost, not the binding's (sqlite-binding/README.md, "Speed"; benchmarks/sqlite-cache.sh measures it).
+# SQLite's own cost, not the binding's (sqlite-binding/README.md, "A large page cache"; measured by
+# benchmarks/sqlite-cache.sh, in git history: git show 9048d1c:benchmarks/sqlite-cache.sh).
 SQLITE_BIG_CACHE_NOTE = (
     "with 1 KB pages (the 2011 setting), a commit after a page split walks SQLite's whole page cache, so with "
     "128 MB a large random fill slows (SQLite 3.54.1: 7x at 1,000,000 inserts, none at 400,000; 3.40.1's C "

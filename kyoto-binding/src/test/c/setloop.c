@@ -1,5 +1,6 @@
 /*
- * setloop.c: the C baseline for the JNI layer's per-call cost (KyotoNativeSetBench in benchmarks/ is the Java side).
+ * setloop.c: the C baseline for the JNI layer's per-call cost (its Java side, KyotoNativeSetBench, is in git history:
+ * git show 9048d1c:benchmarks/src/main/java/site/ycsb/embedded/bench/KyotoNativeSetBench.java).
  * Sets n sequential 16-byte keys with 100-byte values into a fresh TreeDB through kclangc and
  * prints sets/s. Build and run (not part of the Maven build):
  *   gcc -O2 -o /tmp/setloop kyoto-binding/src/test/c/setloop.c -lkyotocabinet
