@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQLite's two kv table shapes side by side (issue 23, item 3): a rowid table plus a key index
+# SQLite's two kv table shapes side by side: a rowid table plus a key index
 # (sqlite.withoutrowid=false) as A, WITHOUT ROWID (true, db_bench_sqlite3's table) as B.
 #   bash scripts/sqlite-table-shapes.sh [--out DIR] [--repeat N] [--cap N] [--full] [SCENARIO|GROUP ...]
 # Default: the suite's 2011 group and upstream's A-F (ycsb), quick counts, --repeat 3. Each scenario

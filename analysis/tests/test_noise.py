@@ -49,7 +49,7 @@ def test_the_run_repeats_one_cheap_cell_per_kind_on_its_first_engine():
     assert probe_cells(["sqlite"], scenarios, {}) == {("sqlite", "seqwrite"): 3, ("sqlite", "randread"): 3}
 
 
-# The case: one run per figure, F4 called "reproduced" on a margin of 0.7 %.
+# The case this guards against: one run per figure, F4 called "reproduced" on a margin of 0.7 %.
 F4_ONE_RUN = {
     "kyoto": figure("kyoto", "randread", 100_700.0),
     "leveldb": figure("leveldb", "randread", 100_000.0),

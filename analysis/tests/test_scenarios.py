@@ -128,8 +128,8 @@ def test_reads_after_a_drawn_fill_accept_misses_and_read_its_keys():
 
 
 def test_sqlite_big_cache_note_stands_in_the_more_memory_table_and_matches_its_files():
-    """Issue 23 item 4: the table with SQLite's 128 MB random fill says why SQLite slows there; the note
-    speaks of 1 KB pages and 128 MB, which the scenario's workload files must still set."""
+    """The table with SQLite's 128 MB random fill says why SQLite slows there; the note speaks of 1 KB
+    pages and 128 MB, which the scenario's workload files must still set."""
     from analysis.tables import engine_notes
 
     scenario = SCENARIOS_BY_ID["bigwrite-randwrite"]
@@ -189,8 +189,8 @@ def _quick_steps():
 
 
 def test_every_quick_batched_run_fills_several_whole_batches():
-    # Issue 31: pk-update "10,000 rows per transaction" ran 2,000 operations in --quick, so no
-    # transaction reached 10,000 rows while the report printed a ratio against the published figure.
+    # pk-update "10,000 rows per transaction" with 2,000 operations in --quick would have no transaction
+    # reach 10,000 rows while the report printed a ratio against the published figure.
     checked = 0
     for scenario, step, resolved in _quick_steps():
         batch = resolved.props.get("batchsize", "1")
@@ -202,7 +202,7 @@ def test_every_quick_batched_run_fills_several_whole_batches():
 
 
 def test_a_quick_thread_series_does_as_many_operations_per_thread_at_every_count():
-    # Issue 31: the one-thread step did 5,000 reads (0.2 s, cold), so 8 threads on 2 cores showed 2.87x.
+    # A one-thread step of 5,000 reads (0.2 s, cold) made 8 threads on 2 cores show 2.87x.
     per_thread = {}
     for scenario, step, resolved in _quick_steps():
         if scenario.id == "pk-query-threads" and step.phase == "run":

@@ -17,7 +17,7 @@ from .conftest import FIXTURES
 from .test_report import constructed_run
 from .test_scale import write_log
 
-# The LMDB workload C, second by second: the JIT compiling the hot path for 5-7 s.
+# A run of LMDB on workload C, second by second: the JIT compiling the hot path for 5-7 s.
 CLIMB = [47e3, 91e3, 167e3, 243e3, 283e3, 308e3, 330e3, 350e3, 365e3, 373e3]
 FLAT = [150e3, 149e3, 152e3, 148e3, 151e3, 150e3, 149e3, 151e3]
 
@@ -168,7 +168,7 @@ def test_the_at_scale_section_notes_loads_that_ran_faster_at_a_larger_n():
             "runtime_s": seconds,
         }
 
-    # The small run: LevelDB 27,409 -> 42,227 ops/s from 65,536 to 262,144 records.
+    # A small run: LevelDB 27,409 -> 42,227 ops/s from 65,536 to 262,144 records.
     points = [load("leveldb", 65_536, 27_409.0, 2.4), load("leveldb", 262_144, 42_227.0, 6.2)]
     points += [load("rocksdb", 65_536, 50_000.0, 1.3), load("rocksdb", 262_144, 48_000.0, 5.5)]
     note = rising_loads_note(points)

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The free-space check counts a large write itself: a 40 MB value on a disk with room for the margin but
- * not for the value was accepted and crashed leveldbjni (issue 20, item 3a). Margins are set from the
- * disk's own free space, with gaps wide enough for other processes' writes meanwhile.
+ * not for the value must not be accepted, or it crashes leveldbjni. Margins are set from the disk's own
+ * free space, with gaps wide enough for other processes' writes meanwhile.
  */
 class DiskSpaceGuardTest {
 
@@ -141,7 +141,7 @@ class DiskSpaceGuardTest {
   /**
    * An engine whose files grow by far more than its writes count (LMDB while another process pins a snapshot:
    * 12 KB per 100-byte update) hands the guard what its files use: once that grew by a look's interval, the
-   * next write looks, whatever was counted (issue 32, item 3: the write map's SIGBUS).
+   * next write looks, whatever was counted (else the write map's SIGBUS).
    */
   @Test
   void aFollowedFileThatGrowsByALooksIntervalIsLookedAtOnTheNextWrite() throws Exception {

@@ -178,8 +178,8 @@ public abstract class KeyValueDbContract {
   }
 
   /**
-   * Issue 33: a ten-line trace (Twitter's format) loads and replays exactly its ten operations, in order, on the
-   * engine, every one answered OK, and leaves what its writes wrote.
+   * A ten-line trace (Twitter's format) loads and replays exactly its ten operations, in order, on the engine,
+   * every one answered OK, and leaves what its writes wrote.
    */
   @Test
   void aTenLineTraceReplaysItsTenOperationsInOrder() throws Exception {
@@ -655,8 +655,8 @@ public abstract class KeyValueDbContract {
   protected abstract Process holdFromOutside(Path dir) throws Exception;
 
   /**
-   * {@code destroy=true} deleted a database another process had open: an LMDB environment {@code mdb_dump} was
-   * reading, an SQLite file a Python connection held in a read transaction (issue 32, item 4), since such a
+   * {@code destroy=true} must not delete a database another process has open: an LMDB environment
+   * {@code mdb_dump} is reading, an SQLite file a Python connection holds in a read transaction, since such a
    * process takes the engine's lock, not the project's. A destroy takes the engine's own locks first: refused,
    * naming the process, every file left as it was.
    */
@@ -715,8 +715,8 @@ public abstract class KeyValueDbContract {
   }
 
   /**
-   * A run phase on a mistyped path created an empty database and measured 1,000 NOT_FOUND reads with exit 0
-   * (issue 32, item 7). A run whose operations read records is refused on a database that does not exist (before
+   * A run phase on a mistyped path must not create an empty database and measure 1,000 NOT_FOUND reads with
+   * exit 0. A run whose operations read records is refused on a database that does not exist (before
    * anything is created: YCSB's client exits 3), on one that holds no record, and with destroy=true (before
    * anything is deleted), unless allowemptyrun=true asks for it; a run of inserts alone may start from nothing.
    */

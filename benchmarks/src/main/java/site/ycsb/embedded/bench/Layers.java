@@ -157,7 +157,7 @@ public final class Layers {
   }
 
   /**
-   * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (the issue's bound for a 1M load). Read
+   * Layers (d0), (d) and (e): YCSB's client in a child JVM with -Xmx256m (a 1M-record load fits in it). Read
    * shapes load first (untimed; not for the do-nothing DB, which keeps nothing). Per entry: {in-operation us
    * ({@link NanoTimedDB}), wall us (RunTime), YCSB's AverageLatency x Operations (whole microseconds per operation)}.
    */

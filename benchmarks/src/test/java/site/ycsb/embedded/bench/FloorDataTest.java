@@ -53,7 +53,7 @@ class FloorDataTest {
     }
     assertEquals(String.format("%016d", loaded.length() - 1),
         new String(fromC.get(fromC.size() - 1)[0], StandardCharsets.US_ASCII));
-    // The same table shape too: the binding's default, WITHOUT ROWID (issue 23 item 3).
+    // The same table shape too: the binding's default, WITHOUT ROWID.
     assertTrue(tableSql(java).endsWith("WITHOUT ROWID"), tableSql(java));
     assertTrue(tableSql(c).endsWith("WITHOUT ROWID"), tableSql(c));
     assertEquals(scalar(java, "PRAGMA page_size"), scalar(c, "PRAGMA page_size"));

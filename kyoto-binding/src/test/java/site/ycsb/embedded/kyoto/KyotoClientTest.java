@@ -722,7 +722,7 @@ class KyotoClientTest extends KeyValueDbContract {
       KyotoNative.close(db);
     }
   }
-  /** Issue 20: a TreeDB file cut short is refused before Kyoto Cabinet opens it, untouched, and through YCSB. */
+  /** A TreeDB file cut short is refused before Kyoto Cabinet opens it, untouched, and through YCSB. */
   @Test
   void aFileCutShortIsRefusedUntouched() throws Exception {
     Path dir = tmp.resolve("db");
@@ -733,7 +733,7 @@ class KyotoClientTest extends KeyValueDbContract {
   }
 
   /**
-   * Issue 32: the refusal of a file cut short offers kyoto.repair=true, and with it Kyoto rebuilds the file from
+   * The refusal of a file cut short offers kyoto.repair=true, and with it Kyoto rebuilds the file from
    * the records it still holds: what it holds reads back right, and the rebuilt file opens without the property.
    */
   @Test

@@ -18,7 +18,7 @@ import site.ycsb.embedded.crash.CrashVerifier;
 /**
  * Kyoto's TreeDB writes the first kyoto.mapsize bytes of its file through a memory map: it grows the file
  * with ftruncate and copies into the map, so a disk another process fills is a SIGBUS at the first store
- * into a page the filesystem has no block for (issue 24, item 2). With libycsb_mmap_space.so preloaded, as
+ * into a page the filesystem has no block for. With libycsb_mmap_space.so preloaded, as
  * bin/ycsb does for kyoto, ftruncate reserves the blocks first and a full disk is an ERROR. The writer runs
  * in a JVM of its own on a small tmpfs (mounting needs root; without it the test is skipped loudly, and
  * fails when CI is set), with the free-space guard off: the preload alone stands between Kyoto and the
@@ -94,10 +94,10 @@ class KyotoFullDiskTest {
   }
 
   /**
-   * Issue 32, item 2: under kyoto.writetransactions=auto a disk filled faster than the binding's look at the
-   * free space (every 100 ms of writes) met writes still in Kyoto's auto-transactions: they failed ("ftruncate
-   * failed"), the close failed with "success: no error", and the reopen refused the file as cut short, with
-   * every acknowledged record in it. kyoto.writetransactions.below=0 keeps the look from ever switching, so
+   * Under kyoto.writetransactions=auto a disk filled faster than the binding's look at the free space (every
+   * 100 ms of writes) can meet writes still in Kyoto's auto-transactions: they fail ("ftruncate failed"), the
+   * close fails with "success: no error", and the reopen refuses the file as cut short, with every acknowledged
+   * record in it. kyoto.writetransactions.below=0 keeps the look from ever switching, so
    * every fill here is faster than the look: the first failed write must switch to a transaction per write at
    * once and leave the file as that mode does, the close must not report "success", and the reopen must hold
    * every acknowledged record (through Kyoto's repair when the file is refused as cut short, which the refusal
@@ -187,7 +187,8 @@ class KyotoFullDiskTest {
   /**
    * As {@link #writeWhileAnotherProcessFills}, but once the writer has acknowledged {@code records} the tmpfs on
    * {@code mount} is shrunk to what it holds plus 64 KB (remount: the free space falls at once, faster than any
-   * look at it), as issue 32 did; the writer's file is then large, and grows by more than is left.
+   * look at it), as a disk another process fills can; the writer's file is then large, and grows by more than is
+   * left.
    */
   private String[] writeUntilTheDiskShrinks(SmallFilesystem fs, Path mount, Path dir, int records, String property)
       throws Exception {

@@ -243,9 +243,9 @@ class LevelDbClientTest extends KeyValueDbContract {
     assertEquals(levelDbVersion(), ((LevelDbClient) db).handle().levelDbVersion());
   }
   /**
-   * Issue 20: without CURRENT, LevelDB started an empty database and deleted the tables. Now the directory
-   * is refused untouched (by the binding and through YCSB's client, exit 3) until leveldb.repair=true asks
-   * for LevelDB's RepairDB, which gets every record back and says what it did.
+   * Without CURRENT, LevelDB would start an empty database and delete the tables: the directory is refused
+   * untouched (by the binding and through YCSB's client, exit 3) until leveldb.repair=true asks for LevelDB's
+   * RepairDB, which gets every record back and says what it did.
    */
   @Test
   void aDirectoryWithoutCurrentIsRefusedUntouchedAndRepairedOnlyWhenAsked() throws Exception {

@@ -27,7 +27,7 @@ import site.ycsb.embedded.crash.CrashWriter;
 
 /**
  * leveldbjni (LevelDB 1.13) writes through mmap, where a full filesystem is a SIGBUS that kills the JVM
- * (exit 134): issue 20, item 3. Each writer runs in a JVM of its own on a small tmpfs (mounting needs root;
+ * (exit 134). Each writer runs in a JVM of its own on a small tmpfs (mounting needs root;
  * without it the tests are skipped loudly, and fail when CI is set), and every acknowledged record is read
  * back once the disk has room again.
  */
@@ -90,9 +90,9 @@ class LevelDbFullDiskTest {
   }
 
   /**
-   * (c) Issue 32, item 1: the disk is still full at close. LevelDB 1.13's CompactRange, the close's flush of
-   * the memtable, waited for ever for a flush that kept failing; the close now sees that the disk has no room
-   * for it, says so, leaves the memtable to the log (which the next open replays) and closes the database.
+   * (c) The disk is still full at close. LevelDB 1.13's CompactRange, the close's flush of the memtable, would
+   * wait for ever for a flush that keeps failing; the close sees that the disk has no room for it, says so,
+   * leaves the memtable to the log (which the next open replays) and closes the database.
    */
   @Test
   void aCloseOnADiskStillFullSaysWhatItCouldNotFlushAndEnds() throws Exception {

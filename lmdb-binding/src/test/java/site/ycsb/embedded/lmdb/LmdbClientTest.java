@@ -537,7 +537,7 @@ class LmdbClientTest extends KeyValueDbContract {
   }
 
   /**
-   * LMDB keeps no page checksums: 4,096 random bytes over page 2 (here, as in the issue's run, the root) opened
+   * LMDB keeps no page checksums: 4,096 random bytes over page 2 (the root here) opened
    * with every read NOT_FOUND. The binding walks the branch pages and refuses, naming the page, and changes
    * nothing; so for a branch page below the root; the same file undamaged opens and reads every record.
    */

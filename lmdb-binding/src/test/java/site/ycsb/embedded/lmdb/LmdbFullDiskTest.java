@@ -25,8 +25,8 @@ import site.ycsb.embedded.crash.CrashWriter;
 
 /**
  * An open on a full disk with the free-space guard off (diskspacemargin=0): LMDB grows lock.mdb with
- * ftruncate and stores its header through a shared map, and on a full tmpfs that store was a SIGBUS that
- * killed the JVM (issue 24), with the write map on or off. Each writer runs in a JVM of its own
+ * ftruncate and stores its header through a shared map, and on a full tmpfs that store is a SIGBUS that
+ * kills the JVM, with the write map on or off. Each writer runs in a JVM of its own
  * ({@link CrashWriter}: exit 3 is a refused open, 1 an insert that returned ERROR, 134 the crash) on a
  * small tmpfs (mounting needs root; without it the test is skipped loudly, and fails when CI is set).
  */
@@ -98,8 +98,8 @@ class LmdbFullDiskTest {
    * A reader in another process (mdb_dump, its output not read, so it holds its read transaction) pins a
    * snapshot: no page a later commit frees can be reused, and each insert of a 100-byte record grows the file by
    * its copied path (about 12 KB), far more than the guard counted (twice the write's bytes, looked at once per
-   * MB). With the write map that growth ran past the free space between two looks: a SIGBUS in mdb_page_alloc
-   * (exit 134, issue 32). The guard now follows the last page LMDB used: the insert that finds too little room
+   * MB). With the write map that growth can run past the free space between two looks: a SIGBUS in
+   * mdb_page_alloc (exit 134). The guard follows the last page LMDB used: the insert that finds too little room
    * is an ERROR naming the filesystem, and every acknowledged record is there once space is freed.
    */
   @Test

@@ -671,7 +671,7 @@ class RocksDbClientTest extends KeyValueDbContract {
           e.getMessage());
     }
   }
-  /** Issue 20: RocksDB without CURRENT is refused untouched (no rocksdb.repair: rocksdbjni has no RepairDB). */
+  /** RocksDB without CURRENT is refused untouched (no rocksdb.repair: rocksdbjni has no RepairDB). */
   @Test
   void aDirectoryWithoutCurrentIsRefusedUntouched() throws Exception {
     Path dir = tmp.resolve("db");

@@ -717,7 +717,7 @@ class SqliteClientTest extends KeyValueDbContract {
     assertEquals(Map.of("f", "v"), read(db, "k", null));
   }
 
-  /** Issue 23 item 3: db_bench_sqlite3's table, one B-tree keyed by the key, with no rowid and no index. */
+  /** db_bench_sqlite3's table, one B-tree keyed by the key, with no rowid and no index. */
   @Test
   void theKvTableIsWithoutRowidByDefault() throws Exception {
     assertTrue(SqliteOptions.KV_WITHOUT_ROWID_DEFAULT);
@@ -786,8 +786,8 @@ class SqliteClientTest extends KeyValueDbContract {
     assertEquals(Map.of("f", "v"), read(db, "k", null));
   }
   /**
-   * Issue 20: an SQLite file cut short, or whose header fields are damaged, is refused before SQLite opens
-   * it, untouched, and through YCSB (a damaged magic is a file no engine claims: the contract tests it).
+   * An SQLite file cut short, or whose header fields are damaged, is refused before SQLite opens it, untouched,
+   * and through YCSB (a damaged magic is a file no engine claims: the contract tests it).
    */
   @Test
   void aFileCutShortOrWithADamagedHeaderIsRefusedUntouched() throws Exception {
