@@ -182,6 +182,21 @@ def test_the_driver_stops_at_a_fraction_of_a_second_and_youcsbs_client_refuses_o
     assert "maxexecutiontime = '0.5'" in refused.stderr, refused.stderr[-2000:]
 
 
+def test_the_driver_takes_a_rate_with_a_fraction_and_youcsbs_client_refuses_one() -> None:
+    args = [
+        *["run", "lmdb", "-P", str(REPO / "workloads" / "workloadc"), "-db", "site.ycsb.embedded.NothingDB"],
+        *["-p", "operationcount=300", "-p", "warmup.operations=0", "-p", "measurement.interval=both"],
+    ]
+    for rate in (["-target", "2000.5"], ["-p", "target=2000.5"]):
+        run = _ycsb(*args, *rate)
+        assert run.returncode == 0, run.stderr[-2000:]
+        table = _table(run.stdout)
+        assert table[("READ", "Operations")] == 300 and table[("Intended-READ", "Operations")] == 300, run.stdout
+    refused = _ycsb(*args, "-p", "target=2000.5", client="upstream")
+    assert refused.returncode == 3, refused.stderr[-2000:]
+    assert "property target = '2000.5' is not allowed: expected a whole number" in refused.stderr, refused.stderr
+
+
 def test_a_runs_warm_up_on_sqlite_with_four_threads_loads_its_records_from_one(tmp_path: Path) -> None:
     # four connections inserting at once waited on SQLite's lock, then failed: the warm-up ran cold after 10 s
     common = ["-P", str(REPO / "workloads" / "pk-query-threads"), "-p", f"path={tmp_path / 'db'}"]

@@ -121,24 +121,27 @@ public final class Preflight {
   }
 
   /**
-   * As {@link #check(Properties, Collection)}; {@code fractionalTime}: the caller's client takes a fraction of a
-   * second in {@code maxexecutiontime} (the project's driver), where YCSB's Client parses whole seconds only.
+   * As {@link #check(Properties, Collection)}; {@code fractional}: the caller's client takes a fraction in
+   * {@code maxexecutiontime} (seconds) and in {@code target} (operations per second), as the project's driver
+   * does, where YCSB's Client parses whole numbers only.
    */
-  public static List<String> check(Properties p, Collection<String> callersNames, boolean fractionalTime) {
-    values(p, fractionalTime);
+  public static List<String> check(Properties p, Collection<String> callersNames, boolean fractional) {
+    values(p, fractional);
     return unknownNames(p, callersNames);
   }
 
   /** The value checks of {@link #check}. */
-  private static void values(Properties p, boolean fractionalTime) {
+  private static void values(Properties p, boolean fractional) {
     Values v = new Values(p);
     boolean run = !"false".equals(p.getProperty(Client.DO_TRANSACTIONS_PROPERTY, "true"));
     v.integer(Client.THREAD_COUNT_PROPERTY, "1", 1, "");
-    v.integer(Client.TARGET_PROPERTY, "0", 0, " (operations per second; 0: no target)");
-    if (fractionalTime) {
+    if (fractional) {
+      v.number(Client.TARGET_PROPERTY, "0", 0, Integer.MAX_VALUE, "a number of operations per second from 0 to "
+          + Integer.MAX_VALUE + " (0: no target)");
       v.number(Client.MAX_EXECUTION_TIME, "0", 0, Integer.MAX_VALUE, "a number of seconds from 0 to "
           + Integer.MAX_VALUE + " (0: no limit)");
     } else {
+      v.integer(Client.TARGET_PROPERTY, "0", 0, " (operations per second; 0: no target)");
       v.integer(Client.MAX_EXECUTION_TIME, "0", 0, " (seconds; 0: no limit)");
     }
     v.integer("status.interval", "10", 1, " (seconds between status lines)");

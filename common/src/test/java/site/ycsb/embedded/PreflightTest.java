@@ -54,6 +54,19 @@ class PreflightTest {
   }
 
   @Test
+  void aRateWithAFractionIsATargetForTheDriverOnly() {
+    Properties p = workloada("run", "target", "1500.5");
+    assertEquals("property target = '1500.5' is not allowed: expected a whole number from 0 to 2147483647"
+        + " (operations per second; 0: no target)", refusal(p), "YCSB's Client parses a whole number");
+    assertDoesNotThrow(() -> Preflight.check(p, List.of(), true));
+    assertDoesNotThrow(() -> Preflight.check(workloada("run", "target", "1500"), List.of(), true));
+    Properties negative = workloada("run", "target", "-0.5");
+    assertTrue(assertThrows(EngineProperties.BadPropertyException.class,
+        () -> Preflight.check(negative, List.of(), true)).getMessage()
+        .contains("a number of operations per second from 0"));
+  }
+
+  @Test
   void aValueYcsbCannotParseIsRefusedNamingTheProperty() {
     String[][] cases = {
         {"readproportion", "abc", "expected a number of at least 0"},

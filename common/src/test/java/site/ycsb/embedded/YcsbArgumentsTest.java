@@ -48,6 +48,19 @@ class YcsbArgumentsTest {
   }
 
   @Test
+  void aTargetWithAFractionIsReadOnlyWhenAsked() throws Exception {
+    Path file = tmp.resolve("w");
+    Files.writeString(file, "workload=site.ycsb.workloads.CoreWorkload\n");
+    String[] whole = {"-t", "-P", file.toString(), "-target", "+1500"};
+    assertEquals(clientsOwn(whole), YcsbArguments.parse(whole, true), "a whole number as Client reads it");
+    assertEquals("1500", YcsbArguments.parse(whole, true).getProperty("target"));
+    String[] fractional = {"-t", "-P", file.toString(), "-target", "1500.5"};
+    assertNull(YcsbArguments.parse(fractional), "Client's reading");
+    assertEquals("1500.5", YcsbArguments.parse(fractional, true).getProperty("target"));
+    assertNull(YcsbArguments.parse(new String[] {"-P", file.toString(), "-target", "fast"}, true));
+  }
+
+  @Test
   void whatClientWouldRefuseIsLeftToIt() throws Exception {
     Path file = tmp.resolve("w");
     Files.writeString(file, "workload=site.ycsb.workloads.CoreWorkload\n");

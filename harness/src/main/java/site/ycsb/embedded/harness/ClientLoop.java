@@ -89,7 +89,7 @@ final class ClientLoop implements Runnable {
     this.props = props;
     this.opcount = opcount;
     this.targetOpsPerMs = targetPerThreadPerMs;
-    this.targetOpsTickNs = targetPerThreadPerMs > 0 ? (long) (1000000 / targetPerThreadPerMs) : 0;
+    this.targetOpsTickNs = tickNanos(targetPerThreadPerMs);
     this.spinSleep = Boolean.parseBoolean(props.getProperty("spin.sleep", "false"));
     this.measurements = measurements;
     this.workloadMeasurements = workloadMeasurements;
@@ -97,6 +97,11 @@ final class ClientLoop implements Runnable {
     this.threadCount = threadCount;
     this.gate = gate;
     this.done = done;
+  }
+
+  /** The time between a thread's scheduled operations, in nanoseconds, as YCSB's ClientThread computes it; 0: none. */
+  static long tickNanos(double targetPerThreadPerMs) {
+    return targetPerThreadPerMs > 0 ? (long) (1000000 / targetPerThreadPerMs) : 0;
   }
 
   int opsDone() {

@@ -60,13 +60,21 @@ public final class Driver {
 
   /** One step on this JVM's stdout and stderr: its exit status, with YCSB Client's message on a refusal. */
   private static int single(String[] args) {
-    Properties props = YcsbArguments.parse(CheckedClient.timed(args));
+    Properties props = properties(args);
     if (props == null) {
       System.err.println("[ycsb-embedded] the command line is not one YCSB 0.17 takes: " + String.join(" ", args));
       site.ycsb.Client.usageMessage();
       return 2;
     }
     return report(Step.run(props, true));
+  }
+
+  /**
+   * The properties YCSB's Client makes of {@code args} ({@link YcsbArguments}), or null where it would refuse them;
+   * unlike Client, {@code -target} may have a fraction (1500.5 operations a second), which {@link Step} schedules.
+   */
+  static Properties properties(String[] args) {
+    return YcsbArguments.parse(CheckedClient.timed(args), true);
   }
 
   private static int report(Step.Outcome outcome) {
@@ -110,7 +118,7 @@ public final class Driver {
           PrintStream stepErr = new PrintStream(new FileOutputStream(fields[1]), true, StandardCharsets.UTF_8)) {
         System.setOut(stepOut);
         System.setErr(stepErr);
-        Properties props = YcsbArguments.parse(CheckedClient.timed(args));
+        Properties props = properties(args);
         if (props == null) {
           System.err.println("[ycsb-embedded] the command line is not one YCSB 0.17 takes: " + String.join(" ", args));
           status = 2;

@@ -64,8 +64,7 @@ final class Step {
     long maxExecutionMillis = Math.round(Double.parseDouble(props.getProperty("maxexecutiontime", "0")) * 1000);
     int threadcount = Integer.parseInt(props.getProperty("threadcount", "1"));
     String dbname = props.getProperty("db", "site.ycsb.BasicDB");
-    int target = Integer.parseInt(props.getProperty("target", "0"));
-    double targetPerThreadPerMs = target > 0 ? (double) target / threadcount / 1000.0 : -1;
+    double targetPerThreadPerMs = targetPerThreadPerMs(props, threadcount);
     boolean transactions = Boolean.parseBoolean(props.getProperty("dotransactions", "true"));
 
     Measurements.setProperties(props); // the workload's own measurements (CoreWorkload's read-modify-write)
@@ -189,6 +188,16 @@ final class Step {
           + " causes are printed above)");
     }
     return Outcome.OK;
+  }
+
+  /**
+   * Each client thread's share of {@code target} (operations per second, all threads together) in operations per
+   * millisecond, or -1 for none, as YCSB's Client computes it; the target may have a fraction (Preflight.check: a
+   * rate of 1500.5 a second), where Client parses a whole number, whose share is the same here as there.
+   */
+  static double targetPerThreadPerMs(Properties props, int threadcount) {
+    double target = Double.parseDouble(props.getProperty("target", "0"));
+    return target > 0 ? target / threadcount / 1000.0 : -1;
   }
 
   /**
