@@ -26,6 +26,10 @@ INTENDED_PREFIX = "Intended-"
 # Measured names that are not requests: the close, and YCSB's totals.
 NOT_REQUESTS = ("CLEANUP", "OVERALL")
 READ_MODIFY_WRITE = "READ-MODIFY-WRITE"  # workload F's request of its own, with a dash in its name
+# The decimals of an asked rate: YCSB's Client reads `-target` as a whole number, the project's driver (harness/)
+# takes a fraction; a tenth of an operation a second is finer than any step can tell apart.
+WHOLE_RATES = 0
+DRIVER_RATE_DIGITS = 1
 
 _UNITS = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _SLA = re.compile(r"^(?:([A-Za-z-]+):)?p(\d+(?:\.\d+)?)=(\d+(?:\.\d+)?)(us|ms|s)$")
@@ -44,12 +48,12 @@ def _percentile_of(measurement: str) -> float | None:
 
 @dataclass(frozen=True)
 class Sla:
-    """A latency bound: the q-th percentile of one operation's (or the slowest operation's) intended-time
-    latency at most `bound_us`."""
+    """A latency bound: the q-th percentile of one operation's intended-time latency, or of all operations'
+    together (their histograms merged), at most `bound_us`."""
 
     percentile: float
     bound_us: float
-    operation: str | None = None  # None: every operation (the slowest)
+    operation: str | None = None  # None: all operations together (in_overall)
 
     @property
     def text(self) -> str:
@@ -80,6 +84,14 @@ Latencies = dict[str, dict[str, float]]
 def _is_request(name: str) -> bool:
     """An operation a client asked for: READ, UPDATE, READ-MODIFY-WRITE...; not READ-FAILED, CLEANUP, totals."""
     return name == READ_MODIFY_WRITE or ("-" not in name and name not in NOT_REQUESTS)
+
+
+def in_overall(name: str) -> bool:
+    """An operation whose latencies a bound without an operation counts: each database operation a client asked
+    for (READ, UPDATE, INSERT, SCAN, ...). Workload F's READ-MODIFY-WRITE is a read and an update, which YCSB also
+    measures as READ and UPDATE (the update's intended time from the same tick, so it includes the read): counting
+    it too would count those requests twice."""
+    return _is_request(name) and name != READ_MODIFY_WRITE
 
 
 def step_latencies(measurements: Iterable[Measurement]) -> tuple[Latencies, Latencies]:
@@ -127,6 +139,10 @@ class RateStep:
     problem: str | None = None  # why it did not run (above the harness's ceiling) or failed
     stem: str | None = None  # its files' stem in the cell's directory
     other_cores: float | None = None  # what other processes kept busy meanwhile, in cores (resources.machine_cpu)
+    # All operations together (in_overall), from their HdrHistogram logs merged: percentile key -> us; {} when the
+    # step has no readable log (then a bound without an operation takes the slowest operation's, above it).
+    overall_intended: dict[str, float] = field(default_factory=dict)
+    overall_service: dict[str, float] = field(default_factory=dict)
 
     @property
     def held(self) -> bool:
@@ -136,9 +152,10 @@ class RateStep:
         return self.asked is None or self.achieved >= HOLD_SHARE * self.asked
 
     def latency(self, sla_or_key: Sla | str, intended: bool = True, operation: str | None = None) -> float | None:
-        """A percentile (or 'max') of one operation, or of the slowest (operation None), in microseconds. The
-        slowest operation's q-th percentile bounds the q-th percentile of all requests together from above: each
-        operation has at most 1 - q of its latencies above its own, so all of them together have too."""
+        """A percentile (or 'max') of one operation, or of all operations together (operation None), in
+        microseconds. Without the merged figures (a step without readable logs, a record written before them), all
+        operations together is the slowest operation's figure, which bounds theirs from above: each operation has
+        at most 1 - q of its latencies above its own q-th percentile, so all of them together have too."""
         if isinstance(sla_or_key, Sla):
             key, operation = percentile_key(sla_or_key.percentile), sla_or_key.operation
         else:
@@ -146,8 +163,16 @@ class RateStep:
         table = self.intended if intended else self.service
         if operation is not None:
             return table.get(operation, {}).get(key)
-        values = [v[key] for v in table.values() if key in v]
+        overall = self.overall_intended if intended else self.overall_service
+        if overall:
+            return overall.get(key)
+        values = [v[key] for name, v in table.items() if key in v and in_overall(name)]
         return max(values) if values else None
+
+    @property
+    def merged(self) -> bool:
+        """Whether its figures of all operations together are their merged histograms' (not the slowest's)."""
+        return bool(self.overall_intended)
 
 
 def passes(step: RateStep, sla: Sla) -> bool:
@@ -156,9 +181,27 @@ def passes(step: RateStep, sla: Sla) -> bool:
     return step.held and value is not None and value <= sla.bound_us
 
 
-def sweep_rates(flat_out: float, fractions: Iterable[float] = FRACTIONS) -> list[tuple[float, int]]:
-    """(fraction, whole operations a second) of each sweep step; a rate below 1 becomes 1."""
-    return [(f, max(1, round(flat_out * f))) for f in fractions]
+def asked_rate(rate: float, digits: int = WHOLE_RATES) -> float:
+    """A rate as the client is asked for it: `digits` decimals (WHOLE_RATES for YCSB's Client, a whole number;
+    DRIVER_RATE_DIGITS for the driver); a rate below 1 operation a second becomes 1, a step's few operations
+    having no percentile to speak of."""
+    return max(1, round(rate)) if digits == WHOLE_RATES else max(1.0, round(rate, digits))
+
+
+def rate_text(rate: float, grouped: bool = False) -> str:
+    """An asked rate as the client's `target` property and a step's name take it: '1500', '1500.5'; grouped
+    (a progress line): '1,500', '1,500.5'."""
+    whole = float(rate).is_integer()
+    if grouped:
+        return f"{rate:,.0f}" if whole else f"{rate:,.{DRIVER_RATE_DIGITS}f}"
+    return f"{rate:.0f}" if whole else f"{rate:.{DRIVER_RATE_DIGITS}f}"
+
+
+def sweep_rates(
+    flat_out: float, fractions: Iterable[float] = FRACTIONS, digits: int = WHOLE_RATES
+) -> list[tuple[float, float]]:
+    """(fraction, asked rate) of each sweep step (asked_rate: whole numbers unless `digits`)."""
+    return [(f, asked_rate(flat_out * f, digits)) for f in fractions]
 
 
 @dataclass(frozen=True)
@@ -194,17 +237,18 @@ def bracket(steps: Iterable[RateStep], sla: Sla) -> tuple[RateStep | None, RateS
     return passing, failing
 
 
-def next_probe(steps: Iterable[RateStep], sla: Sla, resolution: float) -> int | None:
-    """The next rate to try (the middle of the bracket), or None when the bracket is narrower than `resolution`
-    operations a second, or open (nothing failed, or nothing passed and the lowest failure is at 1 op/s)."""
+def next_probe(steps: Iterable[RateStep], sla: Sla, resolution: float, digits: int = WHOLE_RATES) -> float | None:
+    """The next rate to try (the middle of the bracket, with `digits` decimals), or None when the bracket is
+    narrower than `resolution` operations a second, or open (nothing failed, or nothing passed and the lowest
+    failure is at 1 op/s)."""
     passing, failing = bracket(steps, sla)
     if failing is None:
         return None
     low = passing.asked if passing is not None and passing.asked is not None else 0.0
     high = failing.asked or 0.0
-    if high - low <= max(resolution, 1.0):
+    if high - low <= max(resolution, 10.0**-digits):
         return None
-    middle = round((low + high) / 2)
+    middle = round((low + high) / 2, digits) if digits != WHOLE_RATES else round((low + high) / 2)
     return middle if low < middle < high else None
 
 
@@ -221,12 +265,17 @@ def capacity(steps: list[RateStep], sla: Sla) -> Capacity:
 
 
 def search(
-    steps: list[RateStep], sla: Sla, resolution: float, run: Callable[[int], RateStep], most: int = 8
+    steps: list[RateStep],
+    sla: Sla,
+    resolution: float,
+    run: Callable[[float], RateStep],
+    most: int = 8,
+    digits: int = WHOLE_RATES,
 ) -> Capacity:
     """Bisection between the sweep's points: runs `run(rate)` at each probe (appended to `steps`) until the
-    bracket is within `resolution` or `most` probes ran; the capacity found."""
+    bracket is within `resolution` or `most` probes ran; the capacity found. `digits`: the probes' decimals."""
     for _ in range(most):
-        rate = next_probe(steps, sla, resolution)
+        rate = next_probe(steps, sla, resolution, digits)
         if rate is None:
             break
         steps.append(run(rate))

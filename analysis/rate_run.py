@@ -2,11 +2,14 @@
 directory: the workload's load, a flat-out step, then the sweep (the flat-out rate's FRACTIONS, each a step held
 at its rate with `-target`), then per `--sla` the capacity search (bisection between the sweep's points). Every
 step is timed (maxexecutiontime) and measures latency both from each operation's scheduled start and from its
-actual start (`measurement.interval=both`). Before the engines, the harness's own ceiling: a do-nothing DB
-flat out on the same workload at the same threads; an asked rate above it is refused and marked.
+actual start (`measurement.interval=both`), per operation and, from its HdrHistogram logs merged, of all
+operations together. Before the engines, the harness's own ceiling: a do-nothing DB flat out on the same workload
+at the same threads; an asked rate above it is refused and marked. The project's driver is asked each rate to a
+tenth of an operation a second, YCSB's own Client (YCSB_CLIENT=upstream) in whole numbers.
 
 Layout: <out>/rate/rate.json (the model: rate.Sweep records), <out>/rate/<engine>/rate-<workload>/ (cell.json and
-each step's raw files, as the suite keeps them); `python -m analysis report <out>` draws "Latency at a rate".
+each step's raw files, as the suite keeps them); `python -m analysis report <out>` draws "Latency at a rate" and
+the heat map's rows of each engine's capacity under each bound.
 """
 
 from __future__ import annotations
@@ -26,20 +29,28 @@ from .machine import collect_machine_info
 from .parse import parse_json_export, parse_measurement_lines
 from .progress import format_duration
 from .rate import (
+    DRIVER_RATE_DIGITS,
     FRACTIONS,
     INTENDED_PREFIX,
     PERCENTILES,
     STALL_FRACTION,
+    WHOLE_RATES,
+    Latencies,
     RateStep,
     Sla,
     StallRun,
     Sweep,
     achieved_rate,
+    asked_rate,
     capacity,
+    in_overall,
     parse_sla,
+    percentile_key,
+    rate_text,
     search,
     stall_spans,
     step_latencies,
+    sweep_rates,
 )
 from .runner import (
     CellJvms,
@@ -47,13 +58,14 @@ from .runner import (
     ResolvedStep,
     RunOptions,
     cell_dir,
+    driver_client,
     engine_is_built,
     precheck_cell,
     resolve_step,
     run_step,
     stacked_properties,
 )
-from .scale import NOT_MEASURED, Second, UnreadableLog, hdr_logs, timeline
+from .scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
 from .scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
 from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
 
@@ -79,10 +91,14 @@ class RateSettings:
     resolution: float
 
     @property
+    def quantiles(self) -> list[float]:
+        """The percentiles every step reports: the report's and every bound's."""
+        return sorted({*PERCENTILES, *(s.percentile for s in self.slas)})
+
+    @property
     def percentiles(self) -> str:
         """YCSB's hdrhistogram.percentiles: the report's and every bound's."""
-        qs = sorted({*PERCENTILES, *(s.percentile for s in self.slas)})
-        return ",".join(f"{q:g}" for q in qs)
+        return ",".join(f"{q:g}" for q in self.quantiles)
 
 
 def rate_workloads() -> dict[str, Scenario]:
@@ -97,18 +113,25 @@ def stall_workloads() -> dict[str, Scenario]:
 
 
 def paced_step(scenario: Scenario, settings: RateSettings, variant: str, props: tuple[tuple[str, str], ...]) -> Step:
-    """The scenario's run step as a timed step of the sweep, with its latencies both ways."""
+    """The scenario's run step as a timed step of the sweep, with its latencies both ways, and each operation's
+    HdrHistogram log (merged into all operations' percentiles: overall_latencies)."""
     run = next(s for s in scenario.steps if s.phase == "run" and s.measured)
     both = (
         ("measurement.interval", "both"),
         ("hdrhistogram.percentiles", settings.percentiles),
+        ("hdrhistogram.fileoutput", "true"),
         ("threadcount", str(settings.threads)),
     )
     return replace(run, variant=variant, props=(*run.props, *both, *props), seconds=settings.seconds)
 
 
-def rate_variant(kind: str, rate: int | None) -> str:
-    return "flat" if rate is None else f"{kind}-{rate}"
+def rate_variant(kind: str, rate: float | None) -> str:
+    return "flat" if rate is None else f"{kind}-{rate_text(rate)}"
+
+
+def rate_digits(options: RunOptions, engine: str) -> int:
+    """The decimals a rate is asked with: a fraction for the project's driver, whole numbers for YCSB's Client."""
+    return DRIVER_RATE_DIGITS if driver_client(options.launcher_for(engine)) else WHOLE_RATES
 
 
 def _resolve(options: RunOptions, scenario: Scenario, step: Step, index: int) -> ResolvedStep:
@@ -150,6 +173,7 @@ class SweepCell:
         self.launcher = engine if engine != HARNESS else first_built(options.repo)
         self.binding = scenario.binding_for(self.launcher)
         self.jvm = CellJvms(options, self.launcher, scenario, [], self.repeat_dir)
+        self.digits = rate_digits(options, self.launcher)
         self.index = 0
         self.records: list = []
 
@@ -164,13 +188,13 @@ class SweepCell:
         achieved, measurements = read_step(self.options, record.stdout, record.json)
         return record.problems, achieved, measurements
 
-    def paced(self, kind: str, rate: int | None, fraction: float | None, ceiling: float | None) -> RateStep:
+    def paced(self, kind: str, rate: float | None, fraction: float | None, ceiling: float | None) -> RateStep:
         if rate is not None and ceiling is not None and rate > ceiling:
             why = (
                 f"above the harness's ceiling ({ceiling:,.0f}/s, a do-nothing DB at {self.settings.threads} thread(s))"
             )
             return RateStep(kind, rate, None, fraction=fraction, problem=why)
-        extra: tuple[tuple[str, str], ...] = (("target", str(rate)),) if rate is not None else ()
+        extra: tuple[tuple[str, str], ...] = (("target", rate_text(rate)),) if rate is not None else ()
         if self.engine == HARNESS:
             extra += (("db", NOTHING_DB),)
         step = paced_step(self.scenario, self.settings, rate_variant(kind, rate), extra)
@@ -180,7 +204,20 @@ class SweepCell:
         stem = record.stdout.rsplit("/", 1)[-1].removesuffix(".txt")
         problem = "; ".join(problems) if problems else None
         others = (record.resources or {}).get("other_cpu_cores")
-        return RateStep(kind, rate, achieved, intended, service, fraction, problem, stem, others)
+        quantiles = self.settings.quantiles
+        return RateStep(
+            kind,
+            rate,
+            achieved,
+            intended,
+            service,
+            fraction,
+            problem,
+            stem,
+            others,
+            overall_latencies(self.repeat_dir, stem, quantiles, intended, True),
+            overall_latencies(self.repeat_dir, stem, quantiles, service, False),
+        )
 
     def finish(self) -> None:
         self.jvm.close()
@@ -240,18 +277,18 @@ def sweep_engine(
             sweep.error = f"flat out: {flat.problem or 'no rate'}"
             return sweep
         say(f"rate: {engine} {scenario.id}: flat out {flat.achieved:,.0f}/s")
-        for fraction, rate in ((f, max(1, round(flat.achieved * f))) for f in settings.fractions):
+        for fraction, rate in sweep_rates(flat.achieved, settings.fractions, cell.digits):
             paced = cell.paced("sweep", rate, fraction, ceiling)
             sweep.steps.append(paced)
             say(f"rate: {engine} {scenario.id}: {describe(paced)}")
 
-        def probe(rate: int) -> RateStep:
+        def probe(rate: float) -> RateStep:
             step = cell.paced("search", rate, rate / flat.achieved if flat.achieved else None, ceiling)
             say(f"rate: {engine} {scenario.id}: search {describe(step)}")
             return step
 
         for sla in settings.slas:
-            search(sweep.steps, sla, settings.resolution * flat.achieved, probe)
+            search(sweep.steps, sla, settings.resolution * flat.achieved, probe, digits=cell.digits)
         sweep.capacities = [capacity(sweep.steps, sla) for sla in settings.slas]  # with every bound's probes
     finally:
         cell.finish()
@@ -261,13 +298,39 @@ def sweep_engine(
     return sweep
 
 
+def request_logs(directory: Path, stem: str, intended: bool) -> list[Path]:
+    """A step's HdrHistogram interval logs of the operations all operations together count (rate.in_overall):
+    <stem>.Intended-<OPERATION>.hdr (intended time) or <stem>.<OPERATION>.hdr (service time), as YCSB writes them
+    with measurement.interval=both and hdrhistogram.fileoutput=true, an interval per status line."""
+    logs = []
+    for path in hdr_logs(directory, stem):
+        name = path.name[len(stem) + 1 : -len(".hdr")]
+        if name.startswith(INTENDED_PREFIX) == intended and in_overall(name.removeprefix(INTENDED_PREFIX)):
+            logs.append(path)
+    return logs
+
+
+def overall_latencies(
+    directory: Path, stem: str, quantiles: list[float], per_operation: Latencies, intended: bool
+) -> dict[str, float]:
+    """All operations of a step together: each percentile of their logs merged (scale.merged_histogram), and the
+    largest of their maxima (YCSB's own, exact); {} when the step left no readable log."""
+    try:
+        merged = merged_histogram(request_logs(directory, stem, intended))
+    except UnreadableLog:
+        return {}
+    if merged is None:
+        return {}
+    found = {percentile_key(q): float(merged.get_value_at_percentile(q)) for q in quantiles}
+    maxima = [v["max"] for name, v in per_operation.items() if in_overall(name) and "max" in v]
+    if maxima:
+        found["max"] = max(maxima)
+    return found
+
+
 def intended_timeline(directory: Path, stem: str) -> list[Second]:
-    """A step's intended-time latency second by second, from its <stem>.Intended-<OPERATION>.hdr interval logs
-    (measurement.interval=both, hdrhistogram.fileoutput=true, an interval per status line)."""
-    names = {p: p.name.split(".")[-2] for p in hdr_logs(directory, stem)}
-    return timeline(
-        p for p, n in names.items() if n.startswith(INTENDED_PREFIX) and n[len(INTENDED_PREFIX) :] not in NOT_MEASURED
-    )
+    """A step's intended-time latency second by second, all operations together, from its interval logs."""
+    return timeline(request_logs(directory, stem, intended=True))
 
 
 def stall_engine(
@@ -293,11 +356,12 @@ def stall_engine(
         if problems or not run.flat_out:
             run.error = f"flat out: {'; '.join(problems) or 'no rate'}"
             return run
-        rate = max(1, round(run.flat_out * fraction))
+        rate = asked_rate(run.flat_out * fraction, cell.digits)
         # Timed so that YCSB writes its interval logs; the limit only stops an engine that falls far behind.
         limit = 2 * cell.records[-1].recordcount / rate + settings.seconds
-        paced = (*both, ("target", str(rate)), ("hdrhistogram.fileoutput", "true"))
-        step = replace(write, variant=f"stalls-{rate}", props=(*write.props, *paced), seconds=round(limit, 1))
+        paced = (*both, ("target", rate_text(rate)), ("hdrhistogram.fileoutput", "true"))
+        variant = rate_variant("stalls", rate)
+        step = replace(write, variant=variant, props=(*write.props, *paced), seconds=round(limit, 1))
         problems, run.achieved, _ = cell.run(step)
         run.asked, run.stem = rate, cell.records[-1].stdout.rsplit("/", 1)[-1].removesuffix(".txt")
         if problems:
@@ -315,7 +379,8 @@ def stall_engine(
             else "too short to judge stalls (no whole second after the first): lower --stall-rate or use --full"
         )
         say(
-            f"rate: {engine} {scenario.id} at {rate:,}/s ({fraction:.0%} of {run.flat_out:,.0f}/s): "
+            f"rate: {engine} {scenario.id} at {rate_text(rate, grouped=True)}/s ({fraction:.0%} of "
+            f"{run.flat_out:,.0f}/s): "
             f"{run.achieved or 0:,.0f}/s achieved, {judged}"
         )
     finally:
@@ -325,7 +390,7 @@ def stall_engine(
 
 def describe(step: RateStep) -> str:
     """One progress line: asked, achieved, intended and service p99."""
-    asked = f"{step.asked:,.0f}/s" if step.asked is not None else "flat out"
+    asked = f"{rate_text(step.asked, grouped=True)}/s" if step.asked is not None else "flat out"
     if step.problem:
         return f"{asked}: {step.problem}"
     intended, service = step.latency("p99"), step.latency("p99", intended=False)
@@ -370,8 +435,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         nargs="+",
         metavar="BOUND",
         default=list(DEFAULT_SLAS),
-        help="latency bounds for the capacity search, [OPERATION:]pQ=BOUND (p99=2ms, p99.9=500us, READ:p99=1ms; "
-        "without an operation: the slowest operation's); default p99=2ms",
+        help="latency bounds for the capacity search, [OPERATION:]pQ=BOUND (p99=2ms, p99.9=500us, READ:p99=1ms); "
+        "without an operation, the percentile of all operations together, their HdrHistogram logs merged (a "
+        "read-modify-write counts as its read and its update); default p99=2ms",
     )
     p.add_argument("--threads", type=int, default=1, metavar="N", help="client threads (default 1)")
     p.add_argument("--step-seconds", type=int, metavar="S", help="each step's time (YCSB's maxexecutiontime)")

@@ -287,14 +287,27 @@ def resolve_step(
     return ResolvedStep(step, index, records, operations, props, expectation, shape, nominal)
 
 
-# YCSB's time limit in seconds; the driver also takes a fraction (harness/.../Step.java), YCSB's Client does not.
+# YCSB's time limit in seconds and its rate in operations a second (-target); the driver also takes a fraction
+# of each (harness/.../Step.java), YCSB's Client does not.
 MAX_EXECUTION_TIME = "maxexecutiontime"
+TARGET = "target"
 
 
-def _driver_records(launcher: Launcher) -> bool:
-    """Whether the step's client is bin/ycsb's driver, which writes interval records (intervals.file): with
-    YCSB_CLIENT=upstream YCSB's own Client reads no such property, and the launcher would say so."""
+def driver_client(launcher: Launcher) -> bool:
+    """Whether the step's client is bin/ycsb's driver, which writes interval records (intervals.file) and takes a
+    fraction in maxexecutiontime and target: with YCSB_CLIENT=upstream YCSB's own Client does neither (and the
+    launcher would say so of the property), nor does a peer's."""
     return isinstance(launcher, OurLauncher) and os.environ.get("YCSB_CLIENT", "driver") == "driver"
+
+
+def whole_target(value: str) -> str:
+    """A rate as YCSB's Client reads it, a whole number: '1500.7' -> '1501'; a positive rate at least 1. A value
+    that is no positive number is left as it is, for the launcher's check to refuse by name (or 0: no target)."""
+    try:
+        rate = float(value)
+    except ValueError:
+        return value
+    return str(max(1, round(rate))) if 0 < rate < math.inf else value
 
 
 def ycsb_command(
@@ -330,12 +343,14 @@ def ycsb_command(
         **({"exporter": JSON_EXPORTER, "exportfile": str(export_file)} if export_file else {}),
         **({"hdrhistogram.output.path": str(hdr_prefix)} if hdr_prefix else {}),
         **({TIMING_PROPERTY: str(timing_file)} if timing_file and launcher.timed() else {}),
-        **({INTERVALS_PROPERTY: str(intervals_file)} if intervals_file and _driver_records(launcher) else {}),
+        **({INTERVALS_PROPERTY: str(intervals_file)} if intervals_file and driver_client(launcher) else {}),
         "status.interval": "1",
         **launcher.extra_properties(data_dir),
     }
-    if MAX_EXECUTION_TIME in props and not _driver_records(launcher):  # YCSB's Client reads whole seconds only
+    if MAX_EXECUTION_TIME in props and not driver_client(launcher):  # YCSB's Client reads whole seconds only
         props[MAX_EXECUTION_TIME] = str(math.ceil(float(props[MAX_EXECUTION_TIME])))
+    if TARGET in props and not driver_client(launcher):  # and whole operations a second
+        props[TARGET] = whole_target(props[TARGET])
     # The launcher warms the JIT up on a scratch database before each phase (common/.../Warmup.java): a step
     # whose figure is not reported needs none, and the suite may ask for a shorter one (--warmup-seconds).
     warmup = 0.0 if not resolved.step.measured else warmup_seconds

@@ -103,15 +103,20 @@ def timeline(logs: Iterable[Path]) -> list[Second]:
     return seconds
 
 
-def step_percentiles(logs: Iterable[Path]) -> dict[str, float] | None:
-    """p50/p99/p99.9 (us) of every operation of the whole step, from its logs; None without logs."""
+def merged_histogram(logs: Iterable[Path]) -> HdrHistogram | None:
+    """Every interval of these logs added into one histogram: the whole step, all their operations together; None
+    when they hold no value."""
     merged = _new_histogram()
-    found = False
     for log in logs:
         for interval in read_intervals(log):
             merged.add(interval)
-            found = True
-    if not found or merged.get_total_count() == 0:
+    return merged if merged.get_total_count() > 0 else None
+
+
+def step_percentiles(logs: Iterable[Path]) -> dict[str, float] | None:
+    """p50/p99/p99.9 (us) of every operation of the whole step, from its logs; None without logs."""
+    merged = merged_histogram(logs)
+    if merged is None:
         return None
     return {
         f"p{name}_us": float(merged.get_value_at_percentile(p)) for name, p in (("50", 50), ("99", 99), ("999", 99.9))

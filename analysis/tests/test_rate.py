@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from analysis.parse import parse_measurement_lines
-from analysis.rate import RateStep, achieved_rate, step_latencies
+from analysis.rate import DRIVER_RATE_DIGITS, RateStep, achieved_rate, asked_rate, rate_text, step_latencies
 from analysis.runner import engine_is_built
 
 from .conftest import REPO
@@ -127,9 +127,13 @@ def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_
     assert sweep["engine"] == "lmdb" and sweep["error"] is None and sweep["ceiling"] == ceiling
     flat, half, above = sweep["steps"][:3]
     assert flat["kind"] == "flat" and flat["asked"] is None and flat["achieved"] > 0
-    assert half["asked"] == round(flat["achieved"] * 0.5)
+    assert half["asked"] == asked_rate(flat["achieved"] * 0.5, DRIVER_RATE_DIGITS)  # the driver takes a tenth
     assert abs(half["achieved"] - half["asked"]) <= 0.02 * half["asked"]
     assert half["intended"]["READ"]["p99"] >= half["service"]["READ"]["p99"] > 0
+    # all operations together, from the step's HdrHistogram logs: workload C's are its reads
+    assert set(half["overall_intended"]) == set(half["overall_service"]) == {"p50", "p99", "p99.9", "max"}
+    assert half["overall_intended"]["max"] == half["intended"]["READ"]["max"]
+    assert half["overall_intended"]["p99"] >= half["overall_service"]["p99"] > 0
     assert above["asked"] > ceiling and above["achieved"] is None
     assert "above the harness's ceiling" in above["problem"]
     (found,) = sweep["capacities"]
@@ -142,4 +146,4 @@ def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_
 
 
 def half_name(step: dict) -> str:
-    return f"run-workloadc-sweep-{step['asked']}"
+    return f"run-workloadc-sweep-{rate_text(step['asked'])}"

@@ -9,7 +9,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from analysis.rate import stall_run_of, stall_spans, stalled_seconds
+from analysis.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
 from analysis.rate_run import intended_timeline
 from analysis.runner import engine_is_built
 
@@ -76,10 +76,10 @@ def test_the_rate_command_holds_a_write_file_at_a_share_of_its_flat_out_rate(tmp
     assert record["sweeps"] == [] and record["ceilings"] == {}  # --stalls alone: no sweep of workloads A and C
     (run,) = [stall_run_of(r) for r in record["stalls"]]
     assert run.engine == "leveldb" and run.workload == "tinykeys" and run.error is None, run
-    assert run.flat_out and run.asked == round(run.flat_out * 0.04) and run.fraction == 0.04
+    assert run.flat_out and run.asked == asked_rate(run.flat_out * 0.04, DRIVER_RATE_DIGITS) and run.fraction == 0.04
     assert run.achieved and abs(run.achieved - run.asked) <= 0.05 * run.asked
     assert len(run.timeline) >= 2 and sum(s.operations for s in run.timeline) == 20_000
     assert run.median_p99 is not None and run.median_p99 > 0
     steps = json.loads((out / "rate" / "leveldb" / "stalls-tinykeys" / "cell.json").read_text())["repeats"][0]
-    assert [s["name"] for s in steps] == ["load-tinykeys-flat", f"load-tinykeys-stalls-{run.asked}"]
-    assert f"rate: leveldb tinykeys at {run.asked:,}/s (4% of" in done.stderr
+    assert [s["name"] for s in steps] == ["load-tinykeys-flat", f"load-tinykeys-stalls-{rate_text(run.asked)}"]
+    assert f"rate: leveldb tinykeys at {rate_text(run.asked, grouped=True)}/s (4% of" in done.stderr

@@ -7,12 +7,16 @@ import json
 import shutil
 import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from analysis.keydraws import distinct_keys
+from analysis.peers import Peer
 from analysis.runner import (
+    OurLauncher,
+    PeerLauncher,
     RunOptions,
     engine_is_built,
     plan_steps,
@@ -20,6 +24,7 @@ from analysis.runner import (
     resolve_step,
     run_cell,
     stacked_properties,
+    whole_target,
     ycsb_command,
 )
 from analysis.scenarios import SCENARIOS_BY_ID, Scenario, Step
@@ -294,3 +299,27 @@ def test_the_suites_warm_up_goes_to_measured_steps_and_none_to_the_rest(tmp_path
     default = warmups(None)
     assert default.pop("load-pk-update") == ["warmup.seconds=0"]
     assert all(w == [] for w in default.values()), default
+
+
+def test_a_rate_with_a_fraction_goes_to_the_driver_as_it_is_and_to_ycsbs_client_whole(tmp_path, monkeypatch):
+    # The driver (harness/) schedules 1500.7 operations a second; YCSB's Client parses -target as a whole number.
+    scenario = SCENARIOS_BY_ID["workloadc"]
+    step = next(s for s in scenario.steps if s.phase == "run")
+    files = [REPO / "workloads" / f for f in step.workloads]
+
+    def target(rate: str, client: str, peer: bool = False) -> list[str]:
+        monkeypatch.setenv("YCSB_CLIENT", client)
+        asked = replace(step, props=(*step.props, ("target", rate)))
+        resolved = resolve_step(asked, 1, scenario, stacked_properties(files), quick=True, cap=None)
+        rocksdb = Peer("rocksdb@ycsb-0.17.0", "rocksdb", "site.ycsb.db.rocksdb.RocksDBClient", tmp_path, "0.17.0")
+        launcher = PeerLauncher(rocksdb) if peer else OurLauncher(Path("bin/ycsb"), "lmdb")
+        return [a for a in ycsb_command(launcher, "lmdb", files, resolved, tmp_path, None) if a.startswith("target=")]
+
+    assert target("1500.7", "driver") == ["target=1500.7"]
+    assert target("1500", "driver") == ["target=1500"]
+    assert target("1500.7", "upstream") == ["target=1501"]
+    assert target("1500.2", "upstream") == ["target=1500"]
+    assert target("0.4", "upstream") == ["target=1"]  # a rate, however slow, stays a rate: 0 would be none
+    assert target("0", "upstream") == ["target=0"] and target("fast", "upstream") == ["target=fast"]
+    assert target("1500.7", "driver", peer=True) == ["target=1501"]  # a peer's YCSB tree runs its own Client
+    assert whole_target("2.5e3") == "2500" and whole_target("-3.5") == "-3.5"  # refused by name downstream
