@@ -22,10 +22,9 @@ from pathlib import Path
 from .findings import NOT_MEASURED, FindingResult
 from .formatting import format_figure, format_number, format_ratio
 from .noise import NO_NOISE, Noise, measure_noise
-from .rate import sweep_of
 from .render import Block, Heading, Paragraph, Table, to_markdown
 from .report_noise import noisy_steps
-from .report_rate import load_rate
+from .report_rate import capacities_of, run_rate
 from .results import Figure, RunData, count_problems, load_runs
 from .scale import NOISY_CORES
 from .tables import engine_label
@@ -232,20 +231,15 @@ def comparison_blocks(a: RunData, b: RunData, comparisons: list[Comparison]) -> 
     return blocks
 
 
-def capacity_blocks(a: RunData, b: RunData) -> list[Block]:
-    """Both runs' capacities under the same bound, engine and workload (`python -m analysis rate` in each one's
-    directory, a merged side's first), as B / A; nothing unless both have one in common."""
-    records = [r for r in (load_rate(run.directory) for run in (a, b)) if r]
-    if len(records) < 2:
-        return []
-    found = [
-        {(s.engine, s.workload, c.sla.text): c.rate for s in map(sweep_of, r.get("sweeps", [])) for c in s.capacities}
-        for r in records
-    ]
+def capacity_blocks(rate_a: dict | None, rate_b: dict | None) -> list[Block]:
+    """Both runs' capacities under the same bound, engine and workload (their rate records, report_rate.run_rate:
+    `python -m analysis rate` in each one's directory, a merged side's parts together), as B / A; nothing unless
+    both have one in common."""
+    found_a, found_b = capacities_of(rate_a), capacities_of(rate_b)
     rows = []
-    for k, x in found[0].items():
-        if k in found[1]:
-            y = found[1][k]
+    for k, ca in found_a.items():
+        if k in found_b:
+            x, y = ca.rate, found_b[k].rate
             ratio = format_ratio(y / x) if x and y else "—"
             rows.append([engine_label(k[0]), k[1], k[2], format_number(x), format_number(y), ratio])
     if not rows:
@@ -353,6 +347,7 @@ def main(argv: list[str]) -> int:
             return 2
     try:
         a, b = (load_runs(side, allow_mixed=args.allow_mixed) for side in sides)
+        rate_a, rate_b = (run_rate(run, args.allow_mixed) for run in (a, b))
     except ValueError as e:
         print(f"compare: {e}", file=sys.stderr)
         return 2
@@ -367,7 +362,7 @@ def main(argv: list[str]) -> int:
     warnings = lone_shard_warnings({"A": a, "B": b}) + [f"compared although {m}" for m in mixed]
     for w in warnings:
         print(f"compare: WARNING: {w}", file=sys.stderr)
-    blocks = comparison_blocks(a, b, compare_runs(a, b)) + capacity_blocks(a, b) + findings_blocks(a, b)
+    blocks = comparison_blocks(a, b, compare_runs(a, b)) + capacity_blocks(rate_a, rate_b) + findings_blocks(a, b)
     blocks[1:1] = [Paragraph(f"**WARNING: {w}**") for w in warnings]
     markdown = to_markdown(blocks)
     if args.out:

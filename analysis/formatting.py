@@ -20,6 +20,17 @@ def format_number(value: float | None) -> str:
     return f"{value:.{1 - magnitude}f}"
 
 
+def format_compact(value: float | None) -> str:
+    """A rate in a narrow cell: 180000 -> '180k'; 1234567 -> '1.2M'; 850 -> '850'; 7.34 -> '7.3'."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    rounded = float(f"{value:.3g}")  # 999,950 is '1.0M', not '1,000k'
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(rounded) >= limit:
+            return format_number(rounded / limit) + suffix
+    return format_number(value)
+
+
 def format_figure(value: float | None, unit: str) -> str:
     return "—" if value is None else f"{format_number(value)} {unit}"
 

@@ -56,11 +56,14 @@ class HeatMap:
     rows: list[tuple[str, list[float | None]]]  # (label, one score or None per column)
     marks: list[list[str]] = field(default_factory=list)  # per row, a mark after each score ("" for none)
     short_columns: list[str] = field(default_factory=list)  # the columns' names on a narrow screen (HTML)
+    # per row, a cell's own text in place of its score ("" for none): a capacity row's operations a second
+    texts: list[list[str]] = field(default_factory=list)
 
     def cell(self, row: int, column: int) -> str:
-        """A cell's text: its score, then its mark if it has one."""
+        """A cell's text: its score (or its own text), then its mark if it has one."""
         mark = self.marks[row][column] if row < len(self.marks) else ""
-        return format_score(self.rows[row][1][column]) + (f" {mark}" if mark else "")
+        text = self.texts[row][column] if row < len(self.texts) else ""
+        return (text or format_score(self.rows[row][1][column])) + (f" {mark}" if mark else "")
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ def _heat_html(heat: HeatMap) -> str:
         cells = "".join(
             f'<td class="num" style="background: {heat_colour(s)}">{html.escape(heat.cell(r, c))}</td>'
             if s is not None
-            else '<td class="num">—</td>'
+            else f'<td class="num">{html.escape(heat.cell(r, c))}</td>'
             for c, s in enumerate(scores)
         )
         rows.append(f"<tr><th>{_inline_html(label)}</th>{cells}</tr>")

@@ -45,7 +45,7 @@ from .report_costs import (
 )
 from .report_noise import noise_blocks, spread_blocks
 from .report_own import own_stream_blocks
-from .report_rate import load_rate, rate_blocks
+from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_blocks, run_rate
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
@@ -581,10 +581,12 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     crash = load_crash_results(run.directory)
     full_repeats = run.suite.get("mode") == "full" and len(set((run.suite.get("repeats") or {}).values())) > 1
     summary = summary_blocks(run, findings, crash, full_repeats, compared, noise, steadiness)
+    rate = run_rate(run, allow_mixed=True)  # write_report refused a mixed merge unless it was allowed
+    capacities = capacity_map_rows(capacities_of(rate))
     blocks: list[Block] = [
         Heading(1, TITLE),
         *incomplete_blocks(run),
-        *glance_blocks(run, compared, on_ycsb, steadiness),
+        *glance_blocks(run, compared, on_ycsb, steadiness, capacities),
         summary[0],
         Paragraph(run_summary(run)),
         *summary[1:],
@@ -611,7 +613,7 @@ def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TI
     if current_section is not None:
         blocks += costs_blocks(run, current_section, explain=not any(b == COSTS_HEADING for b in blocks))
     blocks += scale_blocks(run, report_dir)
-    blocks += rate_blocks(run.directory, report_dir)
+    blocks += rate_blocks(rate, report_dir)
     blocks += amplification_blocks(run, report_dir)
     own = tuple(w["id"] for w in run.suite.get("workload_files") or [])  # run --workload: each file's run
     blocks += timeline_blocks(run, report_dir, tuple(dict.fromkeys([*timelines, *own])))
@@ -646,6 +648,7 @@ def write_report(
             f"{', '.join(missing)} of the sharded matrix missing: give every part's directory, "
             "or --partial for a report of these parts marked incomplete"
         )
+    run_rate(run, allow_mixed)  # the parts' rate results: refused as their cells are, before anything is written
     report_dir.mkdir(parents=True, exist_ok=True)  # only once nothing refuses the merge: no empty --out left
     if missing:
         print(f"report: WARNING: {incompleteness(missing)}", file=sys.stderr)

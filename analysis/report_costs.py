@@ -23,6 +23,7 @@ from .formatting import format_figure, format_number, format_open_close, format_
 from .noise import NO_NOISE, Noise
 from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
+from .report_rate import CapacityRow
 from .report_scale import scale_summary
 from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
@@ -286,14 +287,25 @@ def scores(figures: list[Figure]) -> dict[str, float]:
     return {f.engine: (f.value or 0.0) / best for f in done}
 
 
+def in_display_order(engines: Iterable[str]) -> list[str]:
+    """The display order first, then the rest (peers) by name."""
+    present = set(engines)
+    return [e for e in DISPLAY_ORDER if e in present] + sorted(present - set(DISPLAY_ORDER))
+
+
 def report_engines(run: RunData) -> list[str]:
     """The engines with figures in this run: the display order first, then the rest (peers) by name."""
-    present = {f.engine for f in run.figures}
-    return [e for e in DISPLAY_ORDER if e in present] + sorted(present - set(DISPLAY_ORDER))
+    return in_display_order(f.engine for f in run.figures)
 
 
 YCSB_MARK = " †"  # a heat map row on YCSB's clock
 ALONE_HEADING = Heading(3, "Tests of one engine")
+CAPACITY_NOTE = (
+    "Each row 'capacity under' a bound (`python -m analysis rate`: Latency at a rate, below) gives each engine's "
+    "capacity on that workload, the highest rate in operations a second (k thousands, M millions) whose "
+    "intended-time percentile stayed within the bound, shaded by its ratio to the best engine's; ≥: met at every "
+    "rate asked, the capacity is above them; none: no rate met the bound."
+)
 
 
 def short_label(engine: str) -> str:
@@ -307,12 +319,15 @@ def glance_blocks(
     compared: list[Figure] | None = None,
     on_ycsb: set[tuple[str, str]] | None = None,
     steadiness: Mapping[tuple[str, str, str], str] | None = None,
+    capacities: list[CapacityRow] | None = None,
 ) -> list[Block]:
     """The report's first view: a heat map of engines by tests, each cell the engine's figure relative to
     the best engine of that test; below it, the tests that ran on one engine of several (an engine's own
     tuning), which have nothing to compare, with their figures. compared, on_ycsb: the figures on the clock
     each test is compared on, and the tests on YCSB's clock (results.like_for_like); default: every test on
-    YCSB's. steadiness: each figure's steady-state verdict (steady.py): a figure that is not steady is marked."""
+    YCSB's. steadiness: each figure's steady-state verdict (steady.py): a figure that is not steady is marked.
+    capacities: the rate command's capacity under each bound (report_rate.capacity_map_rows), rows of their own
+    after the tests', in the map when it has tests or they have more than one engine."""
     figures = run.figures if compared is None else compared
     ycsb = {(f.scenario, f.variant) for f in figures} if on_ycsb is None else on_ycsb
     several = len(report_engines(run)) > 1
@@ -331,11 +346,18 @@ def glance_blocks(
             alone.append((label, ran[0], flagged[ran[0].engine], section))
         else:
             compared_tests.append((label, by_engine, flagged, {f.engine for f in ran}))
-    if not compared_tests and not alone:
+    tested = [e for e in report_engines(run) if any(e in ran for *_, ran in compared_tests)]
+    capacity_rows = capacities or []
+    rated = {e for row in capacity_rows for e in row.texts}
+    if not compared_tests and len(rated) < 2:
+        capacity_rows = []
+    if not compared_tests and not alone and not capacity_rows:
         return []
-    engines = [e for e in report_engines(run) if any(e in ran for *_, ran in compared_tests)]
+    engines = in_display_order({*tested, *(rated if capacity_rows else ())})
     rows = [(label, [by_engine.get(e) for e in engines]) for label, by_engine, _, _ in compared_tests]
     marks = [[flagged.get(e, "") for e in engines] for _, _, flagged, _ in compared_tests]
+    texts = [[""] * len(engines) for _ in rows] + [[row.texts.get(e, "") for e in engines] for row in capacity_rows]
+    rows += [(row.label, [row.scores.get(e) for e in engines]) for row in capacity_rows]
     shown = {m for row in marks for m in row} | {m for *_, m, _ in alone}
     legend = "".join(f" {mark}: {MARK_LEGEND[verdict]}." for verdict, mark in MARKS.items() if mark in shown)
     clocks = (
@@ -347,14 +369,17 @@ def glance_blocks(
         else f" Every test on {YCSB_CLOCK}'s throughput (this run has no in-operation times)."
     )
     blocks: list[Block] = [Heading(2, "At a glance")]
+    tests_note = (
+        "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
+        "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
+        "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)." + clocks + legend
+    )
     if rows:
         blocks += [
             Paragraph(
-                "Each test's figure relative to the best engine in it (medians): 1.00 is the best, 0.50 half its "
-                "throughput, or twice its time in an elapsed-time test; — no figure (failed or not run). The "
-                "shade goes from green (the best) through yellow (a tenth) to orange (a hundredth and below)."
-                + clocks
-                + legend
+                (tests_note if compared_tests else "")
+                + (" " if compared_tests and capacity_rows else "")
+                + (CAPACITY_NOTE if capacity_rows else "")
             ),
             HeatMap(
                 "Test",
@@ -362,6 +387,7 @@ def glance_blocks(
                 rows,
                 marks if any(m for row in marks for m in row) else [],
                 [short_label(e) for e in engines],
+                texts if capacity_rows else [],
             ),
         ]
     if alone:
@@ -371,7 +397,7 @@ def glance_blocks(
                 "Tests that only one engine of this run ran (its own tuning, or the others were not asked to), "
                 "left out of the map for want of another engine to compare with: each one's figure (the median, "
                 "on the clock the map would compare it on, with the same marks) and the section that shows it."
-                + ("" if rows else clocks + legend)
+                + ("" if compared_tests else clocks + legend)
             ),
             Table(
                 ["Test", "Engine", "Figure", "Section"],

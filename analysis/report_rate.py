@@ -1,18 +1,23 @@
 """The report's "Latency at a rate" section, from <results>/rate/rate.json (`python -m analysis rate`): per
 workload one chart of latency percentiles against the achieved rate (a line per engine, intended time solid and
-service time dashed), the sweep's table, and the capacity under each bound beside the flat-out rate."""
+service time dashed), the sweep's table, and the capacity under each bound beside the flat-out rate. Also the
+reading of those records that the heat map's capacity rows and `compare` share: a run's record, its parts' merged
+(run_rate), and the capacities in it (capacities_of)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .charts_scale import Axes, Line, grid_chart
-from .formatting import format_number
+from .formatting import format_compact, format_number
 from .rate import (
     HOLD_SHARE,
     STALL_FACTOR,
     STALL_FLOOR_US,
+    Capacity,
     RateStep,
     StallRun,
     Sweep,
@@ -22,6 +27,7 @@ from .rate import (
     sweep_of,
 )
 from .render import Block, Heading, Image, Paragraph, Table
+from .results import RunData
 from .scale import NOISY_CORES
 from .tables import engine_label
 
@@ -40,6 +46,103 @@ def load_rate(directory: Path) -> dict | None:
     """The rate command's record of a results directory, or None when it has none."""
     path = directory / RATE_FILE
     return json.loads(path.read_text()) if path.is_file() else None
+
+
+# The settings two records must share to be one section; stall runs read only the last two of them.
+SWEEP_SETTINGS = ("threads", "step_seconds", "fractions", "slas", "resolution")
+STALL_SETTINGS = ("threads", "stall_fraction")
+
+
+def merge_rates(parts: list[tuple[Path, dict]], allow_mixed: bool = False) -> dict | None:
+    """The rate records of several results directories (the parts a merged report reads) as one: every part's
+    sweeps and stall runs, each workload's harness ceilings (one per part that measured it), the first part's
+    settings, and `merge_problems`, the settings that differ. ValueError when two parts hold the same engine on the
+    same workload (which one counts?), or, unless allow_mixed, when their settings differ."""
+    if len(parts) <= 1:
+        return parts[0][1] if parts else None
+    seen: dict[tuple[str, str, str], Path] = {}
+    for directory, record in parts:
+        for kind in ("sweeps", "stalls"):
+            for run in record.get(kind) or []:
+                key = (kind, run["engine"], run["workload"])
+                if key in seen:
+                    raise ValueError(
+                        f"rate {'sweep' if kind == 'sweeps' else 'stall run'} {key[1]}/{key[2]} is in both "
+                        f"{seen[key]} and {directory}: which one counts?"
+                    )
+                seen[key] = directory
+    problems = []
+    for kind, names in (("sweeps", SWEEP_SETTINGS), ("stalls", STALL_SETTINGS)):
+        holding = [(d, r) for d, r in parts if r.get(kind)]
+        for name in names:
+            for directory, record in holding[1:]:
+                if record.get(name) != holding[0][1].get(name):
+                    problems.append(
+                        f"rate settings differ: {name} is {holding[0][1].get(name)} in {holding[0][0]} but "
+                        f"{record.get(name)} in {directory}"
+                    )
+    problems = list(dict.fromkeys(problems))
+    if problems and not allow_mixed:
+        raise ValueError("; ".join(problems) + " (--allow-mixed merges them all the same)")
+    ceilings: dict[str, list[float]] = {}
+    for _, record in parts:
+        for workload, ceiling in (record.get("ceilings") or {}).items():
+            if ceiling and ceiling not in ceilings.setdefault(workload, []):
+                ceilings[workload].append(ceiling)
+    first = next((r for _, r in parts if r.get("sweeps")), parts[0][1])
+    return {
+        **{k: v for k, v in first.items() if k not in ("sweeps", "stalls", "ceilings")},
+        "stall_fraction": next((r.get("stall_fraction") for _, r in parts if r.get("stalls")), None),
+        "ceilings": ceilings,
+        "sweeps": [s for _, r in parts for s in r.get("sweeps") or []],
+        "stalls": [s for _, r in parts for s in r.get("stalls") or []],
+        "merged_from": [str(d) for d, _ in parts],
+        "merge_problems": problems,
+    }
+
+
+def run_rate(run: RunData, allow_mixed: bool = False) -> dict | None:
+    """The rate record of a run: its results directory's, or the parts' of a merged run (merge_rates)."""
+    directories = [Path(p["directory"]) for p in run.suite.get("merged_from") or []] or [run.directory]
+    return merge_rates([(d, r) for d in directories if (r := load_rate(d))], allow_mixed)
+
+
+def capacities_of(record: Mapping | None) -> dict[tuple[str, str, str], Capacity]:
+    """(engine, workload, bound) -> the capacity found, for each bound searched on each sweep of a rate record."""
+    if not record:
+        return {}
+    return {
+        (s.engine, s.workload, c.sla.text): c for s in map(sweep_of, record.get("sweeps", [])) for c in s.capacities
+    }
+
+
+@dataclass(frozen=True)
+class CapacityRow:
+    """A heat map row: one workload's capacities under one bound, by engine."""
+
+    label: str
+    scores: dict[str, float]  # the capacity relative to the best engine's; 0: no rate met the bound
+    texts: dict[str, str]  # '180k'; '≥180k': met at every rate asked; 'none'
+
+
+def capacity_map_rows(capacities: Mapping[tuple[str, str, str], Capacity]) -> list[CapacityRow]:
+    """A row per workload and bound, in the record's order, of the engines that searched it (pure)."""
+    grouped: dict[tuple[str, str], dict[str, Capacity]] = {}
+    for (engine, workload, bound), c in capacities.items():
+        grouped.setdefault((workload, bound), {})[engine] = c
+    rows = []
+    for (workload, bound), by_engine in grouped.items():
+        best = max((c.rate for c in by_engine.values() if c.rate), default=None)
+        scores: dict[str, float] = {}
+        texts: dict[str, str] = {}
+        for engine, c in by_engine.items():
+            if c.rate is None or not best:
+                scores[engine], texts[engine] = 0.0, "none"
+            else:
+                scores[engine] = c.rate / best
+                texts[engine] = ("≥" if c.failed is None else "") + format_compact(c.rate)
+        rows.append(CapacityRow(f"{workload} capacity under {bound}", scores, texts))
+    return rows
 
 
 def _us(value: float | None) -> str:
@@ -122,9 +225,8 @@ def capacity_sentences(sweeps: list[Sweep]) -> list[str]:
     return said
 
 
-def rate_blocks(directory: Path, report_dir: Path) -> list[Block]:
-    """The section, or nothing when the directory has no rate results."""
-    record = load_rate(directory)
+def rate_blocks(record: dict | None, report_dir: Path) -> list[Block]:
+    """The section of a run's rate record (run_rate), or nothing when it has none."""
     if not record:
         return []
     sweeps = [sweep_of(s) for s in record.get("sweeps", [])]
@@ -141,7 +243,19 @@ def sweep_blocks(record: dict, sweeps: list[Sweep], report_dir: Path) -> list[Bl
     """The sweeps' paragraph, capacity table, and per workload its chart and table."""
     workloads = list(dict.fromkeys(s.workload for s in sweeps))
     ceilings = record.get("ceilings") or {}
-    said_ceilings = ", ".join(f"{w} {format_number(c)}/s" for w, c in ceilings.items() if c)
+    said_ceilings = ", ".join(f"{w} {_ceilings_text(c)}" for w, c in ceilings.items() if c)
+    unmerged = [step for sweep in sweeps for step in sweep.steps if step.achieved and not step.merged]
+    overall = (
+        "A bound without an operation is on all operations together: the step's HdrHistogram logs of each "
+        "operation merged (a read-modify-write counts as its read and its update, which YCSB measures apart)"
+        + (
+            f"; {len(unmerged)} steps without readable logs give the slowest operation's percentile instead, "
+            "which bounds that of all operations from above"
+            if unmerged
+            else ""
+        )
+        + "; the table's percentiles are of all operations together too."
+    )
     blocks: list[Block] = [
         Paragraph(
             f"`python -m analysis rate`: per engine and workload a flat-out step, then steps held at "
@@ -151,12 +265,23 @@ def sweep_blocks(record: dict, sweeps: list[Sweep], report_dir: Path) -> list[Bl
             "Latency from each request's scheduled start (intended: solid lines) counts the wait a late request "
             "had, which a flat-out run never sees (coordinated omission); from its actual start (service time: "
             f"dashed) it does not. A step that achieved less than {HOLD_SHARE:.0%} of its asked rate did not hold "
-            f"it ({NOT_HELD}, hollow markers) and meets no bound. A bound without an operation is the slowest "
-            "operation's percentile, which bounds the percentile of all requests from above. The harness's own "
+            f"it ({NOT_HELD}, hollow markers) and meets no bound. {overall} The harness's own "
             f"ceiling (a do-nothing DB, the same driver and threads): {said_ceilings or 'not measured'}; a rate "
             "asked above it was refused."
         ),
     ]
+    merged = record.get("merged_from") or []
+    if merged:
+        problems = record.get("merge_problems") or []
+        blocks.append(
+            Paragraph(
+                f"Merged from the rate results of {len(merged)} results directories ("
+                + ", ".join(f"`{d}`" for d in merged)
+                + ")"
+                + (f", **although {'; '.join(problems)}**" if problems else "")
+                + "."
+            )
+        )
     taken = [step for sweep in sweeps for step in sweep.steps if step.achieved]
     noisy = [step for step in taken if busy(step)]
     if noisy:
@@ -222,6 +347,12 @@ def sweep_blocks(record: dict, sweeps: list[Sweep], report_dir: Path) -> list[Bl
             ),
         ]
     return blocks
+
+
+def _ceilings_text(ceiling: float | list[float]) -> str:
+    """'3,000,000/s'; a merged record's, one per part that measured it: '2,900,000/s and 3,000,000/s'."""
+    values = ceiling if isinstance(ceiling, list) else [ceiling]
+    return " and ".join(f"{format_number(c)}/s" for c in values)
 
 
 def _at(seconds: list[float], most: int = 8) -> str:

@@ -14,6 +14,7 @@ from analysis.compare import capacity_blocks, compare_runs, comparison_blocks, f
 from analysis.compare import main as compare_main
 from analysis.render import to_markdown
 from analysis.report import judged_findings, write_report
+from analysis.report_rate import run_rate
 from analysis.results import RunData
 
 from .test_noise import figure
@@ -157,14 +158,37 @@ def test_the_findings_verdicts_are_set_side_by_side_and_counted(tmp_path: Path) 
 
 def test_the_capacities_both_runs_measured_are_compared(tmp_path: Path) -> None:
     a, b = run_of(tmp_path, "a", []), run_of(tmp_path, "b", [])
-    assert capacity_blocks(a, b) == []  # neither has rate results
+    assert capacity_blocks(run_rate(a), run_rate(b)) == []  # neither has rate results
     for run, sweeps in (
         (a, [_sweep("lmdb", 200_000.0), _sweep("rocksdb", 100_000.0)]),
         (b, [_sweep("lmdb", 240_000.0)]),
     ):
         (run.directory / "rate").mkdir(parents=True)
         (run.directory / "rate" / "rate.json").write_text(json.dumps({"sweeps": [s.to_json() for s in sweeps]}))
-    md = to_markdown(capacity_blocks(a, b))
+    md = to_markdown(capacity_blocks(run_rate(a), run_rate(b)))
     assert "## Capacity under a latency bound" in md
     assert "| LMDB (lmdbjava) | workloadc | p99=2ms | 125,000 | 150,000 | 1.20x |" in md
     assert "RocksDB" not in md  # measured in A only
+
+
+def test_a_side_of_several_directories_has_every_parts_capacities(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = fake_results(tmp_path / "whole", None, [("lmdb", "seqwrite"), ("rocksdb", "seqwrite")])
+    first = fake_results(tmp_path / "s1", [1, 2], [("lmdb", "seqwrite")])
+    second = fake_results(tmp_path / "s2", [2, 2], [("rocksdb", "seqwrite")])
+    for directory, sweeps in (
+        (whole, [_sweep("lmdb", 200_000.0), _sweep("rocksdb", 100_000.0)]),
+        (first, [_sweep("lmdb", 240_000.0)]),
+        (second, [_sweep("rocksdb", 60_000.0)]),
+    ):
+        (directory / "rate").mkdir()
+        (directory / "rate" / "rate.json").write_text(json.dumps({"sweeps": [s.to_json() for s in sweeps]}))
+    capsys.readouterr()
+    assert compare_main([str(whole), f"{first},{second}"]) == 0
+    out = capsys.readouterr().out
+    assert "| LMDB (lmdbjava) | workloadc | p99=2ms | 125,000 | 150,000 | 1.20x |" in out, out
+    assert "| RocksDB | workloadc | p99=2ms | 62,500 | 37,500 | 0.60x |" in out, out  # from the second part
+    (second / "rate" / "rate.json").write_text(json.dumps({"sweeps": [_sweep("lmdb", 1.0).to_json()]}))
+    assert compare_main([str(whole), f"{first},{second}"]) == 2
+    assert "rate sweep lmdb/workloadc is in both" in capsys.readouterr().err
