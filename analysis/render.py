@@ -79,6 +79,7 @@ class ChartGrid:
 
     legend: list[LegendEntry]
     images: list[Image]
+    legend_heading: str = "Bars in each chart, top to bottom"  # the Markdown's sentence before the legend's names
 
 
 Block = Heading | Paragraph | Table | Image | BulletList | Contents | HeatMap | ChartGrid
@@ -140,7 +141,7 @@ def to_markdown(blocks: list[Block]) -> str:
             parts.append(f"![{block.alt}]({block.path})")
         elif isinstance(block, ChartGrid):
             order = ", ".join(e.label + (" (hatched)" if e.hatched else "") for e in block.legend)
-            parts.append(f"Bars in each chart, top to bottom: {order}.")
+            parts.append(f"{block.legend_heading}: {order}.")
             parts.append("\n".join(f"![{i.alt}]({i.path})" for i in block.images))
         elif isinstance(block, Table):
             numeric = [block.numeric(i) for i in range(len(block.headers))]

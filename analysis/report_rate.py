@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .charts_scale import Axes, Line, grid_chart
+from .charts import TODAY_COLOURS
+from .charts_scale import Axes, Line, panel_charts
 from .formatting import format_compact, format_number
 from .rate import (
     HOLD_SHARE,
@@ -26,7 +27,7 @@ from .rate import (
     stall_spans,
     sweep_of,
 )
-from .render import Block, Heading, Image, Paragraph, Table
+from .render import Block, ChartGrid, Heading, Image, LegendEntry, Paragraph, Table
 from .results import RunData
 from .scale import NOISY_CORES
 from .tables import engine_label
@@ -34,6 +35,7 @@ from .tables import engine_label
 HEADING = "Latency at a rate"
 RATE_FILE = Path("rate") / "rate.json"  # rate_run.RATE_DIR / RATE_FILE, without importing the runner
 CHART_KEYS = (("p50", "p50"), ("p99", "p99"), ("p99.9", "p99.9"), ("max", "max"))
+STALL_LINES = ("p50", "p99", "p999")  # a Second's fields, drawn in this order
 NOT_HELD = "✗"
 BUSY = "†"  # taken while other processes kept more than NOISY_CORES busy, as the At-scale section marks them
 
@@ -150,8 +152,8 @@ def _us(value: float | None) -> str:
 
 
 def chart_lines(sweeps: list[Sweep], key: str) -> list[Line]:
-    """Per engine two lines of one percentile against the achieved rate: intended (solid), service (dashed);
-    a step that did not hold its rate is drawn hollow."""
+    """Per engine two lines of one percentile against the achieved rate: intended (solid), service (dashed), in
+    the engine's colour (engine_legend); a step that did not hold its rate is drawn hollow."""
     lines = []
     for i, sweep in enumerate(sweeps):
         steps = sorted((s for s in sweep.steps if s.achieved), key=lambda s: s.achieved or 0.0)
@@ -161,6 +163,11 @@ def chart_lines(sweeps: list[Sweep], key: str) -> list[Line]:
         lines.append(Line(f"{label} intended", x, [s.latency(key) for s in steps], held, colour=i))
         lines.append(Line(f"{label} service", x, [s.latency(key, False) for s in steps], held, colour=i, dashed=True))
     return lines
+
+
+def engine_legend(sweeps: list[Sweep]) -> list[LegendEntry]:
+    """The engines' colours in chart_lines' charts."""
+    return [LegendEntry(engine_label(s.engine), TODAY_COLOURS[i % len(TODAY_COLOURS)]) for i, s in enumerate(sweeps)]
 
 
 def _step_row(sweep: Sweep, step: RateStep) -> list[str]:
@@ -319,15 +326,27 @@ def sweep_blocks(record: dict, sweeps: list[Sweep], report_dir: Path) -> list[Bl
         if not these:
             continue
         panels = [
-            Axes(f"{title} latency", f"{title} (us, log)", chart_lines(these, key), log_y=True, xlabel="achieved ops/s")
+            Axes(
+                f"{workload}: {title} latency",
+                f"{title} (us, log)",
+                chart_lines(these, key),
+                log_y=True,
+                xlabel="achieved ops/s",
+            )
             for key, title in CHART_KEYS
         ]
-        title = f"{workload}: latency against the achieved rate"
-        path = grid_chart(title, panels, report_dir / "charts" / f"rate-{workload}.svg")
+        paths = panel_charts(panels, report_dir / "charts", f"rate-{workload}")
         rows = [_step_row(s, step) for s in these for step in s.steps if step.kind != "search"]
         blocks += [
             Heading(3, f"{workload}: latency at each rate"),
-            Image(str(path.relative_to(report_dir)), title),
+            ChartGrid(
+                engine_legend(these),
+                [
+                    Image(str(p.relative_to(report_dir)), f"{panel.title} against the achieved rate")
+                    for p, panel in zip(paths, panels, strict=True)
+                ],
+                "Lines in each chart (intended time solid, service time dashed; hollow: not held)",
+            ),
             Table(
                 [
                     "engine",
@@ -429,17 +448,16 @@ def stall_blocks(record: dict, runs: list[StallRun], report_dir: Path) -> list[B
             text_columns=frozenset({9}),
         ),
     ]
+    images = []
     for engine in dict.fromkeys(r.engine for r in runs):
         mine = [r for r in runs if r.engine == engine and r.timeline]
-        if not mine:
-            continue
         panels = [
             Axes(
-                f"{r.workload} at {format_number(r.asked)}/s (▼: a stalled second)",
+                f"{engine_label(engine)}, {r.workload} at {format_number(r.asked)}/s",
                 "intended latency (us, log)",
                 [
                     Line(key, [s.at for s in r.timeline], [getattr(s, f"{key}_us") for s in r.timeline], colour=i)
-                    for i, key in enumerate(("p50", "p99", "p999"))
+                    for i, key in enumerate(STALL_LINES)
                 ],
                 log_y=True,
                 xlabel="seconds",
@@ -447,7 +465,12 @@ def stall_blocks(record: dict, runs: list[StallRun], report_dir: Path) -> list[B
             )
             for r in mine
         ]
-        title = f"{engine_label(engine)}: intended-time latency per second at a fixed write rate"
-        path = grid_chart(title, panels, report_dir / "charts" / f"rate-stalls-{engine}.svg")
-        blocks.append(Image(str(path.relative_to(report_dir)), title))
+        paths = panel_charts(panels, report_dir / "charts", f"rate-stalls-{engine}")
+        images += [
+            Image(str(p.relative_to(report_dir)), f"{panel.title}: intended-time latency per second")
+            for p, panel in zip(paths, panels, strict=True)
+        ]
+    if images:
+        legend = [LegendEntry(name, TODAY_COLOURS[i]) for i, name in enumerate(("p50", "p99", "p99.9"))]
+        blocks.append(ChartGrid(legend, images, "Lines in each chart, second by second (▼: a stalled second)"))
     return blocks

@@ -1,6 +1,7 @@
 """The HTML report in a real browser (Debian's chromium, headless), at 1280 px and at a phone's 390 px: it
 never scrolls sideways, its tables fit, no word breaks inside, its charts' text stays legible, and it opens
-with the heat map. scripts/setup.sh installs chromium; without it this fails."""
+with the heat map, whose last rows are the capacities under a latency bound; the "Latency at a rate" section
+renders its tables and charts. scripts/setup.sh installs chromium; without it this fails."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from analysis.rate import StallRun
 from analysis.render import Block, Heading, HeatMap, Paragraph, Table, to_html
 from analysis.report import TITLE, build_report
 from analysis.report_costs import section_scenarios, short_label
@@ -22,6 +24,7 @@ from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.tables import engine_label
 
 from .test_report import figure
+from .test_report_rate import _seconds, _sweep, write_rate
 
 WINDOW = (1280, 900)
 PHONE = 390
@@ -149,9 +152,26 @@ def full_run(directory: Path) -> RunData:
     return RunData(directory, suite, machine, cells, pd.DataFrame(columns=TIDY_COLUMNS), figures, versions)
 
 
+RATE_WORKLOADS = ("workloada", "workloadc")
+
+
+def write_rate_results(directory: Path) -> None:
+    """`python -m analysis rate` on the six engines, both default workloads, with stall runs: its rate.json."""
+    sweeps = [
+        _sweep(engine, 40_000.0 * (j + 1), workload) for workload in RATE_WORKLOADS for j, engine in enumerate(ENGINES)
+    ]
+    stalls = [
+        StallRun("rocksdb", "kv1000", 1, 80_000.0, 40_000, 39_900.0, 0.5, _seconds([900, 100, 120, 0, 400_000, 110])),
+        StallRun("leveldb", "kv1000", 1, 60_000.0, 30_000, 30_000.0, 0.5, _seconds([900, 100, 120, 110, 100])),
+    ]
+    ceilings = {w: 3_580_000.0 for w in RATE_WORKLOADS}
+    write_rate(directory, sweeps, ceilings=ceilings, stall_fraction=0.5, stalls=[r.to_json() for r in stalls])
+
+
 @pytest.fixture(scope="module")
 def full_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory: Path = tmp_path_factory.mktemp("full")
+    write_rate_results(directory)
     html_file = directory / "report.html"
     html_file.write_text(to_html(build_report(full_run(directory), directory), TITLE, directory))
     return html_file
@@ -189,12 +209,24 @@ const charts = section.flatMap(e => e.matches('svg.chart, img') ? [e] : [...e.qu
 const heads = [...heat.querySelectorAll('thead th')];
 const alone = [...document.querySelectorAll('h3')].find(h => h.textContent === 'Tests of one engine');
 const aloneTable = alone ? alone.nextElementSibling.nextElementSibling : null;
+const rateHeading = [...document.querySelectorAll('h2')].find(h => h.textContent === 'Latency at a rate');
+const rate = [];
+for (let e = rateHeading ? rateHeading.nextElementSibling : null; e && e.tagName !== 'H2'; e = e.nextElementSibling) {
+  rate.push(e);
+}
+const inRate = selector => rate.flatMap(e => e.matches(selector) ? [e] : [...e.querySelectorAll(selector)]);
+const heatRows = [...heat.tBodies[0].rows];
 return {
   tables: tables.length, scrolling, broken,
   charts: document.querySelectorAll('svg.chart').length, images: document.querySelectorAll('img').length,
   smallestFont: fonts.length ? Math.min(...fonts) : 0, texts: fonts.length,
   heatBeforeSummary: bottom(heat) < top(document.getElementById('summary')),
-  heatColumns: heads.map(h => h.innerText), heatRows: heat.tBodies[0].rows.length,
+  heatColumns: heads.map(h => h.innerText), heatRows: heatRows.length,
+  capacityRows: heatRows.filter(r => r.cells[0].innerText.includes('capacity under')).map(
+    r => [...r.cells].map(c => c.innerText)),
+  rateTables: inRate('table').map(t => t.rows[0].cells[0].innerText),
+  rateCharts: inRate('svg.chart').length,
+  rateHeadings: inRate('h3').map(h => h.textContent),
   lastColumnShown: heads.at(-1).getBoundingClientRect().right
     - Math.min(heat.getBoundingClientRect().right, window.innerWidth),
   aloneBetween: bottom(heat) < top(alone) && bottom(aloneTable) < top(document.getElementById('summary')),
@@ -237,8 +269,19 @@ def test_a_full_report_reads_at_a_glance(full_report, tmp_path, width):
     assert len(found["heatColumns"]) == 1 + len(ENGINES)
     one = [f"{sc} {v}".strip() for sc, v in all_tests() if sum(SCENARIOS_BY_ID[sc].runs_on(e) for e in ENGINES) == 1]
     assert len(one) == 13 and found["aloneTests"] == one
-    assert found["aloneBetween"] and found["heatRows"] == len(all_tests()) - len(one)
+    assert found["aloneBetween"] and found["heatRows"] == len(all_tests()) - len(one) + len(RATE_WORKLOADS)
     assert {"#at-a-glance", "#summary", "#findings", "#write-and-space-amplification"} <= set(found["contents"])
+    # The rate command's results: the capacity rows at the map's end, one cell per engine, the best 1.5 times the
+    # second's (flat out 40,000 ops/s times the engine's place: capacity 62.5 % of it).
+    assert [row[0] for row in found["capacityRows"]] == [f"{w} capacity under p99=2ms" for w in RATE_WORKLOADS]
+    assert found["capacityRows"][0][1:] == ["25k", "50k", "75k", "100k", "125k", "150k"], found["capacityRows"]
+    assert "#latency-at-a-rate" in found["contents"]
+    assert found["rateHeadings"] == [
+        "Capacity under a latency bound",
+        *(f"{w}: latency at each rate" for w in RATE_WORKLOADS),
+        "Stalls at a fixed rate",
+    ], found["rateHeadings"]
+    assert len(found["rateTables"]) == 4 and found["rateCharts"] == 4 * len(RATE_WORKLOADS) + 2, found
     assert found["legendAboveCharts"] and found["tallestSmallMultiple"] < 400
 
 

@@ -90,9 +90,14 @@ def test_a_results_directory_with_rate_results_gets_the_section(tmp_path: Path) 
     assert f"{busy_row} † others used 1.2 cores |" in md
     assert "**2 of 12 steps ran while other processes kept more than 30% of a core busy**" in md
     assert "| RocksDB | search |" not in md  # the probes are in the capacity's neighbours, not the sweep's table
-    svg = (tmp_path / "charts" / "rate-workloadc.svg").read_text()
-    for label in ("LMDB (lmdbjava) intended", "LMDB (lmdbjava) service", "RocksDB intended", "p99.9 latency"):
-        assert label in svg, label
+    # a small chart per percentile (legible on a phone), under one legend of the engines' colours
+    titles = [(tmp_path / "charts" / f"rate-workloadc-{k}.svg").read_text() for k in range(1, 5)]
+    for k, title in enumerate(("p50 latency", "p99 latency", "p99.9 latency", "max latency")):
+        assert f"workloadc: {title}" in titles[k], title
+    assert (
+        "Lines in each chart (intended time solid, service time dashed; hollow: not held): LMDB (lmdbjava), RocksDB."
+        in md
+    )
     assert "Latency at a rate" in paths.html.read_text()
 
 
@@ -167,7 +172,7 @@ def test_a_merged_report_has_every_parts_rate_results(tmp_path: Path) -> None:
     assert "| workloadc capacity under p99=2ms | 62k | 125k |" in _glance(md)
     assert "workloadc 3,000,000/s and 2,900,000/s" in md
     assert f"Merged from the rate results of 2 results directories (`{tmp_path / 'host-a'}`" in md
-    assert (out / "charts" / "rate-workloadc.svg").is_file()
+    assert (out / "charts" / "rate-workloadc-1.svg").is_file()
 
 
 def test_a_merge_refuses_one_sweep_in_two_parts_and_mixed_settings_unless_allowed(tmp_path: Path, capsys) -> None:
@@ -230,6 +235,8 @@ def test_stall_runs_get_a_sentence_a_row_and_a_timeline_per_engine(tmp_path: Pat
     assert "LevelDB 1.13 (leveldbjni) on kv1000 at 30,000 writes/s (50% of flat out): no stalled second in 6." in md
     assert "| RocksDB | kv1000 | 40,000 (50%) | 39,900 | 9 | 110 us | 3 | 2 | 2 | at 4, 5, 7 s |" in md
     assert "| LevelDB 1.13 (leveldbjni) | tinykeys | — |" in md and "flat out: no rate" in md
-    for engine in ("rocksdb", "leveldb"):
-        svg = (tmp_path / "charts" / f"rate-stalls-{engine}.svg").read_text()
-        assert "kv1000 at" in svg and "p99" in svg
+    for engine, label in (("rocksdb", "RocksDB"), ("leveldb", "LevelDB 1.13 (leveldbjni)")):
+        svg = (tmp_path / "charts" / f"rate-stalls-{engine}-1.svg").read_text()
+        assert f"{label}, kv1000 at" in svg, svg[:2000]
+    assert not (tmp_path / "charts" / "rate-stalls-leveldb-2.svg").exists()  # tinykeys failed: no timeline
+    assert "Lines in each chart, second by second (▼: a stalled second): p50, p99, p99.9." in md
