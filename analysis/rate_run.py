@@ -20,7 +20,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -134,6 +134,21 @@ def rate_digits(options: RunOptions, engine: str) -> int:
     return DRIVER_RATE_DIGITS if driver_client(options.launcher_for(engine)) else WHOLE_RATES
 
 
+CORE_WORKLOAD = "site.ycsb.workloads.CoreWorkload"
+
+
+def measures_its_own(props: Mapping[str, str]) -> bool:
+    """Whether a run of YCSB's CoreWorkload with these properties measures its read-modify-writes into YCSB's own
+    figures, which no later step of the same JVM can tell apart from its own (the driver refuses that second step
+    with exit status 4): such a step runs in a JVM of its own (pure)."""
+    workload = props.get("workload", CORE_WORKLOAD)
+    return (
+        workload == CORE_WORKLOAD
+        and props.get("dotransactions", "true").strip().lower() != "false"
+        and float(props.get("readmodifywriteproportion", "0") or 0) > 0
+    )
+
+
 def _resolve(options: RunOptions, scenario: Scenario, step: Step, index: int) -> ResolvedStep:
     props = stacked_properties([options.workloads / f for f in step.workloads])
     resolved = resolve_step(step, index, scenario, props, options.quick, options.cap)
@@ -178,12 +193,15 @@ class SweepCell:
         self.records: list = []
 
     def run(self, step: Step) -> tuple[list[str], float | None, list]:
-        """Runs one step in the cell's JVM: (problems, achieved rate, measurements)."""
+        """Runs one step in the cell's JVM, or in one of its own when it measures its own operations into YCSB's
+        figures (measures_its_own): (problems, achieved rate, measurements)."""
         self.index += 1
+        props = stacked_properties([self.options.workloads / f for f in step.workloads])
         resolved = _resolve(self.options, self.scenario, step, self.index)
-        record = run_step(
-            self.options, self.launcher, resolved, self.repeat_dir, self.data_dir, self.binding, self.jvm.get
-        )
+        jvm = None if measures_its_own({**props, **resolved.props}) else self.jvm.get
+        record = run_step(self.options, self.launcher, resolved, self.repeat_dir, self.data_dir, self.binding, jvm)
+        if record.problems and jvm is not None:  # a failed step may have ended the cell's JVM: the next starts one
+            self.jvm.close()
         self.records.append(record)
         achieved, measurements = read_step(self.options, record.stdout, record.json)
         return record.problems, achieved, measurements

@@ -149,3 +149,29 @@ def test_the_rate_command_sweeps_an_engine_and_refuses_a_rate_above_the_harness_
 
 def half_name(step: dict) -> str:
     return f"run-workloadc-sweep-{rate_text(step['asked'])}"
+
+
+def test_a_step_that_measures_its_read_modify_writes_into_ycsbs_figures_gets_a_jvm_of_its_own() -> None:
+    from analysis.rate_run import measures_its_own
+
+    workloadf = {"readproportion": "0.5", "readmodifywriteproportion": "0.5"}
+    assert measures_its_own(workloadf)  # a second such step in one JVM: the driver's exit status 4
+    assert not measures_its_own({**workloadf, "dotransactions": "false"})  # its load
+    assert not measures_its_own({"readproportion": "0.5", "updateproportion": "0.5"})  # workload A
+    assert not measures_its_own({**workloadf, "readmodifywriteproportion": "0"})
+    assert not measures_its_own({**workloadf, "workload": "site.ycsb.embedded.workload.EmbeddedWorkload"})
+
+
+def test_workload_f_sweeps_with_each_read_modify_write_step_in_a_jvm_of_its_own(tmp_path: Path) -> None:
+    # every paced step of F measures READ-MODIFY-WRITE into YCSB's figures: in the cell's one JVM the second such
+    # step was refused (exit status 4) and the next one's missing output ended the command in a traceback
+    _, record = rate_command(
+        tmp_path / "out",
+        *["--engines", "lmdb", "--workloads", "workloadf", "--step-seconds", "1", "--fractions", "2"],
+        *["--sla", "p99=1s", "--cap", "1000"],
+    )
+    (sweep,) = record["sweeps"]
+    assert sweep["error"] is None, sweep["error"]
+    flat, paced = sweep["steps"][:2]
+    assert flat["achieved"] > 0 and paced["problem"] is None and paced["achieved"] > 0
+    assert {"READ", "UPDATE", "READ-MODIFY-WRITE"} <= set(paced["intended"])
