@@ -30,6 +30,8 @@ final class Progress extends Thread {
   /** The interval in milliseconds. */
   static final String MILLIS = "intervals.millis";
   static final long INTERVAL_MILLIS = 100;
+  /** No deadline: a record that was not asked for ({@link #awaitNext}). */
+  private static final long NONE = Long.MAX_VALUE;
 
   private final List<ClientLoop> clients;
   private final CountDownLatch done;
@@ -90,9 +92,8 @@ final class Progress extends Thread {
     }
     boolean finished = false;
     while (!finished) {
-      long next = intervalFile == null ? nextStatus : Math.min(nextStatus, nextInterval);
       try {
-        finished = done.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+        finished = awaitNext(status ? nextStatus : NONE, intervalFile != null ? nextInterval : NONE);
       } catch (InterruptedException e) {
         finished = true;
       }
@@ -111,6 +112,21 @@ final class Progress extends Thread {
         nextStatus += statusNanos;
       }
     }
+  }
+
+  /**
+   * Waits until the step is done or the earlier of two deadlines (System.nanoTime, or {@link #NONE}): true when
+   * done. Without a deadline it waits for the end alone. Only the deadlines of records asked for count: without -s
+   * nothing moves the status line's deadline on, and a wait for it once it passed would return at once, a busy loop
+   * taking a core from the client threads for the rest of any step longer than status.interval.
+   */
+  private boolean awaitNext(long statusAt, long intervalAt) throws InterruptedException {
+    if (statusAt == NONE && intervalAt == NONE) {
+      done.await();
+      return true;
+    }
+    long next = statusAt == NONE ? intervalAt : intervalAt == NONE ? statusAt : Math.min(statusAt, intervalAt);
+    return done.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   /** Writes the interval records; nothing when none was asked. */
