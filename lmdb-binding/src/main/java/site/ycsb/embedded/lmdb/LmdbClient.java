@@ -72,10 +72,16 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
     return Set.of(EngineFiles.LMDB_LOCK_FILE);
   }
 
-  /** lmdbjava unpacks and loads liblmdb on first use (0.4 s here): before YCSB's clock starts. */
+  /**
+   * lmdbjava unpacks and loads liblmdb on first use (0.4 s here): before YCSB's clock starts, the one lmdb.library
+   * names (a bad value is left to init, which refuses it naming the property).
+   */
   @Override
-  protected void loadEngineLibrary() {
-    org.lmdbjava.Meta.version();
+  protected void loadEngineLibrary() throws java.io.IOException {
+    String library = getProperties().getProperty(LmdbOptions.LIBRARY, LmdbOptions.LIBRARY_DEFAULT).trim();
+    if (library.equals(LmdbLibrary.BUNDLED) || library.equals(LmdbLibrary.SYSTEM)) {
+      LmdbLibrary.load(library);
+    }
   }
 
   @Override

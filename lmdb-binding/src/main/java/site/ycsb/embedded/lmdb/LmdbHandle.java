@@ -82,6 +82,7 @@ public final class LmdbHandle {
 
   /** Opens (creating it when missing) the environment in {@code dir}, which must exist. */
   public static LmdbHandle open(LmdbOptions options, Path dir) throws IOException {
+    LmdbLibrary.load(options.library()); // before any file is touched: a refusal leaves the directory as it was
     reserveLockFile(dir, options.maxReaders());
     LmdbTree.refuseDamaged(dir); // LMDB would open a damaged tree without a word
     Env<byte[]> env;
@@ -418,8 +419,7 @@ public final class LmdbHandle {
   /** The engine and the library that carries it: "LMDB 0.9.31 (the liblmdb bundled in lmdbjava 0.9.1, ...)". */
   public static String libraryVersion() {
     Meta.Version v = Meta.version();
-    return "LMDB " + v.major + "." + v.minor + "." + v.patch + " (the liblmdb bundled in lmdbjava " + lmdbjavaVersion()
-        + ", through JNR-FFI)";
+    return "LMDB " + v.major + "." + v.minor + "." + v.patch + " (" + LmdbLibrary.describe() + ", through JNR-FFI)";
   }
 
   /** The engine, the figures read back from the environment and the flags, for the start-up header. */

@@ -66,6 +66,13 @@ public final class LmdbOptions {
    */
   public static final String READ_SNAPSHOT = "lmdb.readsnapshot";
   public static final String READ_SNAPSHOT_DEFAULT = "client";
+  /**
+   * Which liblmdb lmdbjava calls: {@code bundled}, the one in lmdbjava's jar, or {@code system}, the system's
+   * liblmdb.so.0 (Debian's liblmdb0), the library of the project's C floor and of YCSB-cpp. One per JVM
+   * ({@link LmdbLibrary}); the two write the same files.
+   */
+  public static final String LIBRARY = "lmdb.library";
+  public static final String LIBRARY_DEFAULT = LmdbLibrary.BUNDLED;
 
   private final long mapSize;
   private final int maxReaders;
@@ -73,16 +80,18 @@ public final class LmdbOptions {
   private final boolean writeMap;
   private final boolean readAhead;
   private final boolean keepsSnapshot;
+  private final String library;
   private final List<String> notes;
 
   private LmdbOptions(long mapSize, int maxReaders, boolean sync, boolean writeMap, boolean readAhead,
-      boolean keepsSnapshot, List<String> notes) {
+      boolean keepsSnapshot, String library, List<String> notes) {
     this.mapSize = mapSize;
     this.maxReaders = maxReaders;
     this.sync = sync;
     this.writeMap = writeMap;
     this.readAhead = readAhead;
     this.keepsSnapshot = keepsSnapshot;
+    this.library = library;
     this.notes = Collections.unmodifiableList(notes);
   }
 
@@ -106,6 +115,7 @@ public final class LmdbOptions {
     boolean writeMap = props.bool(WRITE_MAP, WRITE_MAP_DEFAULT);
     boolean readAhead = props.bool(READ_AHEAD, READ_AHEAD_DEFAULT);
     boolean keepsSnapshot = props.choice(READ_SNAPSHOT, READ_SNAPSHOT_DEFAULT, "operation", "client").equals("client");
+    String library = props.choice(LIBRARY, LIBRARY_DEFAULT, LmdbLibrary.BUNDLED, LmdbLibrary.SYSTEM);
     int maxReaders = props.integer(MAX_READERS, MAX_READERS_DEFAULT, 1, MAX_READERS_MAX);
     int threads = props.integer("threadcount", 1, 1, Integer.MAX_VALUE);
     props.require(threads <= maxReaders, MAX_READERS, "at least", "threadcount",
@@ -120,7 +130,7 @@ public final class LmdbOptions {
           + " free-space guard (another process filling it), the write is a SIGBUS that kills the JVM, not an"
           + " ERROR; the data file is also extended to the whole map size at once");
     }
-    return new LmdbOptions(mapSize, maxReaders, sync, writeMap, readAhead, keepsSnapshot, notes);
+    return new LmdbOptions(mapSize, maxReaders, sync, writeMap, readAhead, keepsSnapshot, library, notes);
   }
 
   /** The map size asked for in bytes (LMDB keeps a larger one an existing file records). */
@@ -148,6 +158,11 @@ public final class LmdbOptions {
   /** Whether a client keeps its read snapshot between reads until a write commits ({@link #READ_SNAPSHOT}=client). */
   public boolean keepsSnapshot() {
     return keepsSnapshot;
+  }
+
+  /** Which liblmdb lmdbjava calls: {@link LmdbLibrary#BUNDLED} or {@link LmdbLibrary#SYSTEM}. */
+  public String library() {
+    return library;
   }
 
   /** The mdb_env_open flags: MDB_NOTLS always (a read transaction per client, used from its thread). */

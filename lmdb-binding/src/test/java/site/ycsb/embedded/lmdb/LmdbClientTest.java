@@ -32,12 +32,15 @@ import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
+import site.ycsb.embedded.ChildJvm;
 import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDbContract;
 import site.ycsb.embedded.OncePerJvm;
 import site.ycsb.embedded.SharedHandles;
+import site.ycsb.embedded.crash.CrashVerifier;
+import site.ycsb.embedded.crash.CrashWriter;
 
 class LmdbClientTest extends KeyValueDbContract {
 
@@ -87,6 +90,7 @@ class LmdbClientTest extends KeyValueDbContract {
         new String[] {"lmdb.readahead", "sometimes"},
         new String[] {"lmdb.maxreaders", "0"},
         new String[] {"lmdb.readsnapshot", "thread"},
+        new String[] {"lmdb.library", "debian"},
         new String[] {"lmdb.compression", "snappy"},
         new String[] {"lmdb.cachesize", "4x"});
   }
@@ -313,6 +317,41 @@ class LmdbClientTest extends KeyValueDbContract {
     p.setProperty("threadcount", "8");
     assertRefusedUntouched(tmp.resolve("db"), p, "lmdb.maxreaders", "'4'", "threadcount (8)");
     assertFalse(Files.exists(tmp.resolve("db")));
+  }
+
+  /**
+   * lmdbjava loads one liblmdb per JVM: once a client of this JVM opened the bundled one, a client that asks for the
+   * system's is refused before anything in its directory changes.
+   */
+  @Test
+  void theOtherLibraryIsRefusedInAJvmThatLoadedOne() throws Exception {
+    close(open(properties(tmp.resolve("first"))));
+    Properties p = properties(tmp.resolve("db"));
+    p.setProperty("lmdb.library", "system");
+    assertRefusedUntouched(p, "lmdb.library = system cannot apply: this JVM already runs the bundled liblmdb (the"
+        + " liblmdb bundled in lmdbjava", "run it in a JVM of its own");
+  }
+
+  /**
+   * lmdb.library=system in a JVM of its own: the system's liblmdb (Debian's liblmdb0, which lmdb-utils brings), named
+   * in the start-up lines, writes an environment that the bundled library of another JVM reads back whole.
+   */
+  @Test
+  void theSystemsLibraryWritesWhatTheBundledOneReads() throws Exception {
+    Path dir = tmp.resolve("db");
+    String[] written = ChildJvm.run(tmp, "system", Map.of(), CrashWriter.class, "-db", LmdbClient.class.getName(),
+        "-p", "path=" + dir, "-p", "lmdb.library=system", "-p", "verbose=true", "-records", "300", "-valuesize", "100");
+    assertEquals("0", written[0], written[2]);
+    assertTrue(written[2].contains("(the system's liblmdb " + LmdbLibrary.findSystemFile() + ", through lmdbjava "),
+        written[2]);
+    assertTrue(written[2].contains("lmdb.library = system (set)"), written[2]);
+    assertEquals(300, written[1].lines().count(), written[1]);
+    Path acked = Files.writeString(tmp.resolve("acked.txt"), written[1]);
+    String[] verified = ChildJvm.run(tmp, "bundled", Map.of(), CrashVerifier.class, "-db", LmdbClient.class.getName(),
+        "-p", "path=" + dir, "-p", "verbose=true", "-valuesize", "100", "-acked", acked.toString());
+    assertTrue(verified[2].contains("(the liblmdb bundled in lmdbjava "), verified[2]);
+    assertTrue(verified[1].contains("acknowledged=300\npresent=300\nlost=0\nwrong=0\nerrors=0\nopen=ok\n"),
+        verified[1] + verified[2]);
   }
 
   private static LmdbHandle.Reader reader(DB db) {
