@@ -23,6 +23,9 @@ import site.ycsb.embedded.RecordsInFiles;
  */
 public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
 
+  /** The value buffer of {@link #contains}: RocksDB copies nothing into it. */
+  private static final byte[] NO_BYTES = new byte[0];
+
   private boolean blindUpdates;
   /** Memtable bytes configure() read (size x number): what may still be flushed after the last write. */
   private long memtableBytes =
@@ -95,6 +98,16 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
   @Override
   protected byte[] get(RocksDbHandle h, byte[] key) throws RocksDBException {
     return h.db.get(h.readOptions, key);
+  }
+
+  /**
+   * Whether the key holds a value, without copying it into a Java array: all a bare record's update reads (its one
+   * field replaces the record). RocksDB copies at most the array's length, none for an empty one, and returns the
+   * value's size, or NOT_FOUND.
+   */
+  @Override
+  protected boolean contains(RocksDbHandle h, byte[] key) throws RocksDBException {
+    return h.db.get(h.readOptions, key, NO_BYTES) != RocksDB.NOT_FOUND;
   }
 
   @Override

@@ -671,6 +671,18 @@ class RocksDbClientTest extends KeyValueDbContract {
           e.getMessage());
     }
   }
+
+  /**
+   * An update of a one-field record (the bare layout) asks RocksDB whether the key is there without copying the
+   * stored value into a Java array: it allocates what an insert does, not a 120-byte copy more.
+   */
+  @Test
+  void aBareUpdateDoesNotCopyTheStoredValue() throws Exception {
+    double[] perWrite = oneFieldWriteAllocation();
+    assertTrue(perWrite[1] < perWrite[0] + 60, perWrite[1] + " bytes per update against " + perWrite[0]
+        + " per insert; a copy of the stored value adds 120");
+  }
+
   /** RocksDB without CURRENT is refused untouched (no rocksdb.repair: rocksdbjni has no RepairDB). */
   @Test
   void aDirectoryWithoutCurrentIsRefusedUntouched() throws Exception {
