@@ -68,7 +68,7 @@ final class LmdbLibrary {
   /** The library lmdbjava calls, for the start-up header: "the liblmdb bundled in lmdbjava 0.9.1", or the file. */
   static synchronized String describe() {
     String lmdbjava = LmdbHandle.lmdbjavaVersion();
-    return systemFile != null ? "the system's liblmdb " + systemFile + ", through lmdbjava " + lmdbjava
+    return systemFile != null ? "the system's liblmdb " + systemFile + " under lmdbjava " + lmdbjava
         : "the liblmdb bundled in lmdbjava " + lmdbjava;
   }
 }

@@ -342,7 +342,7 @@ class LmdbClientTest extends KeyValueDbContract {
     String[] written = ChildJvm.run(tmp, "system", Map.of(), CrashWriter.class, "-db", LmdbClient.class.getName(),
         "-p", "path=" + dir, "-p", "lmdb.library=system", "-p", "verbose=true", "-records", "300", "-valuesize", "100");
     assertEquals("0", written[0], written[2]);
-    assertTrue(written[2].contains("(the system's liblmdb " + LmdbLibrary.findSystemFile() + ", through lmdbjava "),
+    assertTrue(written[2].contains("(the system's liblmdb " + LmdbLibrary.findSystemFile() + " under lmdbjava "),
         written[2]);
     assertTrue(written[2].contains("lmdb.library = system (set)"), written[2]);
     assertEquals(300, written[1].lines().count(), written[1]);
