@@ -25,15 +25,18 @@ public final class ClientExitStatus {
   /** Exit status when the database opened but at least one operation returned ERROR. */
   public static final int FAILED_OPERATIONS = 4;
 
-  /** Main classes whose exit status this class corrects: YCSB core's, and the launcher's wrapper of Client. */
+  /**
+   * Main classes whose exit status this class corrects: YCSB core's, and the launcher's wrapper of Client (named: it
+   * is in the harness module, which a binding does not compile against).
+   */
   private static final String[] YCSB_MAINS = {"site.ycsb.Client", "site.ycsb.CommandLine",
-      CheckedClient.class.getName()};
+      "site.ycsb.embedded.CheckedClient"};
 
   private static final AtomicReference<String> REFUSAL = new AtomicReference<>();
   private static final AtomicLong FAILED = new AtomicLong();
   private static final boolean ENABLED = isYcsbMain(System.getProperty("sun.java.command", ""));
   private static volatile boolean installed;
-  /** Set by {@link CheckedClient}: this run must reach a binding's init(), or something refused it first. */
+  /** Set by {@code CheckedClient}: this run must reach a binding's init(), or something refused it first. */
   private static volatile boolean databaseExpected;
   private static volatile boolean databaseStarted;
 
@@ -86,7 +89,7 @@ public final class ClientExitStatus {
   }
 
   /**
-   * Forgets the inits, refusals and failed operations of {@link Warmup}'s scratch database, which ran before YCSB's
+   * Forgets the inits, refusals and failed operations of {@code Warmup}'s scratch database, which ran before YCSB's
    * client: whether YCSB itself gets past the workload, and whether its operations fail, is still to be seen.
    */
   static void warmupOver() {
@@ -95,7 +98,7 @@ public final class ClientExitStatus {
     FAILED.set(0); // its scratch database's errors are said in its line, not counted against the measured run
   }
 
-  /** Records that {@link Preflight} refused a property ({@code reason}); the caller exits with {@link #REFUSED}. */
+  /** Records that {@code Preflight} refused a property ({@code reason}); the caller exits with {@link #REFUSED}. */
   static void refusedProperty(String reason) {
     refusal(reason);
   }

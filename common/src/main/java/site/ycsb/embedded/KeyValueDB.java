@@ -62,7 +62,7 @@ public abstract class KeyValueDB<H> extends DB {
   static final int ERRORS_PRINTED = 20;
   private static final AtomicInteger ERRORS = new AtomicInteger();
 
-  /** Forgets the errors printed so far: the warm-up's on its scratch database ({@link Warmup}). */
+  /** Forgets the errors printed so far: the warm-up's on its scratch database ({@code Warmup}). */
   static void forgetErrors() {
     ERRORS.set(0);
   }
@@ -126,7 +126,7 @@ public abstract class KeyValueDB<H> extends DB {
   /**
    * Every property this binding may read: the neutral knobs (every binding's, {@code fieldcount} among them, and
    * {@link #ownNeutralNames}), each also engine-prefixed, the names of {@link #optionsClass}, upstream YCSB's names
-   * it honours or refuses, and YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@link Preflight} takes
+   * it honours or refuses, and YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@code Preflight} takes
    * as known.
    */
   public final java.util.SortedSet<String> propertyNames() {

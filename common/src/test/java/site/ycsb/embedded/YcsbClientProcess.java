@@ -19,7 +19,7 @@ final class YcsbClientProcess {
     return run(cwd, "site.ycsb.Client", binding, phase, properties);
   }
 
-  /** The same under another main class (the launcher's {@link CheckedClient}). */
+  /** The same under another main class (the launcher's {@code CheckedClient}). */
   static String[] run(Path cwd, String main, String binding, String phase, Map<String, String> properties)
       throws Exception {
     List<String> cmd = ChildJvm.javaCommand();
