@@ -429,10 +429,10 @@ public abstract class KeyValueDB<H> extends DB {
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
           diskSpaceDeferredShare(), diskSpaceWriteFactor());
       java.util.SortedSet<String> unread = props.unread();
-      if (Preflight.strict(getProperties()) && !unread.isEmpty()) { // a run without the launcher's Preflight
+      if (UnknownProperties.strict(getProperties()) && !unread.isEmpty()) { // a run without the launcher's Preflight
         throw new EngineProperties.BadPropertyException(EngineProperties.refusal(unread.first(),
             getProperties().getProperty(unread.first()), "a property " + engineName() + " reads ("
-            + String.join(", ", unread) + ": none of them) with " + Preflight.STRICT + "=true"));
+            + String.join(", ", unread) + ": none of them) with " + UnknownProperties.STRICT + "=true"));
       }
       DirectoryLock[] dirLock = new DirectoryLock[1]; // held from open to close by the shared handle
       lease = SharedHandles.acquire(engineName(), dir, () -> {
@@ -528,8 +528,8 @@ public abstract class KeyValueDB<H> extends DB {
           banner.append(tag).append(diskNote).append(System.lineSeparator());
         }
         for (String name : unread) { // not again when the launcher's Preflight said it (a name read nowhere)
-          if (!OncePerJvm.said(Preflight.unknownKey(name))) {
-            banner.append(tag).append(Preflight.unknownWarning(name, getProperties().getProperty(name),
+          if (!OncePerJvm.said(UnknownProperties.onceKey(name))) {
+            banner.append(tag).append(UnknownProperties.warning(name, getProperties().getProperty(name),
                 propertyNames())).append(" (").append(engineName()).append("-binding/README.md lists every"
                 + " property)").append(System.lineSeparator());
           }

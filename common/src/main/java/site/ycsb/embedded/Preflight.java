@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -30,11 +29,11 @@ import site.ycsb.workloads.CoreWorkload;
  *
  * <p>And every property's name: one that no part of the run reads (a misspelt {@code recordcnt=1000}, which YCSB
  * ignores, loading the file's million records) is said once, with the nearest name that is read, or refused with
- * {@value #STRICT}{@code =true}. The names read are YCSB's core's and CoreWorkload's ({@link #CORE}), this
- * project's workload classes' and launcher's, and the binding's ({@link KeyValueDB#propertyNames}). A name with
- * another of this project's engines' prefix ({@code rocksdb.} in a LevelDB run: one workload file drives every
- * engine) is that engine's to judge, and a workload or DB class that is not this project's (an upstream binding
- * the suite runs as a peer) may read any name: then no name is judged.
+ * {@value UnknownProperties#STRICT}{@code =true} ({@link UnknownProperties}). The names read are YCSB's core's and
+ * CoreWorkload's ({@link #CORE}), this project's workload classes' and launcher's, and the binding's
+ * ({@link KeyValueDB#propertyNames}). A name with another of this project's engines' prefix ({@code rocksdb.} in a
+ * LevelDB run: one workload file drives every engine) is that engine's to judge, and a workload or DB class that is
+ * not this project's (an upstream binding the suite runs as a peer) may read any name: then no name is judged.
  *
  * <p>What is checked: YCSB's client ({@code threadcount}, {@code target}, {@code maxexecutiontime},
  * {@code status.interval}, the phase's count), its measurements, the workload and DB classes (each loads as one),
@@ -42,9 +41,6 @@ import site.ycsb.workloads.CoreWorkload;
  * enforces by exiting. Free of any launcher: {@link CheckedClient} calls it, and so may any driver of YCSB's client.
  */
 public final class Preflight {
-
-  /** true: a property's name that no part of the run reads is refused; false (the default): it is warned about. */
-  public static final String STRICT = "strictproperties";
 
   /**
    * What YCSB 0.17's core reads, beside its workload classes: its client, its measurements and their exporters,
@@ -87,7 +83,7 @@ public final class Preflight {
       MixGraphWorkload.class, TraceWorkload.class);
   /** What the launcher reads: its warm-up, its timing layer, this class. */
   private static final List<String> LAUNCHER = List.of(Warmup.OPERATIONS, Warmup.SECONDS, Warmup.PATH_PROPERTY,
-      NanoTimedDB.WRAPPED, NanoTimedDB.FILE, STRICT);
+      NanoTimedDB.WRAPPED, NanoTimedDB.FILE, UnknownProperties.STRICT);
 
   private static final String WHOLE_INT = "a whole number from %d to " + Integer.MAX_VALUE;
   private static final List<String> PROPORTIONS = List.of(CoreWorkload.READ_PROPORTION_PROPERTY,
@@ -106,7 +102,7 @@ public final class Preflight {
    * part of the run reads. Each such name is said once per JVM: a binding's open does not say it again.
    *
    * @throws EngineProperties.BadPropertyException naming the property, its value and what is allowed (with
-   *     {@value #STRICT}{@code =true}, also for a name no part of the run reads)
+   *     {@value UnknownProperties#STRICT}{@code =true}, also for a name no part of the run reads)
    */
   public static List<String> check(Properties p) {
     return check(p, List.of());
@@ -175,11 +171,11 @@ public final class Preflight {
   }
 
   /**
-   * The warnings for the names no part of the run reads, or a refusal of them under {@value #STRICT}; none when
-   * the workload or DB class is not one whose names this project knows.
+   * The warnings for the names no part of the run reads, or a refusal of them under
+   * {@value UnknownProperties#STRICT}; none when the workload or DB class is not one whose names this project knows.
    */
   private static List<String> unknownNames(Properties p, Collection<String> callersNames) {
-    boolean strict = strict(p);
+    boolean strict = UnknownProperties.strict(p);
     String[] engine = {null};
     SortedSet<String> known = knownNames(p, engine);
     if (known == null) {
@@ -196,38 +192,18 @@ public final class Preflight {
       List<String> said = new ArrayList<>();
       for (String name : unknown) {
         said.add(EngineProperties.refusal(name, p.getProperty(name), "a property some part of this run reads ("
-            + name + " is none of them" + suggestion(name, known) + ") with " + STRICT + "=true"));
+            + name + " is none of them" + UnknownProperties.suggestion(name, known) + ") with "
+            + UnknownProperties.STRICT + "=true"));
       }
       throw new EngineProperties.BadPropertyException(String.join("; ", said));
     }
     List<String> warnings = new ArrayList<>();
     for (String name : unknown) {
-      if (OncePerJvm.first(unknownKey(name))) {
-        warnings.add(unknownWarning(name, p.getProperty(name), known));
+      if (OncePerJvm.first(UnknownProperties.onceKey(name))) {
+        warnings.add(UnknownProperties.warning(name, p.getProperty(name), known));
       }
     }
     return warnings;
-  }
-
-  /** The warning for a property no part of the run reads: its name, value and the nearest name that is read. */
-  static String unknownWarning(String name, String value, Collection<String> known) {
-    return "WARNING: property " + name + " = '" + value + "' is read by no part of this run and is ignored"
-        + suggestion(name, known) + " (" + STRICT + "=true refuses such a name)";
-  }
-
-  /** The key of {@link OncePerJvm} under which a name no part of the run reads is said once. */
-  static String unknownKey(String name) {
-    return "property read by no part of the run: " + name;
-  }
-
-  /** {@value #STRICT}'s value: true or false, in any case. */
-  static boolean strict(Properties p) {
-    String s = p.getProperty(STRICT, "false").trim().toLowerCase(Locale.ROOT);
-    if (!s.equals("true") && !s.equals("false")) {
-      throw new EngineProperties.BadPropertyException(EngineProperties.refusal(STRICT, p.getProperty(STRICT),
-          "true or false"));
-    }
-    return s.equals("true");
   }
 
   /**
@@ -280,41 +256,6 @@ public final class Preflight {
       }
     }
     return false;
-  }
-
-  /** "; did you mean recordcount?" for the known name nearest {@code name}, or nothing when none is near. */
-  static String suggestion(String name, Collection<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String k : known) {
-      int d = distance(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
-        best = k;
-        bestDistance = d;
-      }
-    }
-    return best != null && bestDistance <= Math.max(2, name.length() / 4) ? "; did you mean " + best + "?" : "";
-  }
-
-  /** The edit distance (insertions, deletions, substitutions, swaps of two neighbours) between a and b. */
-  private static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
   }
 
   /** What CoreWorkload's init parses, and the rules it enforces by exiting the JVM. */
