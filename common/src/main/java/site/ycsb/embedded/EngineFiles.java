@@ -64,6 +64,11 @@ public final class EngineFiles {
   /** Names listed in a refusal before "and N more". */
   private static final int NAMES_SHOWN = 5;
 
+  /**
+   * The binding property ({@code KeyValueDB}'s) with which {@code destroy} deletes files no engine here claims: named
+   * in the refusals that say how to get past them.
+   */
+  static final String DESTROY_UNKNOWN_FILES = "destroyunknownfiles";
   /** The prefix of the project's own files in a data directory (the directory lock, records of ours). */
   static final String PROJECT_FILES = ".ycsb-embedded";
   /** The name of kyoto.repair's working copy of a Kyoto Cabinet file, before the file's own name. */
@@ -232,7 +237,7 @@ public final class EngineFiles {
           + " files (" + shown(e.getValue()) + "), not " + ownEngine
           + "'s: refusing to open it, and nothing in it was changed."
           + " Run " + e.getKey().binding + " on it, point path elsewhere, or use destroy=true with "
-          + KeyValueDB.DESTROY_UNKNOWN_FILES + "=true to delete them");
+          + DESTROY_UNKNOWN_FILES + "=true to delete them");
     }
   }
 
@@ -317,7 +322,7 @@ public final class EngineFiles {
       out.add("it holds " + shown(paths) + ", which no engine here claims: each is not a Kyoto Cabinet database,"
           + " not an SQLite database and not a LevelDB or RocksDB file, by header or by name (a database file whose"
           + " header is damaged looks like this). Move them out, point path elsewhere, or use destroy=true with "
-          + KeyValueDB.DESTROY_UNKNOWN_FILES + "=true to delete everything in it");
+          + DESTROY_UNKNOWN_FILES + "=true to delete everything in it");
     }
     return out;
   }

@@ -54,7 +54,7 @@ public abstract class KeyValueDB<H> extends DB {
    * that holds anything else (a user's files beside the database, another engine's, a path that names a home
    * directory).
    */
-  public static final String DESTROY_UNKNOWN_FILES = "destroyunknownfiles";
+  public static final String DESTROY_UNKNOWN_FILES = EngineFiles.DESTROY_UNKNOWN_FILES;
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
