@@ -2,9 +2,13 @@ package site.ycsb.embedded.workload;
 
 import java.util.Properties;
 
-import site.ycsb.embedded.NothingDB;
+import site.ycsb.BasicDB;
+import site.ycsb.DB;
 
-/** Replays the trace named by args[0] on a DB that does nothing, in a JVM of its own (the streaming test). */
+/**
+ * Replays the trace named by args[0] on a DB that does nothing (YCSB's BasicDB, printing nothing), in a JVM of its
+ * own (the streaming test).
+ */
 public final class TraceReplayMain {
 
   private TraceReplayMain() {
@@ -16,7 +20,11 @@ public final class TraceReplayMain {
     p.setProperty(TraceWorkload.FILTER_BYTES, "1m");
     TraceWorkload w = new TraceWorkload();
     w.init(p);
-    NothingDB db = new NothingDB();
+    Properties quiet = new Properties();
+    quiet.setProperty("basicdb.verbose", "false");
+    DB db = new BasicDB();
+    db.setProperties(quiet);
+    db.init();
     while (w.doTransaction(db, null)) {
       continue;
     }
