@@ -2,9 +2,10 @@
 
 An upstream YCSB release is just another launcher for a cell: the runner builds the peer's
 classpath the way upstream's bin/ycsb.sh does (DIR/conf, DIR/lib/*, DIR/<name>-binding/conf and
-lib/*; `basic` lives in core), puts this project's `common` jar beside core (our workload class and
-JSON exporter) and runs site.ycsb.Client on the same workload files. The rest of the pipeline sees
-one more engine, named `<binding>@ycsb-<version>`.
+lib/*; `basic` lives in core), puts this project's `common` jar beside core (our workload class) with
+the jars of our launcher's classes (`harness`: the launcher, its JSON exporter and timing layer;
+`datadir`, which they call) and runs site.ycsb.Client on the same workload files. The rest of the
+pipeline sees one more engine, named `<binding>@ycsb-<version>`.
 """
 
 from __future__ import annotations
@@ -17,18 +18,21 @@ from pathlib import Path
 from .scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
-# Our launcher's main (common/.../CheckedClient.java), with our common jar on a peer's classpath: YCSB's Client
+# Our launcher's main (harness/.../CheckedClient.java), with our jars on a peer's classpath: YCSB's Client
 # after the same warm-up ours get, on a scratch directory beside the peer's (named by WARMUP_PATH_PROPERTY); a
 # peer without a local directory (a remote store) is not warmed, and its first line says so.
 CHECKED_CLIENT = "site.ycsb.embedded.CheckedClient"
 WARMUP_PATH_PROPERTY = "warmup.pathproperty"
-# Our timing layer (common/.../NanoTimedDB.java): with our common jar on a peer's classpath it wraps the
+# Our timing layer (harness/.../NanoTimedDB.java): with our jars on a peer's classpath it wraps the
 # peer's DB as bin/ycsb's launcher wraps ours, so a peer's figure is on the same in-operation clock.
 NANOTIMED_DB = "site.ycsb.embedded.NanoTimedDB"
 # Upstream's JDBC binding expects its table and creates none; the same jar's JdbcDBCreateTable makes it.
 JDBC_CLIENT = "site.ycsb.db.JdbcDBClient"
 JDBC_CREATE_TABLE = "site.ycsb.db.JdbcDBCreateTable"
 DATA_DIR_PLACEHOLDER = "{dir}"  # in a peer's property values: the cell's fresh data directory
+# The modules whose jars go beside our common jar on a peer's classpath: the launcher's classes (harness) and the
+# data directory's checks they call (datadir); common holds the workload class and the binding base they use.
+LAUNCHER_MODULES = ("datadir", "harness")
 
 # Upstream bindings that keep their data in a directory, and the property that names it: the runner
 # gives each cell a fresh one. Our own bindings (installed under any name) read `path`, always passed.
@@ -130,12 +134,14 @@ class Peer:
     ycsb_home: Path
     version: str
     properties: dict[str, str] = field(default_factory=dict)
-    common_jar: Path | None = None  # our workload class and exporter, beside core
+    common_jar: Path | None = None  # our workload class, beside core
+    launcher_jars: tuple[Path, ...] = ()  # our launcher, exporter and timing layer, beside the common jar
 
     def classpath(self) -> str:
         parts = [self.ycsb_home / "conf", self.ycsb_home / "lib" / "*"]
         if self.common_jar is not None:
             parts.append(self.common_jar)
+            parts += self.launcher_jars
         home = binding_dir(self.ycsb_home, self.binding)
         if home is not None:
             parts += [home / "conf", home / "lib" / "*"]
@@ -172,12 +178,29 @@ def insert_only(peer: Peer) -> str | None:
     return why
 
 
+def _jars(candidates: list[Path]) -> list[Path]:
+    return [c for c in candidates if not c.name.endswith(("-tests.jar", "-sources.jar"))]
+
+
 def find_common_jar(repo: Path) -> Path | None:
     """This project's common jar: the build's, or a distribution's copy beside a binding."""
     candidates = sorted((repo / "common" / "target").glob("ycsb-embedded-common-*.jar"))
     candidates += sorted(repo.glob("*-binding/lib/ycsb-embedded-common-*.jar"))
-    candidates = [c for c in candidates if not c.name.endswith(("-tests.jar", "-sources.jar"))]
+    candidates = _jars(candidates)
     return candidates[0] if candidates else None
+
+
+def find_launcher_jars(common_jar: Path) -> tuple[Path, ...]:
+    """The jars of LAUNCHER_MODULES from the same place as `common_jar`: beside it (a distribution's
+    <binding>/lib holds them all), or in each module's target/ beside common/ (the build's)."""
+    found: list[Path] = []
+    for module in LAUNCHER_MODULES:
+        pattern = f"ycsb-embedded-{module}-*.jar"
+        candidates = _jars(sorted(common_jar.parent.glob(pattern)))
+        if common_jar.parent.name == "target" and common_jar.parent.parent.name == "common":
+            candidates += _jars(sorted((common_jar.parent.parent.parent / module / "target").glob(pattern)))
+        found += candidates[:1]
+    return tuple(found)
 
 
 def make_peers(ycsb_home: Path, specs: list[str], common_jar: Path | None) -> list[Peer]:
@@ -199,7 +222,8 @@ def make_peers(ycsb_home: Path, specs: list[str], common_jar: Path | None) -> li
         while engine in taken:  # the same binding twice, say jdbc on two databases
             engine = peer_id(f"{name}-{n}", version)
             n += 1
-        peers.append(Peer(engine, name, bindings[name], ycsb_home, version, props, common_jar))
+        launcher = find_launcher_jars(common_jar) if common_jar is not None else ()
+        peers.append(Peer(engine, name, bindings[name], ycsb_home, version, props, common_jar, launcher))
     return peers
 
 

@@ -10,6 +10,7 @@ import pytest
 from analysis.peers import (
     Peer,
     binding_dir,
+    find_common_jar,
     java_command,
     make_peers,
     our_binding_properties,
@@ -76,6 +77,37 @@ def test_classpath_is_upstreams_with_our_common_jar_beside_core(tmp_path: Path) 
         f"{tmp_path}/jdbc-binding/conf",
         f"{tmp_path}/jdbc-binding/lib/*",
     ]
+
+
+def touch(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"")
+    return path
+
+
+def test_our_launchers_jars_follow_the_common_jar_from_a_build_or_a_distribution(tmp_path: Path) -> None:
+    """CheckedClient and NanoTimedDB live in the harness jar, the checks they call in the datadir jar: a peer's
+    classpath gets both beside the common jar, from the build's modules or from a distribution's binding lib."""
+    build = tmp_path / "build"
+    common = touch(build / "common" / "target" / "ycsb-embedded-common-1.0.jar")
+    touch(build / "common" / "target" / "ycsb-embedded-common-1.0-tests.jar")
+    harness = touch(build / "harness" / "target" / "ycsb-embedded-harness-1.0.jar")
+    touch(build / "harness" / "target" / "ycsb-embedded-harness-1.0-tests.jar")
+    datadir = touch(build / "datadir" / "target" / "ycsb-embedded-datadir-1.0.jar")
+    assert find_common_jar(build) == common
+    for home in ("ycsb", "ycsb2", "ycsb3"):
+        (tmp_path / home).mkdir()
+    (peer,) = make_peers(tree(tmp_path / "ycsb"), ["jdbc"], common)
+    assert peer.launcher_jars == (datadir, harness)
+    assert peer.classpath().split(":")[2:5] == [str(common), str(datadir), str(harness)]
+
+    lib = tmp_path / "dist" / "sqlite-binding" / "lib"
+    jars = [touch(lib / f"ycsb-embedded-{m}-1.0.jar") for m in ("common", "datadir", "harness")]
+    assert find_common_jar(tmp_path / "dist") == jars[0]
+    (shipped,) = make_peers(tree(tmp_path / "ycsb2"), ["jdbc"], jars[0])
+    assert shipped.launcher_jars == tuple(jars[1:])
+    (without,) = make_peers(tree(tmp_path / "ycsb3"), ["jdbc"], None)
+    assert without.launcher_jars == () and str(harness) not in without.classpath()
 
 
 def test_a_cells_fresh_directory_reaches_the_peer(tmp_path: Path) -> None:
