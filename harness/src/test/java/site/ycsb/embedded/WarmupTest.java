@@ -91,7 +91,7 @@ class WarmupTest {
     Matcher m = Pattern.compile("warm-up: \\d+ transactions in ([0-9.]+) s after loading (\\d+) records")
         .matcher(line);
     assertTrue(m.find(), line);
-    assertTrue(Long.parseLong(m.group(2)) < Warmup.RUN_RECORDS, line);
+    assertTrue(Long.parseLong(m.group(2)) < WarmupPasses.RUN_RECORDS, line);
     assertTrue(Double.parseDouble(m.group(1)) >= 0.39, line);
     assertTrue(line.contains("(stopped by warmup.seconds;"), line);
   }
@@ -172,10 +172,10 @@ class WarmupTest {
   @Test
   void badLimitsAreRefusedNamingTheProperty() {
     String ops = assertThrows(EngineProperties.BadPropertyException.class,
-        () -> Warmup.limits(props(Warmup.OPERATIONS, "-1"))).getMessage();
+        () -> WarmupLimits.of(props(Warmup.OPERATIONS, "-1"))).getMessage();
     assertTrue(ops.contains("warmup.operations"), ops);
     String secs = assertThrows(EngineProperties.BadPropertyException.class,
-        () -> Warmup.limits(props(Warmup.SECONDS, "abc"))).getMessage();
+        () -> WarmupLimits.of(props(Warmup.SECONDS, "abc"))).getMessage();
     assertTrue(secs.contains("warmup.seconds"), secs);
   }
 
