@@ -444,7 +444,7 @@ public abstract class KeyValueDB<H> extends DB {
         DirectoryListing before = null;
         if (!destroy) {
           EngineFiles.refuseForeign(dir, engineName());
-          EngineFiles.refuseDamaged(dir, engineName(), repairs());
+          DamagedFiles.refuseDamaged(dir, engineName(), repairs());
           recorded = DataLayout.read(record);
           boolean exists = file == null ? !EngineFiles.identify(dir).isEmpty() : Files.exists(dir.resolve(file));
           if (needsRecords && !exists) { // before anything is created: a mistyped path stays missing
