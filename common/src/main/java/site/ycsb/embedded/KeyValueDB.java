@@ -94,8 +94,27 @@ public abstract class KeyValueDB<H> extends DB {
   /** The longest key that goes into one of a client's reused arrays; a longer one gets an array of its own. */
   static final int REUSED_KEY_BYTES = 64;
 
+  /**
+   * The engine's facts (its name, its Options class, what a failed open rewrites, ...): constants of the engine, asked
+   * once per client, the first time one is needed.
+   */
+  protected abstract EngineFacts facts();
+
+  /** The engine's facts, once asked. */
+  private EngineFacts engine;
+
+  /** {@link #facts}, asked once. */
+  final EngineFacts engine() {
+    if (engine == null) {
+      engine = facts();
+    }
+    return engine;
+  }
+
   /** The engine's name, used as property prefix and in messages ("leveldb"). */
-  protected abstract String engineName();
+  protected final String engineName() {
+    return engine().name();
+  }
 
   /**
    * The engine-neutral knobs this class and every binding read: each also as engine.NAME, which overrides it
@@ -107,35 +126,19 @@ public abstract class KeyValueDB<H> extends DB {
       DISK_SPACE_MARGIN, ALLOW_EMPTY_RUN, StartupLines.VERBOSE, "fieldcount");
 
   /**
-   * The class holding the binding's own property names as public String constants (its Options class, go-ycsb's
-   * block of names): those that start with the engine's name and a dot, not a _DEFAULT value. The client class
-   * itself by default.
-   */
-  protected Class<?> optionsClass() {
-    return getClass();
-  }
-
-  /**
-   * The names without a dot this binding reads through {@link EngineProperties} beyond every binding's knobs (so
-   * also as engine.NAME): none by default.
-   */
-  protected List<String> ownNeutralNames() {
-    return List.of();
-  }
-
-  /**
    * Every property this binding may read: the neutral knobs (every binding's, {@code fieldcount} among them, and
-   * {@link #ownNeutralNames}), each also engine-prefixed, the names of {@link #optionsClass}, upstream YCSB's names
-   * it honours or refuses, and YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@code Preflight} takes
-   * as known.
+   * its facts' {@link EngineFacts#ownNeutralNames}), each also engine-prefixed, the names of its facts'
+   * {@link EngineFacts#optionsClass} (or of the client class), upstream YCSB's names it honours or refuses, and
+   * YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@code Preflight} takes as known.
    */
   public final java.util.SortedSet<String> propertyNames() {
     java.util.SortedSet<String> names = new java.util.TreeSet<>(List.of(FIELD_NAME_PREFIX, "keyformat"));
-    for (String name : concat(NEUTRAL_NAMES, ownNeutralNames())) {
+    for (String name : concat(NEUTRAL_NAMES, engine().ownNeutralNames())) {
       names.add(name);
       names.add(engineName() + "." + name);
     }
-    for (java.lang.reflect.Field f : optionsClass().getFields()) {
+    Class<?> options = engine().optionsClass() != null ? engine().optionsClass() : getClass();
+    for (java.lang.reflect.Field f : options.getFields()) {
       try {
         if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
             && !f.getName().endsWith("_DEFAULT") && ((String) f.get(null)).startsWith(engineName() + ".")) {
@@ -237,15 +240,6 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
-   * How many copies of one write the engine may hold on disk at once (its log, the table a flush writes,
-   * a compaction's output): a write larger than the guard's interval must find that many times its size
-   * free beyond the margin. 1 by default: the write itself.
-   */
-  protected double diskSpaceWriteFactor() {
-    return 1;
-  }
-
-  /**
    * What the engine's files use now, in bytes, read every few writes of a client of {@code handle} (so it must
    * cost a few nanoseconds: a read of memory, no system call), or null (the default) when counting the bytes
    * written is enough. An engine where one write can grow its files by far more than its bytes (LMDB's
@@ -309,14 +303,6 @@ public abstract class KeyValueDB<H> extends DB {
    */
   protected String noRecordInFiles(Path dir) throws IOException {
     return null;
-  }
-
-  /**
-   * Files in the data directory the engine rewrites even when its open fails (LevelDB's and RocksDB's
-   * info LOG): copied before the open and put back after a refusal. None by default.
-   */
-  protected Set<String> filesAFailedOpenRewrites() {
-    return Set.of();
   }
 
   /**
@@ -427,7 +413,7 @@ public abstract class KeyValueDB<H> extends DB {
       String file = databaseFile();
       Path record = DataLayout.recordOf(dir.toAbsolutePath().normalize(), file);
       DiskSpaceGuard guard = DiskSpaceGuard.of(dir, props.size(DISK_SPACE_MARGIN, diskSpaceMargin()),
-          diskSpaceDeferredShare(), diskSpaceWriteFactor());
+          diskSpaceDeferredShare(), engine().diskSpaceWriteFactor());
       java.util.SortedSet<String> unread = props.unread();
       if (UnknownProperties.strict(getProperties()) && !unread.isEmpty()) { // a run without the launcher's Preflight
         throw new EngineProperties.BadPropertyException(EngineProperties.refusal(unread.first(),
@@ -460,7 +446,7 @@ public abstract class KeyValueDB<H> extends DB {
           earlier = recorded == null && exists;
           layoutNote = admitLayout(dir, recorded, layout);
           // a repair changes the directory on purpose: what it moved must not be deleted as new
-          before = repairs() ? null : DirectoryListing.take(dir, filesAFailedOpenRewrites());
+          before = repairs() ? null : DirectoryListing.take(dir, engine().filesAFailedOpenRewrites());
         }
         if (destroy && !destroyAnything) {
           refuseUnknownFiles(dir, file);

@@ -16,8 +16,8 @@ public class InMemoryDb extends KeyValueDB<TreeMap<String, byte[]>> {
   private boolean failWrites;
 
   @Override
-  protected String engineName() {
-    return "memory";
+  protected EngineFacts facts() {
+    return EngineFacts.of("memory", null); // its property names: this class's
   }
 
   @Override

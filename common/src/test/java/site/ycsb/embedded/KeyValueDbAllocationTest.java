@@ -44,8 +44,8 @@ class KeyValueDbAllocationTest {
   /** An engine of {@link #RECORDS} preallocated slots, keyed by the number after "user": it allocates nothing. */
   static final class SlotsDb extends KeyValueDB<byte[][]> {
     @Override
-    protected String engineName() {
-      return "slots";
+    protected EngineFacts facts() {
+      return EngineFacts.of("slots", null); // its property names: this class's
     }
 
     @Override

@@ -46,8 +46,8 @@ class KeyValueDbJoinTest {
     }
 
     @Override
-    protected String engineName() {
-      return "jointest";
+    protected EngineFacts facts() {
+      return EngineFacts.of("jointest", null); // its property names: this class's
     }
 
     @Override
@@ -186,8 +186,8 @@ class KeyValueDbJoinTest {
   void byDefaultEveryClientUsesTheSharedHandle() throws Exception {
     KeyValueDB<Object> plain = new KeyValueDB<Object>() {
       @Override
-      protected String engineName() {
-        return "jointest";
+      protected EngineFacts facts() {
+        return EngineFacts.of("jointest", null); // its property names: this class's
       }
 
       @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 import site.ycsb.embedded.DiskSpaceGuard;
+import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.MmapSpace;
@@ -22,15 +23,12 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
   /** The options configure() read (null before). */
   private KyotoOptions options;
 
-  @Override
-  protected String engineName() {
-    return "kyoto";
-  }
+  /** The engine, its property names in KyotoOptions (what the launcher takes as known: KeyValueDB.propertyNames). */
+  private static final EngineFacts FACTS = EngineFacts.of("kyoto", KyotoOptions.class);
 
-  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
   @Override
-  protected Class<?> optionsClass() {
-    return KyotoOptions.class;
+  protected EngineFacts facts() {
+    return FACTS;
   }
 
   /** The database file configure() read: a directory can hold several, each with its own layout record. */

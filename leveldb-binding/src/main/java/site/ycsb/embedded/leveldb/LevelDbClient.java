@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import site.ycsb.embedded.ClientExitStatus;
 import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.DiskSpaceGuard;
+import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.MmapSpace;
@@ -39,15 +40,17 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
    */
   static final long LOW_FREE_SPACE = 1L << 30;
 
-  @Override
-  protected String engineName() {
-    return "leveldb";
-  }
+  /**
+   * The engine, its property names in LevelDbOptions (what the launcher takes as known: KeyValueDB.propertyNames);
+   * LevelDB renames LOG to LOG.old and starts a new LOG before it finds that it cannot open; a write may be on disk
+   * {@link #WRITE_COPIES} times.
+   */
+  private static final EngineFacts FACTS = EngineFacts.of("leveldb", LevelDbOptions.class)
+      .withFilesAFailedOpenRewrites(Set.of("LOG", "LOG.old")).withDiskSpaceWriteFactor(WRITE_COPIES);
 
-  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
   @Override
-  protected Class<?> optionsClass() {
-    return LevelDbOptions.class;
+  protected EngineFacts facts() {
+    return FACTS;
   }
 
   /** The chosen library, before YCSB's clock starts (see KeyValueDB): leveldbjni unpacks it from its jar. */
@@ -192,12 +195,6 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
     return RecordsInFiles.logStructured(dir);
   }
 
-  /** LevelDB renames LOG to LOG.old and starts a new LOG before it finds that it cannot open. */
-  @Override
-  protected Set<String> filesAFailedOpenRewrites() {
-    return Set.of("LOG", "LOG.old");
-  }
-
   /**
    * LevelDB 1.13 writes through mmap (a full disk is a SIGBUS), and after the last accepted write
    * may still flush the memtable being filled and the one being flushed, compact up to four level-0
@@ -207,11 +204,6 @@ public class LevelDbClient extends KeyValueDB<LevelDbHandle> {
   @Override
   protected long diskSpaceMargin() {
     return 6L * options.writeBufferSize() + (12L << 20);
-  }
-
-  @Override
-  protected double diskSpaceWriteFactor() {
-    return WRITE_COPIES;
   }
 
   /** With leveldbjni below {@link #LOW_FREE_SPACE}: what another process filling the disk would do. */

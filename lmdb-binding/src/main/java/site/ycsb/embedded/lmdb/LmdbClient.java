@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
+import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
@@ -21,32 +22,24 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   /** This client's read transaction; null outside init..cleanup. */
   private LmdbHandle.Reader reader;
 
-  @Override
-  protected String engineName() {
-    return "lmdb";
-  }
+  /**
+   * The engine, its property names in LmdbOptions (what the launcher takes as known: KeyValueDB.propertyNames),
+   * and YCSB's threadcount, which LmdbOptions checks lmdb.maxreaders against (one reader slot per client thread).
+   * Copy-on-write: a write copies the pages on its path and adds them to the free list, so it counts twice. The open
+   * writes lock.mdb's zeros before LMDB maps it (LmdbHandle.reserveLockFile): put back after a refusal.
+   */
+  private static final EngineFacts FACTS = EngineFacts.of("lmdb", LmdbOptions.class)
+      .withOwnNeutralNames(List.of("threadcount")).withDiskSpaceWriteFactor(2)
+      .withFilesAFailedOpenRewrites(Set.of(EngineFiles.LMDB_LOCK_FILE));
 
-  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
   @Override
-  protected Class<?> optionsClass() {
-    return LmdbOptions.class;
-  }
-
-  /** LmdbOptions checks lmdb.maxreaders against YCSB's threadcount (one reader slot per client thread). */
-  @Override
-  protected List<String> ownNeutralNames() {
-    return List.of("threadcount");
+  protected EngineFacts facts() {
+    return FACTS;
   }
 
   @Override
   protected long diskSpaceMargin() {
     return LmdbOptions.DISK_SPACE_MARGIN_DEFAULT;
-  }
-
-  /** Copy-on-write: a write copies the pages on its path and adds them to the free list, so count it twice. */
-  @Override
-  protected double diskSpaceWriteFactor() {
-    return 2;
   }
 
   /**
@@ -64,12 +57,6 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {
     return RecordsInFiles.lmdb(dir);
-  }
-
-  /** The open writes lock.mdb's zeros before LMDB maps it (LmdbHandle.reserveLockFile): put back after a refusal. */
-  @Override
-  protected Set<String> filesAFailedOpenRewrites() {
-    return Set.of(EngineFiles.LMDB_LOCK_FILE);
   }
 
   /**

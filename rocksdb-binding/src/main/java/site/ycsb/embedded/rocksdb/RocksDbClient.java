@@ -9,6 +9,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
+import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.RecordsInFiles;
@@ -31,27 +32,22 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
   private long memtableBytes =
       RocksDbOptions.WRITE_BUFFER_SIZE_DEFAULT * RocksDbOptions.MAX_WRITE_BUFFER_NUMBER_DEFAULT;
 
-  @Override
-  protected String engineName() {
-    return "rocksdb";
-  }
+  /**
+   * The engine, its property names in RocksDbOptions (what the launcher takes as known: KeyValueDB.propertyNames);
+   * RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open.
+   */
+  private static final EngineFacts FACTS = EngineFacts.of("rocksdb", RocksDbOptions.class)
+      .withFilesAFailedOpenRewrites(Set.of("LOG"));
 
-  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
   @Override
-  protected Class<?> optionsClass() {
-    return RocksDbOptions.class;
+  protected EngineFacts facts() {
+    return FACTS;
   }
 
   /** No table or blob and an empty log: the open would find no record (and write a new log, MANIFEST and OPTIONS). */
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {
     return RecordsInFiles.logStructured(dir);
-  }
-
-  /** RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open. */
-  @Override
-  protected Set<String> filesAFailedOpenRewrites() {
-    return Set.of("LOG");
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 
+import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.RecordsInFiles;
@@ -31,15 +32,12 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** The kv table, as the first client created or found it. */
   private KvTable kv;
 
-  @Override
-  protected String engineName() {
-    return "sqlite";
-  }
+  /** The engine, its property names in SqliteOptions (what the launcher takes as known: KeyValueDB.propertyNames). */
+  private static final EngineFacts FACTS = EngineFacts.of("sqlite", SqliteOptions.class);
 
-  /** The binding's property names (what the launcher takes as known: KeyValueDB.propertyNames). */
   @Override
-  protected Class<?> optionsClass() {
-    return SqliteOptions.class;
+  protected EngineFacts facts() {
+    return FACTS;
   }
 
   /** sqlite-jdbc unpacks its library from the jar: before YCSB's clock starts (see KeyValueDB). */
