@@ -30,14 +30,14 @@ class TraceRunTest {
   void theWorkloadClassSaysWhetherItsRunReadsRecords() {
     Properties trace = new Properties();
     trace.setProperty("workload", TraceWorkload.class.getName());
-    assertFalse(KeyValueDB.readsRecords(trace), "a trace writes before it reads, or its load inserted the key");
+    assertFalse(DatabaseOpening.readsRecords(trace), "a trace writes before it reads, or its load inserted the key");
     Properties core = new Properties();
     core.setProperty("workload", "site.ycsb.workloads.CoreWorkload");
-    assertTrue(KeyValueDB.readsRecords(core), "CoreWorkload's default shares read");
+    assertTrue(DatabaseOpening.readsRecords(core), "CoreWorkload's default shares read");
     core.setProperty("readproportion", "0");
     core.setProperty("updateproportion", "0");
     core.setProperty("insertproportion", "1");
-    assertFalse(KeyValueDB.readsRecords(core), "inserts alone");
+    assertFalse(DatabaseOpening.readsRecords(core), "inserts alone");
   }
 
   @Test
