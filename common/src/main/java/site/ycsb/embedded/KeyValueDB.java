@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -58,14 +57,6 @@ public abstract class KeyValueDB<H> extends DB {
   /** The margin of an engine that does not name its own ({@link #diskSpaceMargin}). */
   public static final long DISK_SPACE_MARGIN_DEFAULT = 16L << 20;
 
-  /** How many engine errors a JVM prints with their cause before only counting them (not a full disk's). */
-  static final int ERRORS_PRINTED = 20;
-  private static final AtomicInteger ERRORS = new AtomicInteger();
-
-  /** Forgets the errors printed so far: the warm-up's on its scratch database ({@code Warmup}). */
-  static void forgetErrors() {
-    ERRORS.set(0);
-  }
 
   private SharedHandles.Lease<H> lease;
   private H db;
@@ -688,22 +679,9 @@ public abstract class KeyValueDB<H> extends DB {
 
   /**
    * Logs an engine failure (the first few with their cause, and the first refusal for a full disk
-   * after each open whatever came before) and returns {@code Status.ERROR}.
+   * after each open whatever came before: {@link EngineErrors}) and returns {@code Status.ERROR}.
    */
   protected final Status failed(String op, String key, Exception error) {
-    Exception e = disk == null ? error : disk.explain(error); // an EIO on a full disk says the disk is full
-    int n = ERRORS.incrementAndGet();
-    ClientExitStatus.operationFailed();
-    boolean diskFull = e instanceof DiskSpaceGuard.DiskFullException && disk != null && disk.firstRefusal();
-    if (n <= ERRORS_PRINTED || diskFull) {
-      System.err.printf("[%s] %s of key '%s' failed: %s%n", engineName(), op, Keys.escape(key), e);
-      if (n == 1) {
-        e.printStackTrace();
-      }
-      if (n == ERRORS_PRINTED) {
-        System.err.printf("[%s] further errors are counted, not printed%n", engineName());
-      }
-    }
-    return Status.ERROR;
+    return EngineErrors.failed(engineName(), op, key, error, disk);
   }
 }

@@ -1396,7 +1396,7 @@ public abstract class KeyValueDbContract {
       DB db = open(p);
       // More errors than a JVM prints (keys UTF-8 cannot encode) before the disk fills: the refusal
       // must be said all the same. It was not, whenever earlier tests in the JVM had used the count up.
-      for (int i = 0; i <= KeyValueDB.ERRORS_PRINTED; i++) {
+      for (int i = 0; i <= EngineErrors.PRINTED; i++) {
         assertEquals(Status.ERROR, db.insert("usertable", "lone\uD800" + i, new HashMap<>()), "unencodable key");
       }
       for (int i = 0; i < 100_000; i++) {

@@ -194,7 +194,7 @@ public final class Warmup {
       return TAG + "stopped: " + e.getMessage();
     } catch (WarmupPasses.ScratchErrors e) {
       held.release(false);
-      KeyValueDB.forgetErrors(); // the measured phase prints its own first errors
+      EngineErrors.forget(); // the measured phase prints its own first errors
       return TAG + "stopped: " + e.getMessage() + ", whose messages are held back (the measured phase prints"
           + " its own); the scratch directory is deleted";
     } catch (Exception | LinkageError e) {
