@@ -1,7 +1,10 @@
 package site.ycsb.embedded;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * What a binding's engine is, the same for every client thread, every run and every configuration: the facts a
@@ -24,6 +27,16 @@ import java.util.Set;
 public record EngineFacts(String name, Class<?> optionsClass, List<String> ownNeutralNames,
     Set<String> filesAFailedOpenRewrites, double diskSpaceWriteFactor) {
 
+  /**
+   * The engine-neutral knobs KeyValueDB and every binding read: each also as engine.NAME, which overrides it
+   * ({@link EngineProperties}).
+   */
+  private static final List<String> NEUTRAL_NAMES = List.of(EngineProperties.PATH, EngineProperties.DESTROY,
+      KeyValueDB.DESTROY_UNKNOWN_FILES, EngineProperties.BATCH_SIZE, EngineProperties.SYNC,
+      EngineProperties.COMPRESSION, EngineProperties.CACHE_SIZE, EngineProperties.WRITE_BUFFER_SIZE,
+      KeyValueDB.RECORD_LAYOUT, Keys.ENCODING, KeyValueDB.DISK_SPACE_MARGIN, KeyValueDB.ALLOW_EMPTY_RUN,
+      StartupLines.VERBOSE, "fieldcount");
+
   public EngineFacts {
     ownNeutralNames = List.copyOf(ownNeutralNames);
     filesAFailedOpenRewrites = Set.copyOf(filesAFailedOpenRewrites);
@@ -35,6 +48,36 @@ public record EngineFacts(String name, Class<?> optionsClass, List<String> ownNe
    */
   public static EngineFacts of(String name, Class<?> optionsClass) {
     return new EngineFacts(name, optionsClass, List.of(), Set.of(), 1);
+  }
+
+  /**
+   * Every property a binding of this engine may read: the neutral knobs (every binding's, {@code fieldcount} among
+   * them, and {@link #ownNeutralNames}), each also engine-prefixed, the names of {@link #optionsClass} (of
+   * {@code client}, the binding's client class, when that is null), upstream YCSB's names it honours or refuses, and
+   * YCSB's {@code fieldnameprefix} and {@code keyformat}.
+   */
+  public SortedSet<String> propertyNames(Class<?> client) {
+    SortedSet<String> names = new TreeSet<>(List.of(KeyValueDB.FIELD_NAME_PREFIX, "keyformat"));
+    List<String> neutral = new ArrayList<>(NEUTRAL_NAMES);
+    neutral.addAll(ownNeutralNames);
+    for (String neutralName : neutral) {
+      names.add(neutralName);
+      names.add(name + "." + neutralName);
+    }
+    Class<?> options = optionsClass != null ? optionsClass : client;
+    for (java.lang.reflect.Field f : options.getFields()) {
+      try {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
+            && !f.getName().endsWith("_DEFAULT") && ((String) f.get(null)).startsWith(name + ".")) {
+          names.add((String) f.get(null));
+        }
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    names.addAll(EngineProperties.upstreamAliases(name).keySet());
+    names.addAll(EngineProperties.upstreamRefused(name));
+    return names;
   }
 
   /** These facts with {@code names} as the binding's own names without a dot. */

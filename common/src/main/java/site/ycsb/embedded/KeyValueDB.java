@@ -3,7 +3,6 @@ package site.ycsb.embedded;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -105,40 +104,11 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
-   * The engine-neutral knobs this class and every binding read: each also as engine.NAME, which overrides it
-   * ({@link EngineProperties}).
-   */
-  private static final List<String> NEUTRAL_NAMES = List.of(EngineProperties.PATH, EngineProperties.DESTROY,
-      DESTROY_UNKNOWN_FILES, EngineProperties.BATCH_SIZE, EngineProperties.SYNC, EngineProperties.COMPRESSION,
-      EngineProperties.CACHE_SIZE, EngineProperties.WRITE_BUFFER_SIZE, RECORD_LAYOUT, Keys.ENCODING,
-      DISK_SPACE_MARGIN, ALLOW_EMPTY_RUN, StartupLines.VERBOSE, "fieldcount");
-
-  /**
-   * Every property this binding may read: the neutral knobs (every binding's, {@code fieldcount} among them, and
-   * its facts' {@link EngineFacts#ownNeutralNames}), each also engine-prefixed, the names of its facts'
-   * {@link EngineFacts#optionsClass} (or of the client class), upstream YCSB's names it honours or refuses, and
-   * YCSB's {@code fieldnameprefix} and {@code keyformat}. What {@code Preflight} takes as known.
+   * Every property this binding may read ({@link EngineFacts#propertyNames}, the client's own names counting when
+   * its facts name no Options class): what {@code Preflight} takes as known.
    */
   public final java.util.SortedSet<String> propertyNames() {
-    java.util.SortedSet<String> names = new java.util.TreeSet<>(List.of(FIELD_NAME_PREFIX, "keyformat"));
-    for (String name : concat(NEUTRAL_NAMES, engine().ownNeutralNames())) {
-      names.add(name);
-      names.add(engineName() + "." + name);
-    }
-    Class<?> options = engine().optionsClass() != null ? engine().optionsClass() : getClass();
-    for (java.lang.reflect.Field f : options.getFields()) {
-      try {
-        if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
-            && !f.getName().endsWith("_DEFAULT") && ((String) f.get(null)).startsWith(engineName() + ".")) {
-          names.add((String) f.get(null));
-        }
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    names.addAll(EngineProperties.upstreamAliases(engineName()).keySet());
-    names.addAll(EngineProperties.upstreamRefused(engineName()));
-    return names;
+    return engine().propertyNames(getClass());
   }
 
   /**
@@ -393,12 +363,6 @@ public abstract class KeyValueDB<H> extends DB {
     diskCount = guard.counter();
     writer = lease.stripes().join();
     writes = writeGroup(db, batchSize);
-  }
-
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> out = new java.util.ArrayList<>(a);
-    out.addAll(b);
-    return out;
   }
 
   /**
