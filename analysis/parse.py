@@ -168,7 +168,7 @@ def parse_ycsb_output(stdout: str, json_export: str | None = None) -> YcsbOutput
     return measurements_to_output(measurements)
 
 
-# --- the timing layer's file (common/.../NanoTimedDB.java, `-p nanotimed.file=...`) ----------
+# --- the timing layer's file (harness/.../NanoTimedDB.java, `-p nanotimed.file=...`) ----------
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ def parse_engine_banner(stderr: str, engine: str) -> EngineBanner:
         rest = line[len(prefix) :]
         opened = re.match(r"opened .* in ([0-9.]+) ms", rest)
         closed = re.match(r"closed .* in ([0-9.]+) ms", rest)
-        if rest.startswith("engine: "):  # the binding's own version line (KeyValueDB prints it)
+        if rest.startswith("engine: "):  # the binding's own version line (the binding base prints it at open)
             banner.version = rest[len("engine: ") :].strip()
             engine_line = True
         elif opened:
@@ -436,7 +436,7 @@ _ERROR_LINE = re.compile(
 _NOTE_LINE = re.compile(r"^\[[a-z0-9]+\] NOTE: ")
 
 
-# The launcher's warm-up line (common/.../Warmup.java): what it ran before YCSB's clock, and the CPU and bytes it
+# The launcher's warm-up line (harness/.../Warmup.java): what it ran before YCSB's clock, and the CPU and bytes it
 # took, which are in the JVM's totals that the step's costs are measured from.
 _WARMUP_COSTS = re.compile(
     r"^\[ycsb-embedded\] warm-up: .*; it used ([0-9.]+) s of CPU and wrote ([0-9]+) bytes", re.MULTILINE

@@ -69,7 +69,7 @@ from .scenarios import (
 )
 from .workloadfile import read_properties
 
-# YCSB takes one exporter; this one (common/) writes the JSON file and the usual text on stdout.
+# YCSB takes one exporter; this one (harness/) writes the JSON file and the usual text on stdout.
 JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"
 # Given on bin/ycsb's command line, its launcher puts the binding inside the timing layer (NanoTimedDB),
 # which writes the step's in-operation nanoseconds, open and close to this file.
@@ -106,7 +106,7 @@ def our_classpath(repo: Path, binding: str) -> str | None:
     return os.pathsep.join(str(p) for p in parts)
 
 
-WARMUP_SECONDS = "warmup.seconds"  # common/.../Warmup.java
+WARMUP_SECONDS = "warmup.seconds"  # harness/.../Warmup.java
 WARMUP_OPERATIONS = "warmup.operations"
 WARMUP_OPERATIONS_DEFAULT = 200_000
 VERBOSE = "verbose"  # common/.../StartupLines.java: a binding prints every start-up line
@@ -325,7 +325,7 @@ def ycsb_command(
     """The YCSB call of a step (bin/ycsb, or a peer's JVM); export_file None keeps YCSB's text output on stdout;
     hdr_prefix: where YCSB writes its HdrHistogram logs (<prefix><OPERATION>.hdr) when a workload asks for them;
     timing_file: where our launcher's timing layer writes the operations' nanoseconds apart from the open and
-    close (common/.../NanoTimedDB.java; a peer's JVM has it only with our common jar on its classpath);
+    close (harness/.../NanoTimedDB.java; a peer's JVM has it only with our jars on its classpath);
     intervals_file: where the driver records the step's operations every 100 ms (bin/ycsb's only)."""
     if isinstance(launcher, Path):
         launcher = OurLauncher(launcher, engine)
@@ -351,7 +351,7 @@ def ycsb_command(
         props[MAX_EXECUTION_TIME] = str(math.ceil(float(props[MAX_EXECUTION_TIME])))
     if TARGET in props and not driver_client(launcher):  # and whole operations a second
         props[TARGET] = whole_target(props[TARGET])
-    # The launcher warms the JIT up on a scratch database before each phase (common/.../Warmup.java): a step
+    # The launcher warms the JIT up on a scratch database before each phase (harness/.../Warmup.java): a step
     # whose figure is not reported needs none, and the suite may ask for a shorter one (--warmup-seconds).
     warmup = 0.0 if not resolved.step.measured else warmup_seconds
     if warmup is not None and WARMUP_SECONDS not in resolved.props:
@@ -481,8 +481,8 @@ def repeats_as_updates(options: RunOptions, engine: str, steps: list[ResolvedSte
     return notes
 
 
-# The launcher's warning for a property no part of the run reads (common/.../Preflight.java), and our bindings'
-# older one at open for an engine-prefixed property they do not read (common/.../KeyValueDB.java).
+# The launcher's warning for a property no part of the run reads (harness/.../Preflight.java), and our bindings'
+# older one at open for an engine-prefixed property they do not read (common/.../DatabaseOpening.java).
 UNKNOWN_PROPERTY = re.compile(
     r"WARNING: (?:unknown property (\S+) is ignored|property (\S+) = '.*' is read by no part of this run)"
 )

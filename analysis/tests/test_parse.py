@@ -225,7 +225,7 @@ def test_missed_reads_count_in_the_time_inside_operations(captured):
     assert "inside_ops_per_sec" not in step_costs({"resources": {}, "phase": "run", "recordcount": 2000}, output)
 
 
-TIMING_FILE = (  # as common/.../NanoTimedDB.java writes it, for two client threads of workload F
+TIMING_FILE = (  # as harness/.../NanoTimedDB.java writes it, for two client threads of workload F
     '{"instances": 2, "open_ns": 5000000, "close_ns": 7000000, "window_ns": 90000000, "operations": '
     '{"READ": {"count": 1000, "ns": 20000000}, "UPDATE": {"count": 1000, "ns": 30000000}}}\n'
 )

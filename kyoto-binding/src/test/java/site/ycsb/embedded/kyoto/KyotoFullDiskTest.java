@@ -26,7 +26,7 @@ import site.ycsb.embedded.crash.CrashVerifier;
  */
 class KyotoFullDiskTest {
 
-  /** The preloaded library, built into this binding's native directory (common/src/main/c/mmap_space.c). */
+  /** The preloaded library, built into this binding's native directory (datadir/src/main/c/mmap_space.c). */
   static final String LIBRARY = "libycsb_mmap_space.so";
 
   /** Fresh databases whose disk is filled: the old binding lost records in 5 of 14 fills. */
