@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from .scenarios import ENGINE_PROPS, ENGINES, binding_of
+from .catalogue.scenarios import ENGINE_PROPS, ENGINES, binding_of
 
 REPO = Path(__file__).resolve().parent.parent
 CRASH_DIR = "crash"  # under a results directory

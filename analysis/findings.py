@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from .catalogue.scenarios import ENGINE_LABELS
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
 from .noise import NO_NOISE, Noise
 from .reference import PublishedFinding
 from .results import CloseStats, Figure
-from .scenarios import ENGINE_LABELS
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
 from .results import Figure
 from .runner import stacked_properties
-from .scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
 
 KINDS: tuple[str, ...] = ("load", "read", "write", "scan")
 # The cell each kind's spread is measured on, when the run has that scenario: cheap in --quick.

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .catalogue.scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
 from .machine import collect_machine_info
 from .parse import parse_json_export, parse_measurement_lines
 from .progress import format_duration
@@ -66,7 +67,6 @@ from .runner import (
     stacked_properties,
 )
 from .scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
-from .scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
 from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
 
 RATE_DIR = "rate"

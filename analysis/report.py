@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from .catalogue.scenarios import SCENARIOS_BY_ID
 from .charts import bar_chart, has_figure
 from .crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from .findings import (
@@ -49,7 +50,6 @@ from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_block
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
-from .scenarios import SCENARIOS_BY_ID
 from .steady import CLIMBING, TOO_SHORT, figure_steadiness
 from .steady import describe as describe_steadiness
 from .tables import BuiltTable, build_table, engine_label

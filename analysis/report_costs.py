@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from .catalogue.scenarios import SCENARIOS_BY_ID, catalogue, is_peer
 from .charts import Panel, Series, Timeline, legend_of, small_multiples, timeline_chart
 from .crash import CrashResults
 from .findings import (
@@ -27,7 +28,6 @@ from .report_rate import CapacityRow
 from .report_scale import scale_summary
 from .report_tables import report_tables
 from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
-from .scenarios import SCENARIOS_BY_ID, catalogue, is_peer
 from .steady import (
     CLIMBING,
     MARK_LEGEND,

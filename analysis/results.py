@@ -10,8 +10,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .catalogue.keydraws import distinct_keys
+from .catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
+from .catalogue.workloadfile import scenarios_of_results
 from .costs import COST_COLUMNS, cost_columns
-from .keydraws import distinct_keys
 from .parse import (
     EngineStats,
     OperationTimes,
@@ -26,8 +28,6 @@ from .parse import (
     trace_skipped_lines,
     workload_summary_line,
 )
-from .scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
-from .workloadfile import scenarios_of_results
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd

@@ -23,9 +23,19 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from .catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
+from .catalogue.scenarios import (
+    ENGINE_PROPS,
+    QUICK_TIMED_OPERATIONS,
+    QUICK_TIMED_RECORDS,
+    SIZED_BY_WORKLOAD,
+    Scenario,
+    Step,
+    binding_of,
+)
+from .catalogue.workloadfile import read_properties
 from .celljvm import CELL_COMMAND, CellJvm
 from .costs import StepShape, step_shape
-from .keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
 from .parse import (
     Expectation,
@@ -58,16 +68,6 @@ from .resources import (
     read_busy_cpu_ticks,
     run_measured,
 )
-from .scenarios import (
-    ENGINE_PROPS,
-    QUICK_TIMED_OPERATIONS,
-    QUICK_TIMED_RECORDS,
-    SIZED_BY_WORKLOAD,
-    Scenario,
-    Step,
-    binding_of,
-)
-from .workloadfile import read_properties
 
 # YCSB takes one exporter; this one (harness/) writes the JSON file and the usual text on stdout.
 JSON_EXPORTER = "site.ycsb.embedded.TextAndJsonExporter"

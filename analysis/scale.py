@@ -18,8 +18,8 @@ from hdrh.codec import HdrCookieException, HdrLengthException
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogReader
 
+from .catalogue.scenarios import SCALE_PREFIX
 from .parse import parse_ycsb_output
-from .scenarios import SCALE_PREFIX
 
 # YCSB's HdrHistogram range (us): 1 us to an hour, 3 significant digits, as its OneMeasurementHdrHistogram.
 HDR_LOWEST_US, HDR_HIGHEST_US, HDR_DIGITS = 1, 3_600_000_000, 3

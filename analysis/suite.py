@@ -26,15 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from .crash import CrashOptions, check_and_report, failures
-from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
-from .machine import collect_machine_info
-from .membudget import BudgetRefused, Controller, find_controller, parse_budget
-from .noise import NOISE_REPEATS, probe_cells
-from .peers import Peer, find_common_jar, make_peers
-from .progress import ProgressBar, format_duration
-from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
-from .scenarios import (
+from .catalogue.scenarios import (
     ENGINES,
     QUICK_STEP_SECONDS,
     SCALE,
@@ -56,7 +48,7 @@ from .scenarios import (
     select_engines,
     select_scenarios,
 )
-from .workloadfile import (
+from .catalogue.workloadfile import (
     WorkloadFile,
     WorkloadFileRefused,
     check_workload_file,
@@ -65,6 +57,14 @@ from .workloadfile import (
     refuse_clashes,
     refuse_unloadable,
 )
+from .crash import CrashOptions, check_and_report, failures
+from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
+from .machine import collect_machine_info
+from .membudget import BudgetRefused, Controller, find_controller, parse_budget
+from .noise import NOISE_REPEATS, probe_cells
+from .peers import Peer, find_common_jar, make_peers
+from .progress import ProgressBar, format_duration
+from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 
 REPO = Path(__file__).resolve().parent.parent
 # The quick run's warm-up per measured step: about 300 JVMs each paying the launcher's 2 s (and up to 1 s of

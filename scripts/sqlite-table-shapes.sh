@@ -28,7 +28,7 @@ done
 [ ${#names[@]} -gt 0 ] || names=(2011 ycsb)
 mkdir -p "$out"
 mapfile -t scenarios < <("$python" -c 'import sys
-from analysis.scenarios import select_scenarios
+from analysis.catalogue.scenarios import select_scenarios
 print("\n".join(s.id for s in select_scenarios(sys.argv[1:]) if "sqlite" in s.engines))' "${names[@]}")
 [ ${#scenarios[@]} -gt 0 ] || { echo "no SQLite scenario in: ${names[*]}" >&2; exit 2; }
 

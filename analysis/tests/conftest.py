@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.scenarios import forget_own
+from analysis.catalogue.scenarios import forget_own
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from analysis.catalogue.keydraws import distinct_keys
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
-from analysis.keydraws import distinct_keys
 from analysis.parse import parse_warmup_costs
 from analysis.reference import load_findings
 from analysis.render import to_markdown
@@ -20,7 +21,6 @@ from analysis.report import build_report
 from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results import Figure, load_run
 from analysis.runner import RunOptions, run_cell, stacked_properties
-from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.suite import repeats_by_scenario
 
 from .conftest import REPO

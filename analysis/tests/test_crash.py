@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from analysis import crash
+from analysis.catalogue.scenarios import ENGINES
 from analysis.crash import (
     PROMISES,
     SYNCED_WRITES_SURVIVE,
@@ -25,7 +26,6 @@ from analysis.crash import (
 )
 from analysis.render import to_markdown
 from analysis.report import durability_blocks
-from analysis.scenarios import ENGINES
 
 # What bin/ycsb crash-verify printed after a real LevelDB round and after a refused open.
 VERIFIED = """acknowledged=935

@@ -9,9 +9,9 @@ import json
 import subprocess
 import sys
 
-from analysis.keydraws import distinct_keys
+from analysis.catalogue.keydraws import distinct_keys
+from analysis.catalogue.scenarios import ENGINES
 from analysis.runner import engine_is_built
-from analysis.scenarios import ENGINES
 
 from .conftest import REPO
 

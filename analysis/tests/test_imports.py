@@ -15,7 +15,7 @@ LIGHT_MODULES = (
     "analysis",
     "analysis.parse",
     "analysis.results",
-    "analysis.scenarios",
+    "analysis.catalogue.scenarios",
     "analysis.report_tables",
     "analysis.tables",
     "analysis.findings",

@@ -1,6 +1,6 @@
 import math
 
-from analysis.keydraws import distinct_keys, draws
+from analysis.catalogue.keydraws import distinct_keys, draws
 
 
 def test_draws_are_the_workload_class_s() -> None:

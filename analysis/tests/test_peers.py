@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID, is_peer, peer_label
 from analysis.peers import (
     Peer,
     binding_dir,
@@ -18,7 +19,6 @@ from analysis.peers import (
     peer_properties,
     workload_class_properties,
 )
-from analysis.scenarios import SCENARIOS_BY_ID, is_peer, peer_label
 from analysis.tables import engine_label
 
 

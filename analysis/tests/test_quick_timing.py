@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.keydraws import distinct_keys
-from analysis.parse import Expectation, parse_ycsb_output, step_problems
-from analysis.results import _distinct_loaded, figure_of
-from analysis.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
-from analysis.scenarios import (
+from analysis.catalogue.keydraws import distinct_keys
+from analysis.catalogue.scenarios import (
     QUICK_STEP_SECONDS,
     QUICK_TIMED_OPERATIONS,
     QUICK_TIMED_RECORDS,
     SCENARIOS_BY_ID,
     Step,
 )
+from analysis.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.results import _distinct_loaded, figure_of
+from analysis.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
 from analysis.suite import quick_seconds
 
 from .conftest import REPO

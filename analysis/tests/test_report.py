@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.compare import compare_figures, comparison_blocks
 from analysis.formatting import format_number, format_ratio
 from analysis.reference import load_published
@@ -16,7 +17,6 @@ from analysis.render import Table, to_html, to_markdown
 from analysis.report import QUICK_SCOPE, build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
 from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
-from analysis.scenarios import SCENARIOS_BY_ID
 from analysis.steady import CLIMBING, TOO_SHORT
 from analysis.tables import build_table
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.keydraws import distinct_keys
+from analysis.catalogue.keydraws import distinct_keys
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID, Scenario, Step
 from analysis.peers import Peer
 from analysis.runner import (
     OurLauncher,
@@ -27,7 +28,6 @@ from analysis.runner import (
     whole_target,
     ycsb_command,
 )
-from analysis.scenarios import SCENARIOS_BY_ID, Scenario, Step
 from analysis.suite import run_matrix
 
 from .conftest import REPO
@@ -51,7 +51,7 @@ if any(os.path.basename(f) == os.environ.get("FAKE_YCSB_FAIL") for f in files):
     done = 0
 found = done
 if op == "READ" and any("loadorder=replacement" in open(f).read() for f in files):
-    from analysis.keydraws import distinct_keys  # reads miss the keys a drawn fill left out
+    from analysis.catalogue.keydraws import distinct_keys  # reads miss the keys a drawn fill left out
     found = round(done * distinct_keys(records) / records)
 measurements = [("OVERALL", "RunTime(ms)", 100), ("OVERALL", "Throughput(ops/sec)", done * 10.0)]
 if done:
@@ -257,7 +257,7 @@ def test_a_launcher_that_cannot_start_fails_the_cell(fake_repo, tmp_path):
 
 
 def test_leveldb_runs_on_both_libraries_through_one_binding(fake_repo, tmp_path):
-    from analysis.scenarios import ENGINES, LEVELDB_2011, SCENARIOS, YCSB_CORE
+    from analysis.catalogue.scenarios import ENGINES, LEVELDB_2011, SCENARIOS, YCSB_CORE
 
     # The 2011 sections (the baseline among them) and YCSB's A-F: one row per library.
     for scenario in LEVELDB_2011 + YCSB_CORE:

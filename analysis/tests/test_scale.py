@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.parse import Expectation, parse_ycsb_output, step_problems
-from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
-from analysis.scenarios import (
+from analysis.catalogue.scenarios import (
     ENGINES,
     SCALE,
     SCALE_LOAD_MIN_SECONDS,
@@ -19,6 +17,8 @@ from analysis.scenarios import (
     scale_worst_case_seconds,
     select_scenarios,
 )
+from analysis.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
 from analysis.suite import main as run_main
 from analysis.suite import parse_args, scale_settings
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.reference import load_published
-from analysis.report_tables import REPORT_TABLES
-from analysis.runner import read_properties, stacked_properties
-from analysis.scenarios import (
+from analysis.catalogue.scenarios import (
     DRAWN_FILLS,
     ENGINES,
     SCENARIOS,
@@ -15,6 +12,9 @@ from analysis.scenarios import (
     select_engines,
     select_scenarios,
 )
+from analysis.reference import load_published
+from analysis.report_tables import REPORT_TABLES
+from analysis.runner import read_properties, stacked_properties
 
 from .conftest import REPO
 
@@ -74,7 +74,7 @@ def test_select_engines_keeps_catalogue_order_and_refuses_unknown():
 
 
 def test_every_engine_row_runs_the_ycsb_core_workloads():
-    from analysis.scenarios import ENGINES, SCENARIO_GROUPS, SCENARIOS_BY_ID
+    from analysis.catalogue.scenarios import ENGINES, SCENARIO_GROUPS, SCENARIOS_BY_ID
 
     for scenario in SCENARIO_GROUPS["ycsb"]:
         assert all(SCENARIOS_BY_ID[scenario].runs_on(e) for e in ENGINES), scenario
@@ -161,7 +161,7 @@ def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
     sqlite) is named there."""
     import re
 
-    from analysis.scenarios import binding_of
+    from analysis.catalogue.scenarios import binding_of
 
     runs_on: dict[str, set[str]] = {}
     for scenario in SCENARIOS:

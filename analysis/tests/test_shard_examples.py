@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from analysis.scenarios import select_engines, select_scenarios
+from analysis.catalogue.scenarios import select_engines, select_scenarios
 from analysis.suite import matrix_cells, parse_args, shard_cells, shard_from_environment
 
 REPO = Path(__file__).resolve().parents[2]
