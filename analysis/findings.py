@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 from .catalogue.scenarios import ENGINE_LABELS
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
-from .noise import NO_NOISE, Noise
 from .reference import PublishedFinding
-from .results import CloseStats, Figure
+from .results.noise import NO_NOISE, Noise
+from .results.results import CloseStats, Figure
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from .catalogue.scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
 from .machine import collect_machine_info
-from .parse import parse_json_export, parse_measurement_lines
 from .progress import format_duration
-from .rate import (
+from .results.parse import parse_json_export, parse_measurement_lines
+from .results.rate import (
     DRIVER_RATE_DIGITS,
     FRACTIONS,
     INTENDED_PREFIX,
@@ -53,6 +53,7 @@ from .rate import (
     step_latencies,
     sweep_rates,
 )
+from .results.scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
 from .runner import (
     CellJvms,
     CellRecord,
@@ -66,7 +67,6 @@ from .runner import (
     run_step,
     stacked_properties,
 )
-from .scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
 from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
 
 RATE_DIR = "rate"

@@ -32,7 +32,6 @@ from .findings import (
     ran_any_finding,
 )
 from .formatting import format_number
-from .noise import Noise, measure_noise
 from .reference import load_findings, load_published
 from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .report_costs import (
@@ -49,9 +48,10 @@ from .report_own import own_stream_blocks
 from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_blocks, run_rate
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
-from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
-from .steady import CLIMBING, TOO_SHORT, figure_steadiness
-from .steady import describe as describe_steadiness
+from .results.noise import Noise, measure_noise
+from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
+from .results.steady import CLIMBING, TOO_SHORT, figure_steadiness
+from .results.steady import describe as describe_steadiness
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"

@@ -21,14 +21,14 @@ from .findings import (
     closer_library,
 )
 from .formatting import format_figure, format_number, format_open_close, format_seconds
-from .noise import NO_NOISE, Noise
-from .parse import parse_status_lines
 from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Paragraph, Table
 from .report_rate import CapacityRow
 from .report_scale import scale_summary
 from .report_tables import report_tables
-from .results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
-from .steady import (
+from .results.noise import NO_NOISE, Noise
+from .results.parse import parse_status_lines
+from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
+from .results.steady import (
     CLIMBING,
     MARK_LEGEND,
     MARKS,
@@ -38,7 +38,7 @@ from .steady import (
     STEADY_MIN_SECONDS,
     TOO_SHORT,
 )
-from .steady import describe as describe_steadiness
+from .results.steady import describe as describe_steadiness
 from .tables import DISPLAY_ORDER, engine_label
 
 # The write-heavy cells whose throughput is drawn second by second (more with `report --timeline`).

@@ -7,10 +7,10 @@ real one."""
 from __future__ import annotations
 
 from .formatting import format_number
-from .noise import KINDS, NOISE_PROBES, NOISE_REPEATS, Noise
 from .render import Block, Heading, Paragraph, Table
-from .results import RunData
-from .scale import NOISY_CORES, is_scale_cell
+from .results.noise import KINDS, NOISE_PROBES, NOISE_REPEATS, Noise
+from .results.results import RunData
+from .results.scale import NOISY_CORES, is_scale_cell
 from .tables import engine_label
 
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from .charts import Panel, Series, bar_chart
 from .formatting import format_count
-from .parse import (
+from .render import Block, Image, Paragraph, Table
+from .results.parse import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,
     MixGraphSummary,
@@ -18,11 +19,10 @@ from .parse import (
     parse_mixgraph_line,
     parse_trace_line,
 )
-from .render import Block, Image, Paragraph, Table
 from .tables import engine_label
 
 if TYPE_CHECKING:
-    from .results import RunData
+    from .results.results import RunData
 
 
 def _first_steps(run: RunData, scenario: str, column: str) -> dict[str, dict[str, str | None]]:

@@ -14,7 +14,8 @@ from pathlib import Path
 from .charts import TODAY_COLOURS
 from .charts_scale import Axes, Line, panel_charts
 from .formatting import format_compact, format_number
-from .rate import (
+from .render import Block, ChartGrid, Heading, Image, LegendEntry, Paragraph, Table
+from .results.rate import (
     HOLD_SHARE,
     STALL_FACTOR,
     STALL_FLOOR_US,
@@ -27,9 +28,8 @@ from .rate import (
     stall_spans,
     sweep_of,
 )
-from .render import Block, ChartGrid, Heading, Image, LegendEntry, Paragraph, Table
-from .results import RunData
-from .scale import NOISY_CORES
+from .results.results import RunData
+from .results.scale import NOISY_CORES
 from .tables import engine_label
 
 HEADING = "Latency at a rate"

@@ -12,8 +12,8 @@ from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
 from .membudget import format_budget
 from .render import Block, BulletList, Heading, Image, Paragraph, Table
-from .results import RunData
-from .scale import NOISY_CORES, scale_points, stalls, timeline
+from .results.results import RunData
+from .results.scale import NOISY_CORES, scale_points, stalls, timeline
 from .tables import DISPLAY_ORDER, engine_label
 
 if TYPE_CHECKING:  # pandas loads where a frame is made

@@ -35,18 +35,7 @@ from .catalogue.scenarios import (
 )
 from .catalogue.workloadfile import read_properties
 from .celljvm import CELL_COMMAND, CellJvm
-from .costs import StepShape, step_shape
 from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
-from .parse import (
-    Expectation,
-    find_error_lines,
-    parse_engine_banner,
-    parse_size,
-    parse_warmup_costs,
-    parse_ycsb_output,
-    step_problems,
-    traced_expectation,
-)
 from .peers import (
     EMBEDDED_WORKLOAD,
     LOAD_REPEATS,
@@ -67,6 +56,17 @@ from .resources import (
     machine_cpu,
     read_busy_cpu_ticks,
     run_measured,
+)
+from .results.costs import StepShape, step_shape
+from .results.parse import (
+    Expectation,
+    find_error_lines,
+    parse_engine_banner,
+    parse_size,
+    parse_warmup_costs,
+    parse_ycsb_output,
+    step_problems,
+    traced_expectation,
 )
 
 # YCSB takes one exporter; this one (harness/) writes the JSON file and the usual text on stdout.

@@ -61,9 +61,9 @@ from .crash import CrashOptions, check_and_report, failures
 from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
-from .noise import NOISE_REPEATS, probe_cells
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
+from .results.noise import NOISE_REPEATS, probe_cells
 from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 
 REPO = Path(__file__).resolve().parent.parent

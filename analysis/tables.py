@@ -32,7 +32,7 @@ from .formatting import (
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .report_tables import Column, ReportTable
-from .results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
+from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 
 DISPLAY_ORDER = (
     "leveldb",

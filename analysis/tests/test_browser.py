@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.rate import StallRun
 from analysis.render import Block, Heading, HeatMap, Paragraph, Table, to_html
 from analysis.report import TITLE, build_report
 from analysis.report_costs import section_scenarios, short_label
-from analysis.results import TIDY_COLUMNS, RunData
+from analysis.results.rate import StallRun
+from analysis.results.results import TIDY_COLUMNS, RunData
 from analysis.tables import engine_label
 
 from .test_report import figure

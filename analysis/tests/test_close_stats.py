@@ -3,8 +3,8 @@ stderr, and what the results make of them (level 1 against its target)."""
 
 from __future__ import annotations
 
-from analysis.parse import EngineStats, parse_engine_stats, parse_size
-from analysis.results import close_columns
+from analysis.results.parse import EngineStats, parse_engine_stats, parse_size
+from analysis.results.results import close_columns
 
 from .conftest import Captured
 

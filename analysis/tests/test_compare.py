@@ -15,7 +15,7 @@ from analysis.compare import main as compare_main
 from analysis.render import to_markdown
 from analysis.report import judged_findings, write_report
 from analysis.report_rate import run_rate
-from analysis.results import RunData
+from analysis.results.results import RunData
 
 from .test_noise import figure
 from .test_report import constructed_run

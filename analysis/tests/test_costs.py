@@ -12,14 +12,14 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
-from analysis.parse import parse_warmup_costs
 from analysis.reference import load_findings
 from analysis.render import to_markdown
 from analysis.report import build_report
 from analysis.resources import disk_size, flush_directory, run_measured
-from analysis.results import Figure, load_run
+from analysis.results.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
+from analysis.results.parse import parse_warmup_costs
+from analysis.results.results import Figure, load_run
 from analysis.runner import RunOptions, run_cell, stacked_properties
 from analysis.suite import repeats_by_scenario
 
@@ -263,7 +263,7 @@ def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_
     import pandas as pd
 
     from analysis.report_costs import timeline_blocks, timeline_of
-    from analysis.results import TIDY_COLUMNS, RunData
+    from analysis.results.results import TIDY_COLUMNS, RunData
 
     (tmp_path / "01-load-kv1000.err").write_text(STATUS_LINES)
     step = {"measured": True, "variant": "", "stderr": "01-load-kv1000.err"}
@@ -295,7 +295,7 @@ def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):
 
     from analysis.report import run_summary
     from analysis.report_costs import summary_blocks
-    from analysis.results import TIDY_COLUMNS, RunData
+    from analysis.results.results import TIDY_COLUMNS, RunData
 
     suite = {"mode": "full", "repeat": 3, "repeats": {"seqwrite": 3, "kv1000": 3, "workloada": 1}}
     run = RunData(tmp_path, suite, {}, [], pd.DataFrame(columns=TIDY_COLUMNS), [], {})

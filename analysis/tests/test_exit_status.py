@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.parse import Expectation, find_error_lines, parse_ycsb_output, step_problems
+from analysis.results.parse import Expectation, find_error_lines, parse_ycsb_output, step_problems
 from analysis.runner import engine_is_built
 
 from .conftest import REPO

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from analysis.findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, evaluate_finding, evaluate_findings
-from analysis.parse import parse_ycsb_output
 from analysis.reference import load_findings
-from analysis.results import CloseStats, Figure, close_columns, figures_of, output_rows
+from analysis.results.parse import parse_ycsb_output
+from analysis.results.results import CloseStats, Figure, close_columns, figures_of, output_rows
 
 from .conftest import FIXTURES
 

@@ -13,8 +13,8 @@ from .conftest import REPO
 
 LIGHT_MODULES = (
     "analysis",
-    "analysis.parse",
-    "analysis.results",
+    "analysis.results.parse",
+    "analysis.results.results",
     "analysis.catalogue.scenarios",
     "analysis.report_tables",
     "analysis.tables",
@@ -25,7 +25,7 @@ LIGHT_MODULES = (
     "analysis.compare",
     "analysis.suite",
     "analysis.runner",
-    "analysis.rate",
+    "analysis.results.rate",
     "analysis.rate_run",
 )
 
@@ -70,4 +70,4 @@ def test_drawing_a_chart_loads_matplotlib(tmp_path) -> None:
 
 
 def test_building_a_tidy_frame_loads_pandas() -> None:
-    assert loaded_after("from analysis.results import figures_frame\nfigures_frame([])", "pandas")
+    assert loaded_after("from analysis.results.results import figures_frame\nfigures_frame([])", "pandas")

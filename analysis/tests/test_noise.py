@@ -7,11 +7,11 @@ from dataclasses import replace
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.findings import NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, evaluate_finding
-from analysis.noise import NO_NOISE, kind_of, measure_noise, probe_cells
 from analysis.reference import load_findings
 from analysis.render import to_markdown
 from analysis.report import build_report
-from analysis.results import Figure
+from analysis.results.noise import NO_NOISE, kind_of, measure_noise, probe_cells
+from analysis.results.results import Figure
 
 from .test_report import constructed_run
 

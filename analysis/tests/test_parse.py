@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.parse import (
+from analysis.results.parse import (
     Expectation,
     OperationTimes,
     find_error_lines,
@@ -17,7 +17,7 @@ from analysis.parse import (
     slowest_interval,
     step_problems,
 )
-from analysis.results import inside_columns, output_rows, step_costs
+from analysis.results.results import inside_columns, output_rows, step_costs
 
 from .conftest import Captured, captured_engines
 

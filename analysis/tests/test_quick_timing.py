@@ -13,8 +13,8 @@ from analysis.catalogue.scenarios import (
     SCENARIOS_BY_ID,
     Step,
 )
-from analysis.parse import Expectation, parse_ycsb_output, step_problems
-from analysis.results import _distinct_loaded, figure_of
+from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.results.results import _distinct_loaded, figure_of
 from analysis.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
 from analysis.suite import quick_seconds
 

@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analysis.parse import parse_measurement_lines
-from analysis.rate import DRIVER_RATE_DIGITS, RateStep, achieved_rate, asked_rate, rate_text, step_latencies
+from analysis.results.parse import parse_measurement_lines
+from analysis.results.rate import DRIVER_RATE_DIGITS, RateStep, achieved_rate, asked_rate, rate_text, step_latencies
 from analysis.runner import engine_is_built
 
 from .conftest import REPO

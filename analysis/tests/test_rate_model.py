@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.parse import parse_measurement_lines
-from analysis.rate import (
+from analysis.rate_run import overall_latencies, rate_digits, rate_variant
+from analysis.results.parse import parse_measurement_lines
+from analysis.results.rate import (
     DRIVER_RATE_DIGITS,
     FRACTIONS,
     WHOLE_RATES,
@@ -28,7 +29,6 @@ from analysis.rate import (
     sweep_of,
     sweep_rates,
 )
-from analysis.rate_run import overall_latencies, rate_digits, rate_variant
 from analysis.runner import RunOptions
 
 from .conftest import REPO

@@ -9,8 +9,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from analysis.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
 from analysis.rate_run import intended_timeline
+from analysis.results.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
 from analysis.runner import engine_is_built
 
 from .conftest import REPO

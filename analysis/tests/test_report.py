@@ -16,8 +16,8 @@ from analysis.reference import load_published
 from analysis.render import Table, to_html, to_markdown
 from analysis.report import QUICK_SCOPE, build_report, drawn_keys_note
 from analysis.report_tables import REPORT_TABLES
-from analysis.results import TIDY_COLUMNS, CloseStats, Figure, RunData
-from analysis.steady import CLIMBING, TOO_SHORT
+from analysis.results.results import TIDY_COLUMNS, CloseStats, Figure, RunData
+from analysis.results.steady import CLIMBING, TOO_SHORT
 from analysis.tables import build_table
 
 TABLES = {t.id: t for t in REPORT_TABLES}
@@ -534,7 +534,7 @@ def test_beside_each_published_figure_the_in_operation_one_then_ycsb_s_and_the_o
 
 def test_the_heat_map_and_findings_compare_on_the_published_clock_where_every_engine_has_it(tmp_path):
     from analysis.render import HeatMap
-    from analysis.results import like_for_like
+    from analysis.results.results import like_for_like
 
     figures = clocked_figures()
     published = {(s, v) for (s, v, _e) in load_published()}

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.rate import RateStep, StallRun, Sweep, capacity, parse_sla
 from analysis.render import HeatMap
-from analysis.scale import Second
+from analysis.results.rate import RateStep, StallRun, Sweep, capacity, parse_sla
+from analysis.results.scale import Second
 
 
 def _step(kind: str, asked: float | None, achieved: float, p99: float, fraction: float | None = None) -> RateStep:

@@ -17,7 +17,7 @@ from analysis.catalogue.scenarios import (
     scale_worst_case_seconds,
     select_scenarios,
 )
-from analysis.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
 from analysis.suite import main as run_main
 from analysis.suite import parse_args, scale_settings
@@ -155,7 +155,7 @@ def write_log(path: Path, seconds: list[tuple[float, list[int]]], start: float =
 
 
 def test_timeline_adds_the_operations_of_each_second_and_finds_stalls(tmp_path):
-    from analysis.scale import hdr_logs, stalls, step_percentiles, timeline
+    from analysis.results.scale import hdr_logs, stalls, step_percentiles, timeline
 
     write_log(
         tmp_path / "05-run-mix.READ.hdr",
@@ -181,7 +181,7 @@ def test_timeline_adds_the_operations_of_each_second_and_finds_stalls(tmp_path):
 def test_an_unreadable_log_is_said_so(tmp_path):
     import pytest
 
-    from analysis.scale import UnreadableLog, read_intervals
+    from analysis.results.scale import UnreadableLog, read_intervals
 
     log = tmp_path / "x.READ.hdr"
     # A line of YCSB 0.17's own HdrHistogram 2.1.4 log: V1-encoded.
@@ -195,7 +195,7 @@ def test_an_unreadable_log_is_said_so(tmp_path):
 
 
 def test_workload_and_threads():
-    from analysis.scale import workload_and_threads
+    from analysis.results.scale import workload_and_threads
 
     assert workload_and_threads("mix-8t") == ("mix", 8)
     assert workload_and_threads("read-uniform") == ("read-uniform", 1)
@@ -210,7 +210,7 @@ def test_the_defaults_fit_ninety_minutes_for_every_engine_row_even_when_every_lo
 
 
 def test_shards_with_different_budgets_are_not_merged():
-    from analysis.results import merge_problems
+    from analysis.results.results import merge_problems
 
     machine = {"cores": 2}
     runs = [(Path("a"), {"memory_bytes": 1 << 30}, machine), (Path("b"), {"memory_bytes": 512 << 20}, machine)]
@@ -219,7 +219,7 @@ def test_shards_with_different_budgets_are_not_merged():
 
 
 def test_a_cold_start_is_warm_up_not_a_stall():
-    from analysis.scale import Second, stalls
+    from analysis.results.scale import Second, stalls
 
     rates = [5, 10, 20, 100, 100, 30, 100, 100, 50]
     seconds = [Second(float(i + 1), 1.0, r, 1.0, 1.0, 1.0) for i, r in enumerate(rates)]
@@ -268,7 +268,7 @@ def test_a_timed_step_gets_time_to_close_before_it_is_killed():
 
 
 def test_the_warm_rate_is_the_second_half_of_the_full_seconds():
-    from analysis.scale import Second, warm_rate
+    from analysis.results.scale import Second, warm_rate
 
     # A cold start: the first seconds fill the caches; the partial first and last seconds are left out.
     rates = [50, 1_000, 2_000, 9_000, 10_000, 10_000, 11_000, 7]
@@ -305,7 +305,7 @@ def test_every_engine_row_has_a_colour_of_its_own():
 
 
 def test_the_close_after_the_last_operation_is_not_a_stall():
-    from analysis.scale import Second, stalls
+    from analysis.results.scale import Second, stalls
 
     # Kyoto's sustained run: 60 busy seconds, one operation straddling the end, two seconds of closing.
     rates = [1000] * 60 + [1, 0, 0]
@@ -446,7 +446,7 @@ def test_the_summary_names_the_leaders_in_memory_and_beyond_the_budget(tmp_path,
     import pandas as pd
 
     from analysis import report_scale
-    from analysis.results import RunData
+    from analysis.results.results import RunData
 
     rates = {("rocksdb", 2000): 900.0, ("lmdb", 2000): 700.0, ("rocksdb", 8000): 300.0, ("lmdb", 8000): 500.0}
     points = [scale_point(e, n, "mix", rate, noisy=e == "lmdb") for (e, n), rate in rates.items()]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from analysis.render import HeatMap, to_html, to_markdown
 from analysis.report import build_report
-from analysis.steady import CLIMBING, STEADY, TOO_SHORT, figure_steadiness, judge, status_rates, step_rates
+from analysis.results.steady import CLIMBING, STEADY, TOO_SHORT, figure_steadiness, judge, status_rates, step_rates
 
 from .conftest import FIXTURES
 from .test_report import constructed_run
@@ -66,7 +66,7 @@ def test_a_climbing_step_is_flagged_a_flat_one_is_not_and_one_second_is_too_shor
 
 
 def test_a_figure_climbs_when_half_its_repeats_do():
-    from analysis.steady import combine
+    from analysis.results.steady import combine
 
     assert combine([CLIMBING]) == CLIMBING and combine([CLIMBING, STEADY]) == CLIMBING
     assert combine([CLIMBING, STEADY, STEADY]) == STEADY and combine([CLIMBING, CLIMBING, STEADY]) == CLIMBING
@@ -194,7 +194,7 @@ def intervals_csv(rates: list[float], millis: int = 100) -> str:
 
 
 def test_the_drivers_100_ms_records_judge_a_step_that_status_lines_call_too_short(tmp_path):
-    from analysis.steady import STEADY_MIN_INTERVALS, interval_rates, judge_step
+    from analysis.results.steady import STEADY_MIN_INTERVALS, interval_rates, judge_step
 
     # 2.5 s flat: three status-line seconds are too short; 25 records of 100 ms are enough
     step = _step(tmp_path, "02-run-randread", FLAT[:3])

@@ -4,7 +4,8 @@ tables made of them."""
 
 from __future__ import annotations
 
-from analysis.parse import (
+from analysis.report_own import mixgraph_rows, trace_rows, value_size_panel
+from analysis.results.parse import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,
     Expectation,
@@ -14,7 +15,6 @@ from analysis.parse import (
     traced_expectation,
     workload_summary_line,
 )
-from analysis.report_own import mixgraph_rows, trace_rows, value_size_panel
 
 from .conftest import FIXTURES
 

@@ -19,16 +19,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
+from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
+from ..runner import stacked_properties
 from .results import Figure
-from .runner import stacked_properties
 
 KINDS: tuple[str, ...] = ("load", "read", "write", "scan")
 # The cell each kind's spread is measured on, when the run has that scenario: cheap in --quick.
 NOISE_PROBES: Mapping[str, str] = {"load": "seqwrite", "read": "randread", "scan": "seqread", "write": "workloada"}
 NOISE_REPEATS = 3
 
-WORKLOADS = Path(__file__).resolve().parent.parent / "workloads"
+WORKLOADS = Path(__file__).resolve().parents[2] / "workloads"
 _SCAN_PROPORTIONS = ("scanproportion", "readseqproportion")
 _WRITE_PROPORTIONS = ("updateproportion", "insertproportion", "readmodifywriteproportion", "deleteproportion")
 

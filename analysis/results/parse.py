@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .catalogue.scenarios import binding_of
+from ..catalogue.scenarios import binding_of
 
 # Metrics that are not operations: totals, the JVM's GC, and YCSB's closing of the DB.
 NON_OPERATIONS = ("OVERALL", "CLEANUP", "READSEQ")

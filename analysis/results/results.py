@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalogue.keydraws import distinct_keys
-from .catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
-from .catalogue.workloadfile import scenarios_of_results
+from ..catalogue.keydraws import distinct_keys
+from ..catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
+from ..catalogue.workloadfile import scenarios_of_results
 from .costs import COST_COLUMNS, cost_columns
 from .parse import (
     EngineStats,
