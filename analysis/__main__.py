@@ -35,11 +35,11 @@ def command_main(command: str) -> Callable[[list[str]], int] | None:
 
         return list_main
     if command == "report":
-        from .report import main as report_main
+        from .report.report import main as report_main
 
         return report_main
     if command == "compare":
-        from .compare import main as compare_main
+        from .report.compare import main as compare_main
 
         return compare_main
     if command == "crash":

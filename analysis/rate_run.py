@@ -606,7 +606,7 @@ def main(argv: list[str]) -> int:
     if args.no_report:
         print(out)
     else:
-        from .report import write_report
+        from .report.report import write_report
 
         print(write_report(out, partial=True).markdown)
     return 1 if failed else 0

@@ -58,11 +58,11 @@ from .catalogue.workloadfile import (
     refuse_unloadable,
 )
 from .crash import CrashOptions, check_and_report, failures
-from .findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
+from .report.findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from .results.noise import NOISE_REPEATS, probe_cells
 from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 
@@ -668,7 +668,7 @@ def main(argv: list[str]) -> int:
     if args.no_report:
         print(out)
     else:
-        from .report import write_report  # pandas loads only when a report is written
+        from .report.report import write_report  # pandas loads only when a report is written
 
         print(write_report(out, partial=True).markdown)  # a shard's own report: its part, marked incomplete
     return 1 if failed or crash_failures else 0

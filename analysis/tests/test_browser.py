@@ -16,12 +16,12 @@ import pandas as pd
 import pytest
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.render import Block, Heading, HeatMap, Paragraph, Table, to_html
-from analysis.report import TITLE, build_report
-from analysis.report_costs import section_scenarios, short_label
+from analysis.report.render import Block, Heading, HeatMap, Paragraph, Table, to_html
+from analysis.report.report import TITLE, build_report
+from analysis.report.report_costs import section_scenarios, short_label
+from analysis.report.tables import engine_label
 from analysis.results.rate import StallRun
 from analysis.results.results import TIDY_COLUMNS, RunData
-from analysis.tables import engine_label
 
 from .test_report import figure
 from .test_report_rate import _seconds, _sweep, write_rate

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from analysis.charts import Panel, Series, axis_number, bar_chart, small_multiples
+from analysis.report.charts import Panel, Series, axis_number, bar_chart, small_multiples
 
 ENGINES = ["LevelDB 1.13", "RocksDB", "SQLite3", "Kyoto Cabinet", "LMDB (lmdbjava)"]
 

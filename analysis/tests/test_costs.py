@@ -12,10 +12,10 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
-from analysis.reference import load_findings
-from analysis.render import to_markdown
-from analysis.report import build_report
+from analysis.report.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
+from analysis.report.reference import load_findings
+from analysis.report.render import to_markdown
+from analysis.report.report import build_report
 from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.results.parse import parse_warmup_costs
@@ -262,7 +262,7 @@ STATUS_LINES = """2026-11-22 20:45:22:001 0 sec: 0 operations; est completion in
 def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_path):
     import pandas as pd
 
-    from analysis.report_costs import timeline_blocks, timeline_of
+    from analysis.report.report_costs import timeline_blocks, timeline_of
     from analysis.results.results import TIDY_COLUMNS, RunData
 
     (tmp_path / "01-load-kv1000.err").write_text(STATUS_LINES)
@@ -293,8 +293,8 @@ def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_
 def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):
     import pandas as pd
 
-    from analysis.report import run_summary
-    from analysis.report_costs import summary_blocks
+    from analysis.report.report import run_summary
+    from analysis.report.report_costs import summary_blocks
     from analysis.results.results import TIDY_COLUMNS, RunData
 
     suite = {"mode": "full", "repeat": 3, "repeats": {"seqwrite": 3, "kv1000": 3, "workloada": 1}}

@@ -24,8 +24,8 @@ from analysis.crash import (
     promise,
     summarise,
 )
-from analysis.render import to_markdown
-from analysis.report import durability_blocks
+from analysis.report.render import to_markdown
+from analysis.report.report import durability_blocks
 
 # What bin/ycsb crash-verify printed after a real LevelDB round and after a refused open.
 VERIFIED = """acknowledged=935

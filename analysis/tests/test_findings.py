@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, evaluate_finding, evaluate_findings
-from analysis.reference import load_findings
+from analysis.report.findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, evaluate_finding, evaluate_findings
+from analysis.report.reference import load_findings
 from analysis.results.parse import parse_ycsb_output
 from analysis.results.results import CloseStats, Figure, close_columns, figures_of, output_rows
 
@@ -257,7 +257,7 @@ def test_f12_reproduces_on_the_real_full_size_fill():
 
 
 def test_leveldb_findings_get_a_verdict_per_library_and_the_closer_one_is_named():
-    from analysis.findings import closer_library
+    from analysis.report.findings import closer_library
 
     values = {
         ("leveldb", "seqwrite", ""): 512_000.0,
@@ -278,7 +278,7 @@ def test_leveldb_findings_get_a_verdict_per_library_and_the_closer_one_is_named(
 
 
 def test_a_run_with_one_leveldb_library_keeps_one_unlabelled_verdict():
-    from analysis.findings import closer_library
+    from analysis.report.findings import closer_library
 
     values = {
         ("leveldb-system", "seqwrite", ""): 600_000.0,

@@ -16,13 +16,13 @@ LIGHT_MODULES = (
     "analysis.results.parse",
     "analysis.results.results",
     "analysis.catalogue.scenarios",
-    "analysis.report_tables",
-    "analysis.tables",
-    "analysis.findings",
-    "analysis.render",
-    "analysis.charts",
-    "analysis.report",
-    "analysis.compare",
+    "analysis.report.report_tables",
+    "analysis.report.tables",
+    "analysis.report.findings",
+    "analysis.report.render",
+    "analysis.report.charts",
+    "analysis.report.report",
+    "analysis.report.compare",
     "analysis.suite",
     "analysis.runner",
     "analysis.results.rate",
@@ -62,7 +62,7 @@ def test_drawing_a_chart_loads_matplotlib(tmp_path) -> None:
     chart = tmp_path / "chart.svg"
     code = (
         "from pathlib import Path\n"
-        "from analysis.charts import Panel, Series, bar_chart\n"
+        "from analysis.report.charts import Panel, Series, bar_chart\n"
         f"bar_chart('t', 'ops/sec', [Panel('p', ['a', 'b'], [Series('s', [1.0, None])])], Path({str(chart)!r}))"
     )
     assert loaded_after(code, "matplotlib")

@@ -274,7 +274,7 @@ def test_machine_cpu_separates_others_from_the_step():
 
 
 def test_noisy_steps_are_the_measured_ones_above_the_threshold():
-    from analysis.report_noise import noisy_steps
+    from analysis.report.report_noise import noisy_steps
 
     def step(measured, other, variant=""):
         return {"measured": measured, "variant": variant, "resources": {"other_cpu_cores": other}}

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.findings import NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, evaluate_finding
-from analysis.reference import load_findings
-from analysis.render import to_markdown
-from analysis.report import build_report
+from analysis.report.findings import NOT_REPRODUCED, REPRODUCED, TOO_CLOSE, evaluate_finding
+from analysis.report.reference import load_findings
+from analysis.report.render import to_markdown
+from analysis.report.report import build_report
 from analysis.results.noise import NO_NOISE, kind_of, measure_noise, probe_cells
 from analysis.results.results import Figure
 

@@ -15,8 +15,8 @@ import pytest
 
 from analysis.catalogue.scenarios import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
 from analysis.catalogue.workloadfile import check_workload_file, class_on_classpath, parse_properties, read_properties
-from analysis.report_costs import amplification_blocks
-from analysis.report_tables import _own_label
+from analysis.report.report_costs import amplification_blocks
+from analysis.report.report_tables import _own_label
 from analysis.results.results import Figure
 from analysis.suite import main as run_main
 from analysis.suite import matrix_cells, shard_cells

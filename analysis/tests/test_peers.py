@@ -19,7 +19,7 @@ from analysis.peers import (
     peer_properties,
     workload_class_properties,
 )
-from analysis.tables import engine_label
+from analysis.report.tables import engine_label
 
 
 def test_specs_split_on_commas_that_start_a_property() -> None:

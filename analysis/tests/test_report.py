@@ -10,15 +10,15 @@ import pandas as pd
 import pytest
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
-from analysis.compare import compare_figures, comparison_blocks
-from analysis.formatting import format_number, format_ratio
-from analysis.reference import load_published
-from analysis.render import Table, to_html, to_markdown
-from analysis.report import QUICK_SCOPE, build_report, drawn_keys_note
-from analysis.report_tables import REPORT_TABLES
+from analysis.report.compare import compare_figures, comparison_blocks
+from analysis.report.formatting import format_number, format_ratio
+from analysis.report.reference import load_published
+from analysis.report.render import Table, to_html, to_markdown
+from analysis.report.report import QUICK_SCOPE, build_report, drawn_keys_note
+from analysis.report.report_tables import REPORT_TABLES
+from analysis.report.tables import build_table
 from analysis.results.results import TIDY_COLUMNS, CloseStats, Figure, RunData
 from analysis.results.steady import CLIMBING, TOO_SHORT
-from analysis.tables import build_table
 
 TABLES = {t.id: t for t in REPORT_TABLES}
 
@@ -360,7 +360,7 @@ def test_the_ycsb_table_states_the_record_shape_the_run_used(tmp_path):
 
 
 def test_the_report_opens_with_a_heat_map_then_the_summary_then_contents(tmp_path):
-    from analysis.render import Contents, Heading, HeatMap
+    from analysis.report.render import Contents, Heading, HeatMap
 
     run = constructed_run(tmp_path)
     blocks = build_report(run, tmp_path)
@@ -383,8 +383,8 @@ def test_the_report_opens_with_a_heat_map_then_the_summary_then_contents(tmp_pat
 
 
 def test_tests_of_one_engine_are_listed_below_the_heat_map_not_in_it(tmp_path):
-    from analysis.render import Heading, HeatMap
-    from analysis.report_costs import glance_blocks
+    from analysis.report.render import Heading, HeatMap
+    from analysis.report.report_costs import glance_blocks
 
     run = constructed_run(tmp_path)
     run.figures = BASELINE_AND_BATCH + [
@@ -426,7 +426,7 @@ def test_tests_of_one_engine_are_listed_below_the_heat_map_not_in_it(tmp_path):
 
 
 def test_an_elapsed_time_test_scores_the_shortest_best():
-    from analysis.report_costs import scores
+    from analysis.report.report_costs import scores
 
     figures = [
         figure("sqlite", "fastdb-delete", 200.0, variant="delete-one-by-one"),
@@ -436,7 +436,7 @@ def test_an_elapsed_time_test_scores_the_shortest_best():
 
 
 def test_heat_shades_and_numbers():
-    from analysis.render import format_score, heat_colour
+    from analysis.report.render import format_score, heat_colour
 
     assert [format_score(s) for s in (1.0, 0.5, 0.0312, None)] == ["1.00", "0.50", "0.031", "—"]
     # green at the best, yellow at a tenth, orange at a hundredth and below
@@ -444,8 +444,8 @@ def test_heat_shades_and_numbers():
 
 
 def test_the_page_holds_its_svg_charts_with_ids_of_their_own(tmp_path):
-    from analysis.charts import Panel, Series, bar_chart
-    from analysis.render import Image
+    from analysis.report.charts import Panel, Series, bar_chart
+    from analysis.report.render import Image
 
     panels = [Panel("p", ["a", "b"], [Series("today", [1.0, None]), Series("2011", [2.0, 3.0], published=True)])]
     svg = bar_chart("A chart", "ops/sec", panels, tmp_path / "charts" / "one.png")
@@ -533,7 +533,7 @@ def test_beside_each_published_figure_the_in_operation_one_then_ycsb_s_and_the_o
 
 
 def test_the_heat_map_and_findings_compare_on_the_published_clock_where_every_engine_has_it(tmp_path):
-    from analysis.render import HeatMap
+    from analysis.report.render import HeatMap
     from analysis.results.results import like_for_like
 
     figures = clocked_figures()

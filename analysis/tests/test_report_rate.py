@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.render import HeatMap
+from analysis.report.render import HeatMap
 from analysis.results.rate import RateStep, StallRun, Sweep, capacity, parse_sla
 from analysis.results.scale import Second
 
@@ -64,7 +64,7 @@ def _write(directory: Path, sweeps: list[Sweep], **settings: object) -> None:
 
 
 def test_a_results_directory_with_rate_results_gets_the_section(tmp_path: Path) -> None:
-    from analysis.report import holds_results, write_report
+    from analysis.report.report import holds_results, write_report
 
     (tmp_path / "suite.json").write_text(json.dumps({"mode": "quick", "repeat": 1, "engines": [], "scenarios": []}))
     (tmp_path / "machine.json").write_text(json.dumps({"cores": 2}))
@@ -102,7 +102,7 @@ def test_a_results_directory_with_rate_results_gets_the_section(tmp_path: Path) 
 
 
 def test_a_directory_without_rate_results_has_no_section(tmp_path: Path) -> None:
-    from analysis.report_rate import load_rate, rate_blocks
+    from analysis.report.report_rate import load_rate, rate_blocks
 
     assert load_rate(tmp_path) is None and rate_blocks(load_rate(tmp_path), tmp_path) == []
 
@@ -112,7 +112,7 @@ def _glance(markdown: str) -> str:
 
 
 def test_the_heat_map_shows_each_engines_capacity_under_each_bound(tmp_path: Path) -> None:
-    from analysis.report import write_report
+    from analysis.report.report import write_report
 
     sweeps = [
         _sweep("lmdb", 200_000.0),  # 125,000 under the bound
@@ -135,8 +135,8 @@ def test_the_heat_map_shows_each_engines_capacity_under_each_bound(tmp_path: Pat
 
 
 def test_the_capacity_rows_follow_the_tests_and_an_engine_without_a_sweep_has_none(tmp_path: Path) -> None:
-    from analysis.report_costs import glance_blocks
-    from analysis.report_rate import capacities_of, capacity_map_rows
+    from analysis.report.report_costs import glance_blocks
+    from analysis.report.report_rate import capacities_of, capacity_map_rows
 
     from .test_compare import run_of
     from .test_report import figure
@@ -192,7 +192,7 @@ def test_a_merge_refuses_one_sweep_in_two_parts_and_mixed_settings_unless_allowe
 
 
 def test_merging_rate_records_keeps_every_sweep_and_stall_run() -> None:
-    from analysis.report_rate import merge_rates
+    from analysis.report.report_rate import merge_rates
 
     a = {"threads": 1, "sweeps": [{"engine": "lmdb", "workload": "workloadc"}], "ceilings": {"workloadc": 3.0}}
     b = {"threads": 1, "stalls": [{"engine": "rocksdb", "workload": "kv1000"}], "stall_fraction": 0.5}
@@ -210,7 +210,7 @@ def _seconds(p99s: list[float]) -> list[Second]:
 
 
 def test_stall_runs_get_a_sentence_a_row_and_a_timeline_per_engine(tmp_path: Path) -> None:
-    from analysis.report import write_report
+    from analysis.report.report import write_report
 
     (tmp_path / "suite.json").write_text(json.dumps({"mode": "quick", "repeat": 1, "engines": [], "scenarios": []}))
     (tmp_path / "machine.json").write_text(json.dumps({"cores": 2}))

@@ -227,7 +227,7 @@ def test_a_cold_start_is_warm_up_not_a_stall():
 
 
 def test_leaders_in_memory_and_beyond():
-    from analysis.report_scale import budget_records, leaders
+    from analysis.report.report_scale import budget_records, leaders
 
     def point(engine, records, rate, noisy=False):
         return {
@@ -278,7 +278,7 @@ def test_the_warm_rate_is_the_second_half_of_the_full_seconds():
 
 
 def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
-    from analysis.report_scale import mapped_read_note
+    from analysis.report.report_scale import mapped_read_note
 
     def point(engine, records, amplification, workload="read-uniform"):
         return {"engine": engine, "records": records, "workload": workload, "read_amplification": amplification}
@@ -297,7 +297,7 @@ def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
 
 
 def test_every_engine_row_has_a_colour_of_its_own():
-    from analysis.charts import PUBLISHED_COLOURS, TODAY_COLOURS
+    from analysis.report.charts import PUBLISHED_COLOURS, TODAY_COLOURS
 
     # With five colours LMDB, the sixth row, was drawn in LevelDB 1.13's blue.
     assert len(set(TODAY_COLOURS[: len(ENGINES)])) == len(ENGINES)
@@ -317,7 +317,7 @@ def test_the_close_after_the_last_operation_is_not_a_stall():
 
 
 def test_leaders_when_no_size_exceeds_the_budget_name_no_leader_beyond():
-    from analysis.report_scale import leaders, split_sizes
+    from analysis.report.report_scale import leaders, split_sizes
 
     def point(engine, records, rate):
         return {
@@ -393,8 +393,8 @@ def test_the_at_scale_report_is_self_contained_in_figures_csv_and_in_the_summary
     import csv
     import json
 
-    from analysis import report_scale
-    from analysis.report import write_report
+    from analysis.report import report_scale
+    from analysis.report.report import write_report
 
     engines, sizes = ("rocksdb", "sqlite", "lmdb"), (2000, 8000)
     speed = {"rocksdb": 3.0, "sqlite": 1.0, "lmdb": 2.0}
@@ -445,7 +445,7 @@ def test_the_at_scale_report_is_self_contained_in_figures_csv_and_in_the_summary
 def test_the_summary_names_the_leaders_in_memory_and_beyond_the_budget(tmp_path, monkeypatch):
     import pandas as pd
 
-    from analysis import report_scale
+    from analysis.report import report_scale
     from analysis.results.results import RunData
 
     rates = {("rocksdb", 2000): 900.0, ("lmdb", 2000): 700.0, ("rocksdb", 8000): 300.0, ("lmdb", 8000): 500.0}

@@ -12,8 +12,8 @@ from analysis.catalogue.scenarios import (
     select_engines,
     select_scenarios,
 )
-from analysis.reference import load_published
-from analysis.report_tables import REPORT_TABLES
+from analysis.report.reference import load_published
+from analysis.report.report_tables import REPORT_TABLES
 from analysis.runner import read_properties, stacked_properties
 
 from .conftest import REPO
@@ -130,7 +130,7 @@ def test_reads_after_a_drawn_fill_accept_misses_and_read_its_keys():
 def test_sqlite_big_cache_note_stands_in_the_more_memory_table_and_matches_its_files():
     """The table with SQLite's 128 MB random fill says why SQLite slows there; the note speaks of 1 KB
     pages and 128 MB, which the scenario's workload files must still set."""
-    from analysis.tables import engine_notes
+    from analysis.report.tables import engine_notes
 
     scenario = SCENARIOS_BY_ID["bigwrite-randwrite"]
     props = stacked_properties([REPO / "workloads" / f for f in scenario.steps[0].workloads])

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from analysis.catalogue.scenarios import select_scenarios
-from analysis.compare import main as compare_main
-from analysis.report import main as report_main
+from analysis.report.compare import main as compare_main
+from analysis.report.report import main as report_main
 from analysis.results.results import missing_parts
 from analysis.suite import main as run_main
 from analysis.suite import matrix_cells, shard_cells

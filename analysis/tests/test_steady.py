@@ -9,8 +9,8 @@ import statistics
 from dataclasses import replace
 from pathlib import Path
 
-from analysis.render import HeatMap, to_html, to_markdown
-from analysis.report import build_report
+from analysis.report.render import HeatMap, to_html, to_markdown
+from analysis.report.report import build_report
 from analysis.results.steady import CLIMBING, STEADY, TOO_SHORT, figure_steadiness, judge, status_rates, step_rates
 
 from .conftest import FIXTURES
@@ -156,7 +156,7 @@ def test_a_run_without_steps_renders_as_before(tmp_path):
 
 
 def test_the_at_scale_section_notes_loads_that_ran_faster_at_a_larger_n():
-    from analysis.report_scale import rising_loads_note
+    from analysis.report.report_scale import rising_loads_note
 
     def load(engine: str, records: int, rate: float, seconds: float) -> dict:
         return {

@@ -4,7 +4,7 @@ tables made of them."""
 
 from __future__ import annotations
 
-from analysis.report_own import mixgraph_rows, trace_rows, value_size_panel
+from analysis.report.report_own import mixgraph_rows, trace_rows, value_size_panel
 from analysis.results.parse import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,

@@ -7,13 +7,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalogue.scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
+from ..catalogue.scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
+from ..membudget import format_budget
+from ..results.results import RunData
+from ..results.scale import NOISY_CORES, scale_points, stalls, timeline
 from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
-from .membudget import format_budget
 from .render import Block, BulletList, Heading, Image, Paragraph, Table
-from .results.results import RunData
-from .results.scale import NOISY_CORES, scale_points, stalls, timeline
 from .tables import DISPLAY_ORDER, engine_label
 
 if TYPE_CHECKING:  # pandas loads where a frame is made

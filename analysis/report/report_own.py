@@ -8,10 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .charts import Panel, Series, bar_chart
-from .formatting import format_count
-from .render import Block, Image, Paragraph, Table
-from .results.parse import (
+from ..results.parse import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,
     MixGraphSummary,
@@ -19,10 +16,13 @@ from .results.parse import (
     parse_mixgraph_line,
     parse_trace_line,
 )
+from .charts import Panel, Series, bar_chart
+from .formatting import format_count
+from .render import Block, Image, Paragraph, Table
 from .tables import engine_label
 
 if TYPE_CHECKING:
-    from .results.results import RunData
+    from ..results.results import RunData
 
 
 def _first_steps(run: RunData, scenario: str, column: str) -> dict[str, dict[str, str | None]]:

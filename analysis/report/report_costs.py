@@ -8,9 +8,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .catalogue.scenarios import SCENARIOS_BY_ID, catalogue, is_peer
+from ..catalogue.scenarios import SCENARIOS_BY_ID, catalogue, is_peer
+from ..crash import CrashResults
+from ..results.noise import NO_NOISE, Noise
+from ..results.parse import parse_status_lines
+from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
+from ..results.steady import (
+    CLIMBING,
+    MARK_LEGEND,
+    MARKS,
+    STEADY,
+    STEADY_MIN_INTERVALS,
+    STEADY_MIN_RATE,
+    STEADY_MIN_SECONDS,
+    TOO_SHORT,
+)
+from ..results.steady import describe as describe_steadiness
 from .charts import Panel, Series, Timeline, legend_of, small_multiples, timeline_chart
-from .crash import CrashResults
 from .findings import (
     MARGIN_FINDINGS,
     NOT_MEASURED,
@@ -25,20 +39,6 @@ from .render import Block, BulletList, ChartGrid, Heading, HeatMap, Image, Parag
 from .report_rate import CapacityRow
 from .report_scale import scale_summary
 from .report_tables import report_tables
-from .results.noise import NO_NOISE, Noise
-from .results.parse import parse_status_lines
-from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
-from .results.steady import (
-    CLIMBING,
-    MARK_LEGEND,
-    MARKS,
-    STEADY,
-    STEADY_MIN_INTERVALS,
-    STEADY_MIN_RATE,
-    STEADY_MIN_SECONDS,
-    TOO_SHORT,
-)
-from .results.steady import describe as describe_steadiness
 from .tables import DISPLAY_ORDER, engine_label
 
 # The write-heavy cells whose throughput is drawn second by second (more with `report --timeline`).

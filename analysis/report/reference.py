@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
+REFERENCE_DIR = Path(__file__).resolve().parents[1] / "reference"
 
 # Column headings for each source, "2011, X5650, ext3" style: when, on what.
 LEVELDB_2011_LABEL = "2011, X5650, ext3"

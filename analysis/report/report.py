@@ -18,9 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from .catalogue.scenarios import SCENARIOS_BY_ID
+from ..catalogue.scenarios import SCENARIOS_BY_ID
+from ..crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
+from ..results.noise import Noise, measure_noise
+from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
+from ..results.steady import CLIMBING, TOO_SHORT, figure_steadiness
+from ..results.steady import describe as describe_steadiness
 from .charts import bar_chart, has_figure
-from .crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from .findings import (
     NOT_MEASURED,
     NOT_REPRODUCED,
@@ -48,10 +52,6 @@ from .report_own import own_stream_blocks
 from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_blocks, run_rate
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
-from .results.noise import Noise, measure_noise
-from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
-from .results.steady import CLIMBING, TOO_SHORT, figure_steadiness
-from .results.steady import describe as describe_steadiness
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"

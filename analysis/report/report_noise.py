@@ -6,11 +6,11 @@ real one."""
 
 from __future__ import annotations
 
+from ..results.noise import KINDS, NOISE_PROBES, NOISE_REPEATS, Noise
+from ..results.results import RunData
+from ..results.scale import NOISY_CORES, is_scale_cell
 from .formatting import format_number
 from .render import Block, Heading, Paragraph, Table
-from .results.noise import KINDS, NOISE_PROBES, NOISE_REPEATS, Noise
-from .results.results import RunData
-from .results.scale import NOISY_CORES, is_scale_cell
 from .tables import engine_label
 
 

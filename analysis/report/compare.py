@@ -19,14 +19,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..results.noise import NO_NOISE, Noise, measure_noise
+from ..results.results import Figure, RunData, count_problems, load_runs
+from ..results.scale import NOISY_CORES
 from .findings import NOT_MEASURED, FindingResult
 from .formatting import format_figure, format_number, format_ratio
 from .render import Block, Heading, Paragraph, Table, to_markdown
 from .report_noise import noisy_steps
 from .report_rate import capacities_of, run_rate
-from .results.noise import NO_NOISE, Noise, measure_noise
-from .results.results import Figure, RunData, count_problems, load_runs
-from .results.scale import NOISY_CORES
 from .tables import engine_label
 
 # For elapsed times lower is better: B / A above 1 is a slowdown there, a speed-up elsewhere.

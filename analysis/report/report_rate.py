@@ -11,11 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .charts import TODAY_COLOURS
-from .charts_scale import Axes, Line, panel_charts
-from .formatting import format_compact, format_number
-from .render import Block, ChartGrid, Heading, Image, LegendEntry, Paragraph, Table
-from .results.rate import (
+from ..results.rate import (
     HOLD_SHARE,
     STALL_FACTOR,
     STALL_FLOOR_US,
@@ -28,8 +24,12 @@ from .results.rate import (
     stall_spans,
     sweep_of,
 )
-from .results.results import RunData
-from .results.scale import NOISY_CORES
+from ..results.results import RunData
+from ..results.scale import NOISY_CORES
+from .charts import TODAY_COLOURS
+from .charts_scale import Axes, Line, panel_charts
+from .formatting import format_compact, format_number
+from .render import Block, ChartGrid, Heading, Image, LegendEntry, Paragraph, Table
 from .tables import engine_label
 
 HEADING = "Latency at a rate"

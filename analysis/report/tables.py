@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
+from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
+from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 from .charts import Panel, Series
 from .formatting import (
     format_count,
@@ -32,7 +33,6 @@ from .formatting import (
 from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .report_tables import Column, ReportTable
-from .results.results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 
 DISPLAY_ORDER = (
     "leveldb",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue.scenarios import (
+from ..catalogue.scenarios import (
     OWN_QUICK_COUNT,
     OWN_SCENARIOS,
     PK_QUERY_SHARED_THREADS,
