@@ -27,11 +27,11 @@ def _usage() -> str:
 def command_main(command: str) -> Callable[[list[str]], int] | None:
     """The main function of a command, imported only when that command runs; None if unknown."""
     if command == "run":
-        from .suite import main as run_main
+        from .running.suite import main as run_main
 
         return run_main
     if command == "list":
-        from .suite import list_main
+        from .running.suite import list_main
 
         return list_main
     if command == "report":
@@ -43,11 +43,11 @@ def command_main(command: str) -> Callable[[list[str]], int] | None:
 
         return compare_main
     if command == "crash":
-        from .crash import main as crash_main
+        from .running.crash import main as crash_main
 
         return crash_main
     if command == "rate":
-        from .rate_run import main as rate_main
+        from .running.rate_run import main as rate_main
 
         return rate_main
     return None

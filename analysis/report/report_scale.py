@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..catalogue.scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
-from ..membudget import format_budget
 from ..results.results import RunData
 from ..results.scale import NOISY_CORES, scale_points, stalls, timeline
+from ..running.membudget import format_budget
 from .charts_scale import Axes, Line, grid_chart
 from .formatting import format_number
 from .render import Block, BulletList, Heading, Image, Paragraph, Table

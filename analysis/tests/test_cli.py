@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from analysis import suite
 from analysis.__main__ import COMMANDS, command_main
+from analysis.running import suite
 
 from .conftest import REPO
 
@@ -50,7 +50,7 @@ def test_every_command_has_a_main() -> None:
 
 
 def test_crash_runs_the_durability_check() -> None:
-    from analysis import crash
+    from analysis.running import crash
 
     assert command_main("crash") is crash.main
 
@@ -63,7 +63,7 @@ def test_report_and_compare_refuse_a_directory_without_results(tmp_path) -> None
 
 
 def test_the_old_module_entry_points_name_the_new_command() -> None:
-    for module, command in (("suite", "run"), ("report", "report"), ("compare", "compare")):
+    for module, command in (("running.suite", "run"), ("report.report", "report"), ("report.compare", "compare")):
         done = subprocess.run(
             [sys.executable, "-m", f"analysis.{module}", "--quick"],
             cwd=REPO,

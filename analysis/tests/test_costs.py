@@ -16,12 +16,12 @@ from analysis.report.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.report.reference import load_findings
 from analysis.report.render import to_markdown
 from analysis.report.report import build_report
-from analysis.resources import disk_size, flush_directory, run_measured
 from analysis.results.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.results.parse import parse_warmup_costs
 from analysis.results.results import Figure, load_run
-from analysis.runner import RunOptions, run_cell, stacked_properties
-from analysis.suite import repeats_by_scenario
+from analysis.running.resources import disk_size, flush_directory, run_measured
+from analysis.running.runner import RunOptions, run_cell, stacked_properties
+from analysis.running.suite import repeats_by_scenario
 
 from .conftest import REPO
 from .test_runner import FAKE_YCSB, fake_repo, options_for  # noqa: F401 (fake_repo is a fixture)

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from analysis import crash
 from analysis.catalogue.scenarios import ENGINES
-from analysis.crash import (
+from analysis.report.render import to_markdown
+from analysis.report.report import durability_blocks
+from analysis.running import crash
+from analysis.running.crash import (
     PROMISES,
     SYNCED_WRITES_SURVIVE,
     Round,
@@ -24,8 +26,6 @@ from analysis.crash import (
     promise,
     summarise,
 )
-from analysis.report.render import to_markdown
-from analysis.report.report import durability_blocks
 
 # What bin/ycsb crash-verify printed after a real LevelDB round and after a refused open.
 VERIFIED = """acknowledged=935
@@ -296,7 +296,7 @@ def test_bad_options_are_refused(launcher, tmp_path):
 
 def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
     """bin/ycsb crash-write and crash-verify on LevelDB for real, through the suite's --crash-rounds."""
-    from analysis.runner import engine_is_built
+    from analysis.running.runner import engine_is_built
 
     from .conftest import REPO
 

@@ -23,10 +23,10 @@ LIGHT_MODULES = (
     "analysis.report.charts",
     "analysis.report.report",
     "analysis.report.compare",
-    "analysis.suite",
-    "analysis.runner",
+    "analysis.running.suite",
+    "analysis.running.runner",
     "analysis.results.rate",
-    "analysis.rate_run",
+    "analysis.running.rate_run",
 )
 
 

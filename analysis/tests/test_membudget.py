@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import suite
-from analysis.membudget import (
+from analysis.running import suite
+from analysis.running.membudget import (
     CGROUP_ROOT_ENV,
     BudgetRefused,
     BudgetUsage,
@@ -25,7 +25,7 @@ from analysis.membudget import (
     own_group,
     parse_budget,
 )
-from analysis.resources import CLOCK_TICKS, busy_cpu_ticks, machine_cpu
+from analysis.running.resources import CLOCK_TICKS, busy_cpu_ticks, machine_cpu
 
 MB = 1 << 20
 

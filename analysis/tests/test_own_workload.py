@@ -18,8 +18,8 @@ from analysis.catalogue.workloadfile import check_workload_file, class_on_classp
 from analysis.report.report_costs import amplification_blocks
 from analysis.report.report_tables import _own_label
 from analysis.results.results import Figure
-from analysis.suite import main as run_main
-from analysis.suite import matrix_cells, shard_cells
+from analysis.running.suite import main as run_main
+from analysis.running.suite import matrix_cells, shard_cells
 
 from .conftest import REPO
 

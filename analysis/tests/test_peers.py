@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID, is_peer, peer_label
-from analysis.peers import (
+from analysis.report.tables import engine_label
+from analysis.running.peers import (
     Peer,
     binding_dir,
     find_common_jar,
@@ -19,7 +20,6 @@ from analysis.peers import (
     peer_properties,
     workload_class_properties,
 )
-from analysis.report.tables import engine_label
 
 
 def test_specs_split_on_commas_that_start_a_property() -> None:
@@ -142,7 +142,7 @@ def test_a_peer_runs_the_scenarios_every_engine_of_ours_runs() -> None:
 
 
 def test_a_peer_without_our_workload_class_skips_the_cells_that_need_it(tmp_path: Path) -> None:
-    from analysis.runner import RunOptions, peer_skip_reason
+    from analysis.running.runner import RunOptions, peer_skip_reason
 
     repo = Path(__file__).resolve().parents[2]
     basic = Peer("basic@ycsb-0.17.0", "basic", "site.ycsb.BasicDB", tmp_path, "0.17.0")  # no common jar found

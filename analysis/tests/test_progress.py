@@ -3,7 +3,7 @@ from __future__ import annotations
 import io
 import time
 
-from analysis.progress import ProgressBar, estimate_remaining, format_duration, format_progress
+from analysis.running.progress import ProgressBar, estimate_remaining, format_duration, format_progress
 
 
 def test_durations():

@@ -15,8 +15,8 @@ from analysis.catalogue.scenarios import (
 )
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.results.results import _distinct_loaded, figure_of
-from analysis.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
-from analysis.suite import quick_seconds
+from analysis.running.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
+from analysis.running.suite import quick_seconds
 
 from .conftest import REPO
 

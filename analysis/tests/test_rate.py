@@ -14,7 +14,7 @@ from pathlib import Path
 
 from analysis.results.parse import parse_measurement_lines
 from analysis.results.rate import DRIVER_RATE_DIGITS, RateStep, achieved_rate, asked_rate, rate_text, step_latencies
-from analysis.runner import engine_is_built
+from analysis.running.runner import engine_is_built
 
 from .conftest import REPO
 
@@ -152,7 +152,7 @@ def half_name(step: dict) -> str:
 
 
 def test_a_step_that_measures_its_read_modify_writes_into_ycsbs_figures_gets_a_jvm_of_its_own() -> None:
-    from analysis.rate_run import measures_its_own
+    from analysis.running.rate_run import measures_its_own
 
     workloadf = {"readproportion": "0.5", "readmodifywriteproportion": "0.5"}
     assert measures_its_own(workloadf)  # a second such step in one JVM: the driver's exit status 4

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from analysis.rate_run import overall_latencies, rate_digits, rate_variant
 from analysis.results.parse import parse_measurement_lines
 from analysis.results.rate import (
     DRIVER_RATE_DIGITS,
@@ -29,7 +28,8 @@ from analysis.results.rate import (
     sweep_of,
     sweep_rates,
 )
-from analysis.runner import RunOptions
+from analysis.running.rate_run import overall_latencies, rate_digits, rate_variant
+from analysis.running.runner import RunOptions
 
 from .conftest import REPO
 from .test_scale import write_log

@@ -9,9 +9,9 @@ import json
 import subprocess
 from pathlib import Path
 
-from analysis.rate_run import intended_timeline
 from analysis.results.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
-from analysis.runner import engine_is_built
+from analysis.running.rate_run import intended_timeline
+from analysis.running.runner import engine_is_built
 
 from .conftest import REPO
 from .test_rate import NOTHING, QUIET, STALLING, rate_command

@@ -343,7 +343,7 @@ def test_the_ycsb_table_states_the_record_shape_the_run_used(tmp_path):
     reads the shape from what the run recorded, not from the published note."""
     import shutil
 
-    from analysis.suite import main as run_main
+    from analysis.running.suite import main as run_main
 
     from .conftest import REPO
 

@@ -14,8 +14,8 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID, Scenario, Step
-from analysis.peers import Peer
-from analysis.runner import (
+from analysis.running.peers import Peer
+from analysis.running.runner import (
     OurLauncher,
     PeerLauncher,
     RunOptions,
@@ -28,7 +28,7 @@ from analysis.runner import (
     whole_target,
     ycsb_command,
 )
-from analysis.suite import run_matrix
+from analysis.running.suite import run_matrix
 
 from .conftest import REPO
 

@@ -18,9 +18,9 @@ from analysis.catalogue.scenarios import (
     select_scenarios,
 )
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
-from analysis.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
-from analysis.suite import main as run_main
-from analysis.suite import parse_args, scale_settings
+from analysis.running.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
+from analysis.running.suite import main as run_main
+from analysis.running.suite import parse_args, scale_settings
 
 from .conftest import REPO
 
@@ -120,7 +120,7 @@ def test_every_scale_workload_file_exists_and_every_setting_has_a_comment():
 
 
 def test_plan_steps_reads_the_files(tmp_path):
-    from analysis.runner import RunOptions
+    from analysis.running.runner import RunOptions
 
     options = RunOptions(repo=REPO, out=tmp_path, workloads=WORKLOADS, data=tmp_path / "data", cap=100)
     steps = plan_steps(options, SCALE[0])
@@ -260,7 +260,7 @@ def test_leaders_in_memory_and_beyond():
 
 
 def test_a_timed_step_gets_time_to_close_before_it_is_killed():
-    from analysis.runner import CLOSE_SECONDS, step_timeout
+    from analysis.running.runner import CLOSE_SECONDS, step_timeout
 
     assert step_timeout(600.0, None) == 600.0  # an untimed step: --step-timeout as given
     assert step_timeout(600.0, 420) == 420 + CLOSE_SECONDS  # Kyoto's close after a 420 s load took minutes

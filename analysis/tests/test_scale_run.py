@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from analysis.membudget import BudgetRefused, find_controller
-from analysis.runner import engine_is_built
+from analysis.running.membudget import BudgetRefused, find_controller
+from analysis.running.runner import engine_is_built
 
 from .conftest import REPO
 

@@ -14,7 +14,7 @@ from analysis.catalogue.scenarios import (
 )
 from analysis.report.reference import load_published
 from analysis.report.report_tables import REPORT_TABLES
-from analysis.runner import read_properties, stacked_properties
+from analysis.running.runner import read_properties, stacked_properties
 
 from .conftest import REPO
 
@@ -180,7 +180,7 @@ def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
 
 
 def _quick_steps():
-    from analysis.runner import resolve_step
+    from analysis.running.runner import resolve_step
 
     for scenario in SCENARIOS:
         for index, step in enumerate(scenario.steps):

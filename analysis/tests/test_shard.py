@@ -14,8 +14,8 @@ from analysis.catalogue.scenarios import select_scenarios
 from analysis.report.compare import main as compare_main
 from analysis.report.report import main as report_main
 from analysis.results.results import missing_parts
-from analysis.suite import main as run_main
-from analysis.suite import matrix_cells, shard_cells
+from analysis.running.suite import main as run_main
+from analysis.running.suite import matrix_cells, shard_cells
 
 MATRIX = ["--engines", "leveldb", "sqlite", "--scenarios", "seqwrite", "randwrite", "--cap", "300", "--no-report"]
 # What a run measures differs run to run; what it ran, with which counts and outcome, does not.

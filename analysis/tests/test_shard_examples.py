@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from analysis.catalogue.scenarios import select_engines, select_scenarios
-from analysis.suite import matrix_cells, parse_args, shard_cells, shard_from_environment
+from analysis.running.suite import matrix_cells, parse_args, shard_cells, shard_from_environment
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "docs" / "examples"

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from .catalogue.scenarios import (
+from ..catalogue.scenarios import (
     ENGINES,
     QUICK_STEP_SECONDS,
     SCALE,
@@ -48,7 +48,7 @@ from .catalogue.scenarios import (
     select_engines,
     select_scenarios,
 )
-from .catalogue.workloadfile import (
+from ..catalogue.workloadfile import (
     WorkloadFile,
     WorkloadFileRefused,
     check_workload_file,
@@ -57,16 +57,16 @@ from .catalogue.workloadfile import (
     refuse_clashes,
     refuse_unloadable,
 )
+from ..report.findings import MARGIN_REPEATS, MARGIN_SCENARIOS
+from ..results.noise import NOISE_REPEATS, probe_cells
 from .crash import CrashOptions, check_and_report, failures
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
 from .progress import ProgressBar, format_duration
-from .report.findings import MARGIN_REPEATS, MARGIN_SCENARIOS
-from .results.noise import NOISE_REPEATS, probe_cells
 from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 # The quick run's warm-up per measured step: about 300 JVMs each paying the launcher's 2 s (and up to 1 s of
 # waiting for the JIT to go quiet) would take the quick run far past its 10 minutes; what 0.5 s leaves cold
 # is in docs/performance.md ("The warm-up").
@@ -668,7 +668,7 @@ def main(argv: list[str]) -> int:
     if args.no_report:
         print(out)
     else:
-        from .report.report import write_report  # pandas loads only when a report is written
+        from ..report.report import write_report  # pandas loads only when a report is written
 
         print(write_report(out, partial=True).markdown)  # a shard's own report: its part, marked incomplete
     return 1 if failed or crash_failures else 0

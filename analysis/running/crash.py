@@ -35,9 +35,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from .catalogue.scenarios import ENGINE_PROPS, ENGINES, binding_of
+from ..catalogue.scenarios import ENGINE_PROPS, ENGINES, binding_of
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CRASH_DIR = "crash"  # under a results directory
 RESULTS_JSON = "crash.json"
 ROUNDS_CSV = "crash.csv"

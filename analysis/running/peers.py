@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalogue.scenarios import EMBEDDED_WORKLOAD, peer_id
+from ..catalogue.scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
 # Our launcher's main (harness/.../CheckedClient.java), with our jars on a peer's classpath: YCSB's Client

@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from .catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
-from .catalogue.scenarios import (
+from ..catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
+from ..catalogue.scenarios import (
     ENGINE_PROPS,
     QUICK_TIMED_OPERATIONS,
     QUICK_TIMED_RECORDS,
@@ -33,7 +33,18 @@ from .catalogue.scenarios import (
     Step,
     binding_of,
 )
-from .catalogue.workloadfile import read_properties
+from ..catalogue.workloadfile import read_properties
+from ..results.costs import StepShape, step_shape
+from ..results.parse import (
+    Expectation,
+    find_error_lines,
+    parse_engine_banner,
+    parse_size,
+    parse_warmup_costs,
+    parse_ycsb_output,
+    step_problems,
+    traced_expectation,
+)
 from .celljvm import CELL_COMMAND, CellJvm
 from .membudget import BudgetUsage, Controller, StepGroup, evict_directory, oom_problem
 from .peers import (
@@ -56,17 +67,6 @@ from .resources import (
     machine_cpu,
     read_busy_cpu_ticks,
     run_measured,
-)
-from .results.costs import StepShape, step_shape
-from .results.parse import (
-    Expectation,
-    find_error_lines,
-    parse_engine_banner,
-    parse_size,
-    parse_warmup_costs,
-    parse_ycsb_output,
-    step_problems,
-    traced_expectation,
 )
 
 # YCSB takes one exporter; this one (harness/) writes the JSON file and the usual text on stdout.

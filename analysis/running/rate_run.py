@@ -25,11 +25,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .catalogue.scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
-from .machine import collect_machine_info
-from .progress import format_duration
-from .results.parse import parse_json_export, parse_measurement_lines
-from .results.rate import (
+from ..catalogue.scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, Step, binding_of, select_engines
+from ..results.parse import parse_json_export, parse_measurement_lines
+from ..results.rate import (
     DRIVER_RATE_DIGITS,
     FRACTIONS,
     INTENDED_PREFIX,
@@ -53,7 +51,9 @@ from .results.rate import (
     step_latencies,
     sweep_rates,
 )
-from .results.scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
+from ..results.scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
+from .machine import collect_machine_info
+from .progress import format_duration
 from .runner import (
     CellJvms,
     CellRecord,
@@ -606,7 +606,7 @@ def main(argv: list[str]) -> int:
     if args.no_report:
         print(out)
     else:
-        from .report.report import write_report
+        from ..report.report import write_report
 
         print(write_report(out, partial=True).markdown)
     return 1 if failed else 0
