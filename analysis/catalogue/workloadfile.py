@@ -175,6 +175,14 @@ def read_properties(text: str) -> dict[str, str]:
     return {p.name: p.value.strip() for p in props}
 
 
+def stacked_properties(files: list[Path]) -> dict[str, str]:
+    """The properties YCSB sees from `-P a -P b`: later files override earlier ones."""
+    props: dict[str, str] = {}
+    for f in files:
+        props.update(read_properties(f.read_text()))
+    return props
+
+
 def _whole(props: dict[str, Property], name: str, least: int, problems: list[Problem], lines: int) -> int | None:
     found = props.get(name)
     if found is None:

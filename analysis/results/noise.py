@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
-from ..running.runner import stacked_properties
+from ..catalogue.workloadfile import stacked_properties
 from .results import Figure
 
 KINDS: tuple[str, ...] = ("load", "read", "write", "scan")

@@ -33,7 +33,7 @@ from ..catalogue.scenarios import (
     Step,
     binding_of,
 )
-from ..catalogue.workloadfile import read_properties
+from ..catalogue.workloadfile import stacked_properties
 from ..results.costs import StepShape, step_shape
 from ..results.parse import (
     Expectation,
@@ -77,14 +77,6 @@ TIMING_PROPERTY = "nanotimed.file"
 # The project's driver (harness/, bin/ycsb's client) writes the step's operations every 100 ms to this file, which
 # the report's steady check reads (steady.py).
 INTERVALS_PROPERTY = "intervals.file"
-
-
-def stacked_properties(files: list[Path]) -> dict[str, str]:
-    """The properties YCSB sees from `-P a -P b`: later files override earlier ones."""
-    props: dict[str, str] = {}
-    for f in files:
-        props.update(read_properties(f.read_text()))
-    return props
 
 
 def engine_is_built(repo: Path, engine: str) -> bool:

@@ -14,6 +14,7 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID, Scenario, Step
+from analysis.catalogue.workloadfile import read_properties
 from analysis.running.peers import Peer
 from analysis.running.runner import (
     OurLauncher,
@@ -21,7 +22,6 @@ from analysis.running.runner import (
     RunOptions,
     engine_is_built,
     plan_steps,
-    read_properties,
     resolve_step,
     run_cell,
     stacked_properties,

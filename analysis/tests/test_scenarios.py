@@ -12,9 +12,9 @@ from analysis.catalogue.scenarios import (
     select_engines,
     select_scenarios,
 )
+from analysis.catalogue.workloadfile import read_properties, stacked_properties
 from analysis.report.reference import load_published
 from analysis.report.report_tables import REPORT_TABLES
-from analysis.running.runner import read_properties, stacked_properties
 
 from .conftest import REPO
 
