@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+# A size's binary units as --memory takes them and the report prints a budget.
+BINARY_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
 
 def format_number(value: float | None) -> str:
     """779000 -> '779,000'; 88.4 -> '88'; 7.34 -> '7.3'; 0.0123 -> '0.012'."""
@@ -87,3 +90,11 @@ def format_level_one(l1_bytes: float | None, target_bytes: float | None, estimat
     if not target_bytes:
         return f"L1 {size}, no fixed target (dynamic level sizes)"
     return f"L1 {size} vs {format_mb(target_bytes)} target ({format_ratio(l1_bytes / target_bytes)})"
+
+
+def format_budget(size: int) -> str:
+    """1073741824 -> '1g', 805306368 -> '768m' (pure)."""
+    for unit in ("t", "g", "m", "k"):
+        if size % BINARY_UNITS[unit] == 0:
+            return f"{size // BINARY_UNITS[unit]}{unit}"
+    return str(size)

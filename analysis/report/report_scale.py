@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 from ..catalogue.scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
 from ..results.results import RunData
 from ..results.scale import NOISY_CORES, scale_points, stalls, timeline
-from ..running.membudget import format_budget
 from .charts_scale import Axes, Line, grid_chart
-from .formatting import format_number
+from .formatting import format_budget, format_number
 from .render import Block, BulletList, Heading, Image, Paragraph, Table
 from .tables import DISPLAY_ORDER, engine_label
 

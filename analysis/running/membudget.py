@@ -45,6 +45,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..report.formatting import BINARY_UNITS, format_budget
 from .resources import flush_directory
 
 CGROUP_ROOT_ENV = "YCSB_CGROUP_ROOT"
@@ -52,8 +53,6 @@ DEFAULT_CGROUP_ROOT = Path("/sys/fs/cgroup")
 GROUP_PREFIX = "ycsb-step-"
 # Exit code of a JVM the kernel's OOM killer ended (SIGKILL), as os.waitstatus_to_exitcode gives it.
 KILLED = -9
-
-_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 class BudgetRefused(Exception):
@@ -65,18 +64,10 @@ def parse_budget(text: str) -> int:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", text.lower())
     if not m:
         raise ValueError(f"--memory {text!r}: not a size; use a number with k, m or g (e.g. 512m, 1g)")
-    size = int(float(m.group(1)) * _UNITS[m.group(2)])
+    size = int(float(m.group(1)) * BINARY_UNITS[m.group(2)])
     if size < 16 << 20:
         raise ValueError(f"--memory {text!r}: at least 16m (a JVM does not start in less)")
     return size
-
-
-def format_budget(size: int) -> str:
-    """1073741824 -> '1g', 805306368 -> '768m' (pure)."""
-    for unit in ("t", "g", "m", "k"):
-        if size % _UNITS[unit] == 0:
-            return f"{size // _UNITS[unit]}{unit}"
-    return str(size)
 
 
 def stat_values(text: str) -> dict[str, int]:
