@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..catalogue.scenarios import SCENARIOS_BY_ID
+from ..results.crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from ..results.noise import Noise, measure_noise
 from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
 from ..results.steady import CLIMBING, TOO_SHORT, figure_steadiness
 from ..results.steady import describe as describe_steadiness
-from ..running.crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
 from .charts import bar_chart, has_figure
 from .findings import (
     NOT_MEASURED,

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..catalogue.scenarios import SCENARIOS_BY_ID, catalogue, is_peer
+from ..results.crash import CrashResults
 from ..results.noise import NO_NOISE, Noise
 from ..results.parse import parse_status_lines
 from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, in_operations
@@ -23,7 +24,6 @@ from ..results.steady import (
     TOO_SHORT,
 )
 from ..results.steady import describe as describe_steadiness
-from ..running.crash import CrashResults
 from .charts import Panel, Series, Timeline, legend_of, small_multiples, timeline_chart
 from .findings import (
     MARGIN_FINDINGS,

@@ -58,8 +58,9 @@ from ..catalogue.workloadfile import (
     refuse_unloadable,
 )
 from ..report.findings import MARGIN_REPEATS, MARGIN_SCENARIOS
+from ..results.crash import failures
 from ..results.noise import NOISE_REPEATS, probe_cells
-from .crash import CrashOptions, check_and_report, failures
+from .crash import CrashOptions, check_and_report
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers

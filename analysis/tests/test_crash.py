@@ -14,18 +14,20 @@ import pytest
 from analysis.catalogue.scenarios import ENGINES
 from analysis.report.render import to_markdown
 from analysis.report.report import durability_blocks
-from analysis.running import crash
-from analysis.running.crash import (
+from analysis.results.crash import (
     PROMISES,
     SYNCED_WRITES_SURVIVE,
     Round,
     failures,
+    file_check_name,
     format_table,
-    kill_moments,
+    load_crash_results,
     parse_verifier_output,
     promise,
     summarise,
 )
+from analysis.running import crash
+from analysis.running.crash import kill_moments
 
 # What bin/ycsb crash-verify printed after a real LevelDB round and after a refused open.
 VERIFIED = """acknowledged=935
@@ -253,7 +255,7 @@ def test_the_same_loss_in_a_mode_with_no_promise_is_reported_not_failed(launcher
     assert r["lost"] == r["acknowledged"] > 0 and r["promised"] == ""
     assert "FAILED" not in printed and "lost (nothing promised)" in printed
     assert "reported, not failed (nothing promised in this mode): kyoto sync=false round 1: " in printed
-    results = crash.load_crash_results(out)
+    results = load_crash_results(out)
     assert results is not None and results.summaries[0].verdict == "lost (nothing promised)"
 
 
@@ -273,7 +275,7 @@ def test_rounds_that_could_not_crash_or_reopen_fail_with_the_reason(launcher, tm
 def test_the_report_has_a_durability_section_from_the_results_directory(launcher, tmp_path):
     out = tmp_path / "run"
     run_main(launcher, out, "--engines", "steady,lossy", "--rounds", "1")
-    results = crash.load_crash_results(out)
+    results = load_crash_results(out)
     assert results is not None
     assert results.seed == 5 and results.kill_window_s == (0.05, 0.15)
     markdown = to_markdown(durability_blocks(results))
@@ -284,7 +286,7 @@ def test_the_report_has_a_durability_section_from_the_results_directory(launcher
     assert lossy_true[2:4] == ["1", f"{results.rounds[2].acknowledged:,}"]
     assert lossy_true[-1] == "**FAILED** |"
     assert "- lossy sync=true round 1: " in markdown
-    assert crash.load_crash_results(tmp_path / "nothing") is None
+    assert load_crash_results(tmp_path / "nothing") is None
 
 
 def test_bad_options_are_refused(launcher, tmp_path):
@@ -341,8 +343,8 @@ def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
 
 
 def test_the_checkers_are_named_as_the_report_names_them():
-    assert crash.file_check_name("kyoto") == "`kctreemgr check`"
-    assert crash.file_check_name("lmdb") == "`mdb_stat -efn` and `mdb_dump -n`"
+    assert file_check_name("kyoto") == "`kctreemgr check`"
+    assert file_check_name("lmdb") == "`mdb_stat -efn` and `mdb_dump -n`"
 
 
 def test_lmdbs_checker_passes_a_sound_environment_and_fails_a_damaged_one(tmp_path):
