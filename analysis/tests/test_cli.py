@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from analysis.__main__ import COMMANDS, command_main
+from analysis.cli.main import COMMANDS, command_main
 from analysis.running import suite
 
 from .conftest import REPO

@@ -160,7 +160,7 @@ def test_the_capacity_rows_follow_the_tests_and_an_engine_without_a_sweep_has_no
 
 
 def test_a_merged_report_has_every_parts_rate_results(tmp_path: Path) -> None:
-    from analysis.__main__ import main
+    from analysis.cli.main import main
 
     _write(tmp_path / "host-a", [_sweep("lmdb", 200_000.0)], ceilings={"workloadc": 3_000_000.0})
     _write(tmp_path / "host-b", [_sweep("rocksdb", 100_000.0)], ceilings={"workloadc": 2_900_000.0})
@@ -176,7 +176,7 @@ def test_a_merged_report_has_every_parts_rate_results(tmp_path: Path) -> None:
 
 
 def test_a_merge_refuses_one_sweep_in_two_parts_and_mixed_settings_unless_allowed(tmp_path: Path, capsys) -> None:
-    from analysis.__main__ import main
+    from analysis.cli.main import main
 
     _write(tmp_path / "a", [_sweep("lmdb", 200_000.0)])
     _write(tmp_path / "b", [_sweep("lmdb", 210_000.0)])
