@@ -219,3 +219,24 @@ def test_the_drivers_100_ms_records_judge_a_step_that_status_lines_call_too_shor
         }
     ]
     assert figure_steadiness(cells, tmp_path) == {("lmdb", "randread", ""): CLIMBING}
+
+
+def test_the_records_of_a_steps_close_are_not_its_operations(tmp_path):
+    from analysis.results.steady import STEADY_MIN_INTERVALS, interval_rates, judge_step
+
+    # Kyoto TreeDB's 100 KB random writes (quick run of 2026-12-01): 23 records of operations, then 25 while its
+    # close wrote the cache back. Judged with the close, the median interval had no operation: "too short".
+    writing = [7.5e3] * 10 + [2.2e3] * 13
+    text = intervals_csv(writing).splitlines()
+    last_elapsed, last_ops = (int(v) for v in text[-1].split(","))
+    closing = [f"{last_elapsed + 100 * i},{last_ops}" for i in range(1, 26)]
+    records = tmp_path / "r1" / "01-load-largevalue-randwrite.intervals.csv"
+    records.parent.mkdir(parents=True, exist_ok=True)
+    records.write_text("\n".join([*text, *closing]) + "\n")
+    assert interval_rates(records.read_text()) == writing
+    assert len(writing) >= STEADY_MIN_INTERVALS
+    step = {"stdout": "r1/01-load-largevalue-randwrite.txt", "stderr": "r1/01-load-largevalue-randwrite.err"}
+    assert judge_step(tmp_path, step) == STEADY
+    # a stall inside the step stays in: only the records after the last operation are the close
+    stalled = [7.5e3] * 10 + [0.0] * 12 + [7.5e3]
+    assert interval_rates(intervals_csv(stalled)) == stalled
