@@ -10,7 +10,7 @@ from=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 [ -f "$ycsb/bin/bindings.properties" ] || { echo "no bin/bindings.properties in $ycsb: not a YCSB distribution" >&2; exit 1; }
 ls "$ycsb"/lib/core-0.17*.jar >/dev/null 2>&1 || echo "warning: $ycsb/lib has no core-0.17 jar; these bindings are built for YCSB 0.17" >&2
 while IFS=: read -r engine class; do
-  case "$engine" in ''|\#*) continue ;; esac
+  case "$engine" in ''|\#*|*.*) continue ;; esac # *.*: a fact line (name.fact=value), not name:class
   src="$from/${engine%%-*}-binding/lib"
   [ -d "$src" ] || { echo "skipping $engine: $src missing (use an assembled distribution)" >&2; continue; }
   name=$engine
