@@ -18,25 +18,16 @@ from fnmatch import fnmatchcase
 from pathlib import PurePath
 from typing import Any
 
-ENGINES: tuple[str, ...] = ("leveldb", "leveldb-system", "rocksdb", "sqlite", "kyoto", "lmdb")
-ENGINE_LABELS: Mapping[str, str] = {
-    "leveldb": "LevelDB 1.13 (leveldbjni)",
-    "leveldb-system": "LevelDB 1.23 (system library)",
-    "rocksdb": "RocksDB",
-    "sqlite": "SQLite3",
-    "kyoto": "Kyoto TreeDB",
-    "lmdb": "LMDB (lmdbjava)",
-}
+from .engines import REGISTERED
 
-# A suite engine is a binding (bin/ycsb's engine name) plus the properties that pick its library:
-# LevelDB runs twice, through leveldbjni and through the system's libleveldb, so the report shows
-# what the library costs. Engines not listed are their binding with no extra property.
-ENGINE_BINDINGS: Mapping[str, str] = {"leveldb-system": "leveldb"}
-ENGINE_PROPS: Mapping[str, tuple[tuple[str, str], ...]] = {
-    "leveldb": (("leveldb.library", "leveldbjni"),),
-    "leveldb-system": (("leveldb.library", "system"),),
-}
-# The 2011 page measured LevelDB: both libraries run its sections; the other scenarios run each binding once.
+# The suite's engines, their labels and bindings: the registry's (bin/bindings.properties). A suite engine is
+# a binding (bin/ycsb's engine name) plus the properties that pick its library: one binding may run as several
+# suite engines, so that the report shows what its library costs.
+ENGINES: tuple[str, ...] = tuple(e.name for e in REGISTERED.engines)
+ENGINE_LABELS: Mapping[str, str] = {e.name: e.label for e in REGISTERED.engines}
+ENGINE_BINDINGS: Mapping[str, str] = {e.name: e.binding for e in REGISTERED.engines if e.binding != e.name}
+ENGINE_PROPS: Mapping[str, tuple[tuple[str, str], ...]] = {e.name: e.props for e in REGISTERED.engines if e.props}
+# One suite engine per binding: the scenarios outside the 2011 page's sections run each binding once.
 BINDING_ENGINES: tuple[str, ...] = tuple(e for e in ENGINES if e not in ENGINE_BINDINGS)
 
 
@@ -189,18 +180,16 @@ QUICK_ENTRIES = 100_000  # the 2011 runs used 1,000,000
 QUICK_SHORT_ENTRIES = 1_000  # large values and synced writes: 300 measured the open and a cold JVM
 QUICK_READSEQ_PASSES = 5  # one pass over 100k entries in a cold JVM mostly measures the JIT
 
-TREEDB_BATCH_NOTE = "TreeDB through transactions of 1,000 (the 2011 page had no TreeDB batch row)"
-# LMDB has no knob these sections vary: its rows there run the baseline's settings again.
-LMDB_NO_COMPRESSION_NOTE = "LMDB never compresses: the same settings as the baseline row"
-LMDB_NO_BUFFER_NOTE = "LMDB has no write buffer (a commit writes its pages): the same settings as the baseline row"
-LMDB_NO_CACHE_NOTE = "LMDB has no cache of its own (it reads through the OS page cache): the baseline's settings"
-# SQLite's own cost, not the binding's (sqlite-binding/README.md, "A large page cache"; measured by
-# benchmarks/sqlite-cache.sh, in git history: git show 9048d1c:benchmarks/sqlite-cache.sh).
-SQLITE_BIG_CACHE_NOTE = (
-    "with 1 KB pages (the 2011 setting), a commit after a page split walks SQLite's whole page cache, so with "
-    "128 MB a large random fill slows (SQLite 3.54.1: 7x at 1,000,000 inserts, none at 400,000; 3.40.1's C "
-    "loop sooner); db_bench_sqlite3 never applies --page_size=1024 and runs 4 KB pages, where it costs far less"
-)
+
+def knob_notes(scenario_id: str, knob: str = "") -> dict[str, str]:
+    """The registry's note for each engine's row of a scenario (`<engine>.note.<id>`, else `.note.<knob>`):
+    where the knob the scenario varies does not apply to an engine, or costs it something of its own."""
+    notes = {}
+    for e in REGISTERED.engines:
+        note = e.notes.get(scenario_id) or (e.notes.get(knob) if knob else None)
+        if note:
+            notes[e.name] = note
+    return notes
 
 
 def _write(
@@ -212,7 +201,7 @@ def _write(
     baseline: str | None,
     metric: str = "ops",
     quick: int = QUICK_ENTRIES,
-    notes: Mapping[str, str] | None = None,
+    knob: str = "",
 ) -> Scenario:
     what = "one entry written" if metric != "batch" else "one entry, 1,000 per atomic batch"
     return Scenario(
@@ -226,7 +215,7 @@ def _write(
         order=order,
         baseline=baseline,
         quick_records=quick,
-        engine_notes=notes or {},
+        engine_notes=knob_notes(id_, knob),
     )
 
 
@@ -238,7 +227,7 @@ def _read(
     options: tuple[str, ...],
     order: str,
     baseline: str | None,
-    notes: Mapping[str, str] | None = None,
+    knob: str = "",
 ) -> Scenario:
     # Fill with the random-order write file (db_bench read after fillrandom), then read.
     fill = _load("randwrite", *options, measured=False)
@@ -255,7 +244,7 @@ def _read(
             order=order,
             baseline=baseline,
             quick_records=QUICK_ENTRIES,
-            engine_notes=notes or {},
+            engine_notes=knob_notes(id_, knob),
         )
     # db_bench's readrandom draws uniformly from [0, num) over a fill that drew its keys: ~37 % miss.
     read = _run(read_file, *options, allowed_returns=MISSES_ALLOWED)
@@ -270,7 +259,7 @@ def _read(
         baseline=baseline,
         quick_records=QUICK_ENTRIES,
         quick_operations=QUICK_ENTRIES,
-        engine_notes=notes or {},
+        engine_notes=knob_notes(id_, knob),
     )
 
 
@@ -306,7 +295,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         "sequential",
         "seqwrite",
         metric="batch",
-        notes={"kyoto": TREEDB_BATCH_NOTE},
+        knob="batch",
     ),
     _write(
         "batch-randwrite",
@@ -316,7 +305,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         "random",
         "randwrite",
         metric="batch",
-        notes={"kyoto": TREEDB_BATCH_NOTE},
+        knob="batch",
     ),
     _write(
         "sync-seqwrite",
@@ -343,7 +332,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("seqwrite", "nocompression"),
         "sequential",
         "seqwrite",
-        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
+        knob="compression",
     ),
     _write(
         "nocomp-randwrite",
@@ -352,7 +341,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("randwrite", "nocompression"),
         "random",
         "randwrite",
-        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
+        knob="compression",
     ),
     _write(
         "bigwrite-seqwrite",
@@ -361,7 +350,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("seqwrite", "bigwrite-memory"),
         "sequential",
         "seqwrite",
-        notes={"lmdb": LMDB_NO_BUFFER_NOTE},
+        knob="writebuffer",
     ),
     _write(
         "bigwrite-randwrite",
@@ -370,7 +359,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("randwrite", "bigwrite-memory"),
         "random",
         "randwrite",
-        notes={"lmdb": LMDB_NO_BUFFER_NOTE, "sqlite": SQLITE_BIG_CACHE_NOTE},
+        knob="writebuffer",
     ),
     _read(
         "bigread-seqread",
@@ -380,7 +369,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("bigread-memory",),
         "sequential",
         "seqread",
-        notes={"lmdb": LMDB_NO_CACHE_NOTE},
+        knob="cache",
     ),
     _read(
         "bigread-randread",
@@ -390,7 +379,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("bigread-memory",),
         "random",
         "randread",
-        notes={"lmdb": LMDB_NO_CACHE_NOTE},
+        knob="cache",
     ),
     _read(
         "nocomp-seqread",
@@ -400,7 +389,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("nocompression",),
         "sequential",
         "seqread",
-        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
+        knob="compression",
     ),
     _read(
         "nocomp-randread",
@@ -410,7 +399,7 @@ LEVELDB_2011: tuple[Scenario, ...] = (
         ("nocompression",),
         "random",
         "randread",
-        notes={"lmdb": LMDB_NO_COMPRESSION_NOTE},
+        knob="compression",
     ),
 )
 
@@ -463,8 +452,8 @@ def _pk_query_steps() -> tuple[Step, ...]:
 
 
 # The SQLite notes' and FastDB's tables are upstream JDBC's columns layout: their workload files set
-# sqlite.schema=columns, and SQLite runs them through the binding's columns client.
-SQLITE_COLUMNS: Mapping[str, str] = {"sqlite": "sqlite-columns"}
+# sqlite.schema=columns, and an engine with a columns client (the registry's `client.columns`) runs them there.
+SQLITE_COLUMNS: Mapping[str, str] = {e.name: e.clients["columns"] for e in REGISTERED.engines if "columns" in e.clients}
 
 SQLITE_NOTES: tuple[Scenario, ...] = (
     Scenario(
@@ -616,7 +605,10 @@ SCALE_HEAP = "256m"  # every step's JVM, whatever N: the binding's own memory st
 SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache; SQLite's is per connection, divided among threads
 # Kyoto TreeDB: about one hash bucket per leaf page (8 KB pages of ~1 KB records).
 KYOTO_RECORDS_PER_BUCKET = 8
-SCALE_ENGINE_FILES: tuple[tuple[str, str], ...] = (("leveldb-system", "scale/leveldb-system"),)
+# The registry's `scale.workload`: a file stacked on an engine's steps.
+SCALE_ENGINE_FILES: tuple[tuple[str, str], ...] = tuple(
+    (e.name, e.scale_workload) for e in REGISTERED.engines if e.scale_workload
+)
 # A load cut short by its time leaves keys out; later reads of those are NOT_FOUND, counted and shown.
 SCALE_RETURNS = OK_RETURNS | {"NOT_FOUND"}
 

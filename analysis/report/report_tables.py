@@ -12,8 +12,8 @@ from ..catalogue.scenarios import (
     OWN_SCENARIOS,
     PK_QUERY_SHARED_THREADS,
     PK_QUERY_THREADS,
-    TREEDB_BATCH_NOTE,
     Scenario,
+    knob_notes,
 )
 
 
@@ -75,9 +75,8 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
         S1_WRITES,
         "B. Batch Writes",
         _seq_random("batch-seqwrite", "batch-randwrite"),
-        note="Published: 1,000 batches of 1,000 entries, each applied atomically; in entries/sec. "
-        + TREEDB_BATCH_NOTE
-        + ".",
+        note="Published: 1,000 batches of 1,000 entries, each applied atomically; in entries/sec."
+        + "".join(f" {note}." for note in knob_notes("", "batch").values()),
     ),
     ReportTable(
         "2C",

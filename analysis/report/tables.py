@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from ..catalogue.engines import REGISTERED
 from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
 from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 from .charts import Panel, Series
@@ -34,15 +35,8 @@ from .reference import PUBLISHED_ONLY_ENGINES, Key, Published
 from .render import Table
 from .report_tables import Column, ReportTable
 
-DISPLAY_ORDER = (
-    "leveldb",
-    "leveldb-system",
-    "kyoto",
-    "sqlite",
-    "rocksdb",
-    "lmdb",
-    "fastdb",
-)  # the 2011 page's order first
+# The registry's report order (the 2011 page's first), then the engines known only from a published page.
+DISPLAY_ORDER = (*REGISTERED.report_order, *PUBLISHED_ONLY_ENGINES)
 TODAY = "today, this host"
 
 FigureMap = Mapping[tuple[str, str, str], Figure]  # (engine, scenario, variant) -> Figure

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..catalogue.engines import REGISTERED
+
 CRASH_DIR = "crash"  # under a results directory
 RESULTS_JSON = "crash.json"
 ROUNDS_CSV = "crash.csv"
@@ -34,14 +36,10 @@ ROUND_FIELDS = (
     "promised",
 )
 # An engine's own checker of its files, run on a copy of the crashed directory before the reopen (which may
-# repair what it finds): (file pattern, commands run on each file in turn; {file} is replaced). Engines not
-# listed have none here.
+# repair what it finds): (file pattern, commands run on each file in turn; {file} is replaced). From the
+# registry's crash.filecheck; engines without one have none here.
 FILE_CHECKS: dict[str, tuple[str, tuple[tuple[str, ...], ...]]] = {
-    "kyoto": ("*.kc[th]", (("kctreemgr", "check", "{file}"),)),
-    # lmdb-utils (liblmdb 0.9.24, the same file format as lmdbjava's 0.9.31); -n: {file} is data.mdb itself.
-    # mdb_stat opens the database from the newer meta page and walks the free list (-e -f); mdb_dump then reads
-    # every record in key order. LMDB has no full checker: a zeroed root page fails mdb_stat, not mdb_dump.
-    "lmdb": ("data.mdb", (("mdb_stat", "-efn", "{file}"), ("mdb_dump", "-n", "{file}"))),
+    e.name: e.file_check for e in REGISTERED.engines if e.file_check is not None
 }
 
 
@@ -51,32 +49,20 @@ def file_check_name(engine: str) -> str:
 
 
 # What the project promises a killed process (SIGKILL) keeps, per engine and sync mode, with each binding's
-# defaults: the README's "Durability: what a crash costs" table and the binding READMEs, in their words. A
-# round that breaks its promise fails the check; an engine or mode not listed has no promise beyond the
-# project's rule that a write acknowledged under sync=true survives kill -9.
+# defaults: the registry's crash.promise.sync and crash.promise.async, in the words of the README's "Durability:
+# what a crash costs" table and the binding READMEs. A round that breaks its promise fails the check; an engine
+# or mode with none has no promise beyond the project's rule that a write acknowledged under sync=true survives
+# kill -9.
 PROMISES: dict[tuple[str, bool], str] = {
-    ("leveldb", False): "README: a killed process loses nothing acknowledged (the OS has the log)",
-    ("leveldb", True): "README: a killed process loses nothing acknowledged",
-    ("leveldb-system", False): "README: a killed process loses nothing acknowledged (the OS has the log)",
-    ("leveldb-system", True): "README: a killed process loses nothing acknowledged",
-    ("rocksdb", False): "README: a killed process loses nothing acknowledged (the OS has the WAL)",
-    ("rocksdb", True): "README: a killed process loses nothing acknowledged",
-    ("sqlite", False): "README: a killed process loses nothing acknowledged (WAL in the OS)",
-    ("sqlite", True): "README: a killed process loses nothing acknowledged",
-    ("kyoto", False): "README: a killed process loses nothing acknowledged, the file passes kctreemgr check "
-    "(kyoto.autotran=true)",
-    ("kyoto", True): "README: a killed process loses nothing acknowledged, the file passes kctreemgr check",
-    ("lmdb", False): "README: a killed process loses nothing acknowledged (MDB_NOSYNC: the OS has the pages), the"
-    " file passes mdb_stat and mdb_dump",
-    ("lmdb", True): "README: a killed process loses nothing acknowledged, the file passes mdb_stat and mdb_dump",
+    (e.name, sync): text
+    for e in REGISTERED.engines
+    for sync, text in ((False, e.promise_async), (True, e.promise_sync))
+    if text
 }
 SYNCED_WRITES_SURVIVE = "project rule: a write acknowledged under sync=true survives kill -9"
-# Properties under which the binding READMEs withdraw the promise (engine -> (property, value) pairs).
+# Properties under which the binding READMEs withdraw the promise (the registry's crash.withdrawn).
 NO_PROMISE_WITH: dict[str, tuple[tuple[str, str], ...]] = {
-    # kyoto-binding/README.md: a kill loses what the page cache holds; sync=true can leave a damaged file.
-    "kyoto": (("kyoto.autotran", "false"),),
-    # rocksdb-binding/README.md: writes skip the write-ahead log, so the memtable dies with the process.
-    "rocksdb": (("rocksdb.disablewal", "true"),),
+    e.name: e.withdrawn for e in REGISTERED.engines if e.withdrawn
 }
 
 

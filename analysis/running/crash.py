@@ -106,7 +106,7 @@ def run_round(options: CrashOptions, engine: str, sync: bool, number: int, kill_
         shutil.rmtree(d, ignore_errors=True)
     raw.mkdir(parents=True)
     data.parent.mkdir(parents=True, exist_ok=True)  # the binding creates the directory itself
-    # A suite engine is a binding plus the properties that pick its library (leveldb-system).
+    # A suite engine is a binding plus the properties that pick its library (the registry's props).
     chosen = [f"{name}={value}" for name, value in ENGINE_PROPS.get(engine, ())]
     settings = (f"path={data}", f"sync={str(sync).lower()}", *chosen, *options.properties)
     props = [a for p in settings for a in ("-p", p)]

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..catalogue.engines import REGISTERED
 from ..catalogue.scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
@@ -34,9 +35,12 @@ DATA_DIR_PLACEHOLDER = "{dir}"  # in a peer's property values: the cell's fresh 
 # data directory's checks they call (datadir); common holds the workload class and the binding base they use.
 LAUNCHER_MODULES = ("datadir", "harness")
 
-# Upstream bindings that keep their data in a directory, and the property that names it: the runner
-# gives each cell a fresh one. Our own bindings (installed under any name) read `path`, always passed.
-EMBEDDED_DIR_PROPERTIES: Mapping[str, str] = {"rocksdb": "rocksdb.dir"}
+# Upstream bindings that keep their data in a directory, and the property that names it (the registry's
+# upstream.dirproperty): the runner gives each cell a fresh one. Our own bindings (installed under any name)
+# read `path`, always passed.
+EMBEDDED_DIR_PROPERTIES: Mapping[str, str] = {
+    e.name: e.upstream_dir_property for e in REGISTERED.engines if e.upstream_dir_property
+}
 
 # Upstream bindings whose insert is not an upsert: a second insert of a key fails. A fill that draws its keys
 # with replacement (loadorder=replacement, as db_bench does) sends such a peer each key's later draws as updates
@@ -70,7 +74,7 @@ WORKLOAD_CLASS_PROPERTIES = (
 )
 # What only this project's bindings understand: the neutral knobs of the workload files and the
 # engine-prefixed names. A peer's durability and cache are the ones given with --peer.
-OUR_ENGINE_PREFIXES = ("leveldb.", "rocksdb.", "sqlite.", "kyoto.", "lmdb.")
+OUR_ENGINE_PREFIXES = tuple(f"{name}." for name in REGISTERED.classes if "-" not in name)
 BINDING_PROPERTIES = ("destroy", "batchsize", "sync", "compression", "cachesize", "writebuffersize", "recordlayout")
 
 

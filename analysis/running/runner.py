@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from ..catalogue.engines import REGISTERED
 from ..catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from ..catalogue.scenarios import (
     ENGINE_PROPS,
@@ -81,14 +82,14 @@ INTERVALS_PROPERTY = "intervals.file"
 
 def engine_is_built(repo: Path, engine: str) -> bool:
     """The same test bin/ycsb makes: a built source module or a distribution's lib directory."""
-    module = repo / f"{binding_of(engine)}-binding"
+    module = repo / REGISTERED.module_of(binding_of(engine))
     return (module / "target" / "lib").is_dir() or (module / "lib").is_dir()
 
 
 def our_classpath(repo: Path, binding: str) -> str | None:
-    """The -cp bin/ycsb gives the JVM of a bin/ycsb engine (`sqlite-columns` is sqlite-binding's), or None when
+    """The -cp bin/ycsb gives the JVM of a bin/ycsb engine (from its module: REGISTERED.module_of), or None when
     it is not built: a source checkout's target/classes and target/lib, or a distribution's lib directories."""
-    module = repo / f"{binding.split('-', 1)[0]}-binding"
+    module = repo / REGISTERED.module_of(binding)
     if (module / "target" / "lib").is_dir():
         parts = [module / "target" / "classes", module / "target" / "lib" / "*"]
     elif (module / "lib").is_dir():
@@ -414,7 +415,8 @@ def precheck_cell(options: RunOptions, engine: str, scenario: Scenario) -> str |
             return reason
     elif not engine_is_built(options.repo, engine):
         binding = binding_of(engine)
-        return f"the {binding} binding is not built ({binding}-binding/target/lib missing; run mvn package)"
+        module = REGISTERED.module_of(binding)
+        return f"the {binding} binding is not built ({module}/target/lib missing; run mvn package)"
     missing = [f for f in scenario.workload_files() if not (options.workloads / f).is_file()]
     if missing:
         shown = (f if Path(f).is_absolute() else f"workloads/{f}" for f in missing)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.catalogue.engines import REGISTERED
 from analysis.catalogue.scenarios import (
     DRAWN_FILLS,
     ENGINES,
@@ -83,7 +84,7 @@ def test_every_engine_row_runs_the_ycsb_core_workloads():
 def test_sqlite_runs_each_table_layout_through_its_own_client():
     """A workload that asks for SQLite's columns layout runs on the columns client (bin/ycsb's sqlite-columns,
     a line of bin/bindings.properties); every other scenario on the kv client."""
-    bindings = {line.split(":", 1)[0] for line in (REPO / "bin" / "bindings.properties").read_text().splitlines()}
+    bindings = REGISTERED.classes
     for scenario in SCENARIOS:
         if "sqlite" not in scenario.engines:
             continue
