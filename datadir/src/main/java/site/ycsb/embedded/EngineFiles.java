@@ -72,6 +72,8 @@ public final class EngineFiles {
   static final String DESTROY_UNKNOWN_FILES = "destroyunknownfiles";
   /** The prefix of the project's own files in a data directory (the directory lock, records of ours). */
   static final String PROJECT_FILES = ".ycsb-embedded";
+  /** In a registry's {@code files.owned} pattern: the binding's database file, for an engine that has one. */
+  static final String DATABASE_FILE = "{file}";
   /** The name of kyoto.repair's working copy of a Kyoto Cabinet file, before the file's own name. */
   public static final String REPAIR_COPY_PREFIX = PROJECT_FILES + ".repairing.";
   /** Added to a Kyoto Cabinet file's name (and its .wal's), the file as it was before kyoto.repair rebuilt it. */
@@ -146,20 +148,14 @@ public final class EngineFiles {
     return out;
   }
 
-  /** LevelDB's files by name (LevelDB 1.13 names its tables .sst, 1.23 .ldb). */
-  private static final Pattern LEVELDB_OWN = Pattern.compile(
-      "CURRENT|LOCK|LOG|LOG\\.old|MANIFEST-[0-9]+|[0-9]+\\.(ldb|sst|log|dbtmp)");
-  /** RocksDB's files by name: LevelDB's, its options, identity and blob files, and its dated old logs. */
-  private static final Pattern ROCKSDB_OWN = Pattern.compile(
-      "CURRENT|LOCK|IDENTITY|LOG|LOG\\.old\\.[0-9]+|MANIFEST-[0-9]+|OPTIONS-[0-9]+(\\.dbtmp)?"
-          + "|[0-9]+\\.(sst|log|blob|dbtmp)");
-
   /**
    * The entries of {@code dir} that are neither {@code ownEngine}'s (a binding name) database files, recognised by
    * name, nor the project's own ({@code .ycsb-embedded*}): what {@code destroy} must not delete unasked (a user's
    * notes beside a database, another engine's files). {@code databaseFile} is the binding's file inside the
    * directory (SQLite's and Kyoto's; null for an engine that names its files itself); a directory entry is never
-   * an engine's. Sorted; empty when {@code dir} is missing. Reads names only.
+   * an engine's. An engine's files by name are the registry's {@code <engine>.files.owned}, a regular expression
+   * in which {@value #DATABASE_FILE} stands for {@code databaseFile}. Sorted; empty when {@code dir} is missing.
+   * Reads names only.
    */
   public static List<String> notOwned(Path dir, String ownEngine, String databaseFile) throws IOException {
     List<String> out = new ArrayList<>();
@@ -173,12 +169,13 @@ public final class EngineFiles {
         others.addAll(names);
       }
     });
+    Pattern owned = ownedFiles(ownEngine, databaseFile);
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
         boolean file = Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         if (!(file && !others.contains(name)
-            && (name.startsWith(PROJECT_FILES) || ownedBy(ownEngine, name, databaseFile)))) {
+            && (name.startsWith(PROJECT_FILES) || (owned != null && owned.matcher(name).matches())))) {
           out.add(name + (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "/" : ""));
         }
       }
@@ -187,23 +184,16 @@ public final class EngineFiles {
     return out;
   }
 
-  /** Whether a file named {@code name} is one of {@code engine}'s (a binding name) by its name alone. */
-  private static boolean ownedBy(String engine, String name, String databaseFile) {
-    return switch (engine) {
-      case "leveldb" -> LEVELDB_OWN.matcher(name).matches();
-      case "rocksdb" -> ROCKSDB_OWN.matcher(name).matches();
-      case "lmdb" -> name.equals(LMDB_DATA_FILE) || name.equals(LMDB_LOCK_FILE);
-      // SQLite's database, its WAL, shared memory, rollback journal and the binding's process lock; Kyoto's file, its
-      // WAL, a repair's copy, the file as it was before kyoto.repair, and the process lock
-      case "sqlite" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + "-wal")
-          || name.equals(databaseFile + "-shm") || name.equals(databaseFile + "-journal")
-          || name.equals(databaseFile + ".lock"));
-      case "kyoto" -> databaseFile != null && (name.equals(databaseFile) || name.equals(databaseFile + ".wal")
-          || name.equals(databaseFile + ".tmpkch") || name.equals(databaseFile + ".tmpkct")
-          || name.equals(databaseFile + ".lock") || name.equals(databaseFile + KYOTO_BEFORE_REPAIR)
-          || name.equals(databaseFile + KYOTO_BEFORE_REPAIR + ".wal"));
-      default -> false;
-    };
+  /**
+   * {@code engine}'s (a binding name) files by name, from the registry's {@code files.owned}; null when it has none,
+   * or when they are named after a database file and {@code databaseFile} is null.
+   */
+  static Pattern ownedFiles(String engine, String databaseFile) {
+    String owned = EngineRegistry.fact(engine, "files.owned");
+    if (owned == null || owned.contains(DATABASE_FILE) && databaseFile == null) {
+      return null;
+    }
+    return Pattern.compile(databaseFile == null ? owned : owned.replace(DATABASE_FILE, Pattern.quote(databaseFile)));
   }
 
   /**

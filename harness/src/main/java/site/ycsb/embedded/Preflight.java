@@ -250,8 +250,8 @@ public final class Preflight {
 
   /** Whether {@code name} is a property of another of this project's engines than {@code engine}, the run's. */
   private static boolean anotherEnginesName(String name, String engine) {
-    for (EngineFiles.Engine e : EngineFiles.Engine.values()) {
-      if (!e.binding.equals(engine) && name.startsWith(e.binding + ".")) {
+    for (String e : EngineRegistry.engines()) {
+      if (!e.equals(engine) && name.startsWith(e + ".")) {
         return true;
       }
     }

@@ -1,0 +1,70 @@
+package site.ycsb.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * The registry of engines, {@code bin/bindings.properties}: the facts about an engine that code outside its
+ * binding reads (bin/ycsb, the analysis and this class read the same file; its opening comment lists them). The
+ * build packages the one file into this module's jar, so a binding reads it wherever it runs, a drop-in into
+ * upstream YCSB with one binding included. {@value #EXTRA} names more files of the same format (":"-separated),
+ * read after it, as bin/ycsb and the analysis read them: a test registers an engine of its own that way.
+ */
+public final class EngineRegistry {
+
+  /** Where the build puts the registry in this jar. */
+  static final String RESOURCE = "/bindings.properties";
+  /** The environment variable that names more registry files. */
+  public static final String EXTRA = "YCSB_EMBEDDED_ENGINES";
+
+  private static final Properties FACTS = load(System.getenv(EXTRA));
+
+  private EngineRegistry() {
+  }
+
+  /** The packaged registry, then each file of {@code extra} (":"-separated; null or empty: none). */
+  static Properties load(String extra) {
+    Properties p = new Properties();
+    try (InputStream in = EngineRegistry.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("no " + RESOURCE + " in the datadir jar: the registry of engines is missing");
+      }
+      p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+      for (String file : extra == null ? new String[0] : extra.split(":")) {
+        if (!file.isEmpty()) {
+          try (Reader r = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+            p.load(r);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the registry of engines (" + EXTRA + "=" + extra + ")", e);
+    }
+    return p;
+  }
+
+  /** The registry's bin/ycsb engines: the names of its {@code name:class} lines (a fact's key holds a "."), sorted. */
+  public static SortedSet<String> engines() {
+    SortedSet<String> names = new TreeSet<>();
+    for (String key : FACTS.stringPropertyNames()) {
+      if (!key.contains(".")) {
+        names.add(key);
+      }
+    }
+    return names;
+  }
+
+  /** The fact {@code fact} of {@code engine} (a bin/ycsb engine name), or null when the registry has none. */
+  public static String fact(String engine, String fact) {
+    return FACTS.getProperty(engine + "." + fact);
+  }
+}
