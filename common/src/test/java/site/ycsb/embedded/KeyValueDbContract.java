@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -51,12 +52,39 @@ public abstract class KeyValueDbContract {
   protected Path tmp;
 
   private final List<DB> open = new ArrayList<>();
+  private final String engine;
+  private final Supplier<DB> clients;
+  private final Class<?> options;
+  private final String databaseFile;
+
+  /**
+   * The engine under test: its name ("leveldb"), how to make a new, not yet initialised client, and the class
+   * holding its property-name constants (its {@code <Engine>Options}); its data directory is the database.
+   */
+  protected KeyValueDbContract(String engine, Supplier<DB> clients, Class<?> options) {
+    this(engine, clients, options, null);
+  }
+
+  /**
+   * As above, for an engine whose data directory can hold several databases, each a file with its own layout
+   * record: {@code databaseFile} is the one a client opens by default.
+   */
+  protected KeyValueDbContract(String engine, Supplier<DB> clients, Class<?> options, String databaseFile) {
+    this.engine = engine;
+    this.clients = clients;
+    this.options = options;
+    this.databaseFile = databaseFile;
+  }
 
   /** The engine name ("leveldb"). */
-  protected abstract String engine();
+  protected final String engine() {
+    return engine;
+  }
 
   /** A new, not yet initialised client. */
-  protected abstract DB newClient();
+  protected final DB newClient() {
+    return clients.get();
+  }
 
   /** Property values init() must refuse: {property, value} pairs. */
   protected abstract List<String[]> badProperties();
@@ -982,9 +1010,9 @@ public abstract class KeyValueDbContract {
     assertTrue(n > 8, "the effective configuration was printed:\n" + err);
   }
 
-  /** The class holding the binding's property-name constants (its {@code <Engine>Options}); the client by default. */
-  protected Class<?> optionsClass() {
-    return newClient().getClass();
+  /** The class holding the binding's property-name constants (its {@code <Engine>Options}). */
+  protected final Class<?> optionsClass() {
+    return options;
   }
 
   /**
@@ -1129,9 +1157,9 @@ public abstract class KeyValueDbContract {
     assertEquals(Status.NOT_FOUND, reader.read("usertable", "\u00C3\u00A9", null, new HashMap<>()));
   }
 
-  /** The layout record of the database on {@code dir} (a binding whose directory can hold several overrides it). */
-  protected Path layoutRecord(Path dir) {
-    return DataLayout.recordOf(dir, null);
+  /** The layout record of the database on {@code dir}: each file has its own where a directory holds several. */
+  protected final Path layoutRecord(Path dir) {
+    return DataLayout.recordOf(dir, databaseFile);
   }
 
   /** Opening {@code p} is refused, the message says each of {@code says}, and the directory stays as it was. */

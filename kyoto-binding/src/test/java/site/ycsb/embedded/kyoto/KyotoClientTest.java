@@ -35,36 +35,18 @@ import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.ClientProcess;
-import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.KeyValueDbContract;
 import site.ycsb.embedded.SharedHandles;
 
 class KyotoClientTest extends KeyValueDbContract {
 
-  /** Each database file in the directory has its own layout record. */
-  @Override
-  protected Path layoutRecord(Path dir) {
-    return DataLayout.recordOf(dir, KyotoOptions.FILE_DEFAULT);
+  KyotoClientTest() {
+    super("kyoto", KyotoClient::new, KyotoOptions.class, KyotoOptions.FILE_DEFAULT);
   }
 
   @Test
   void twoDatabasesInOneDirectoryKeepTheirOwnLayouts() throws Exception {
     databasesInOneDirectoryKeepTheirOwnLayouts(KyotoOptions.FILE, "other.kct");
-  }
-
-  @Override
-  protected String engine() {
-    return "kyoto";
-  }
-
-  @Override
-  protected DB newClient() {
-    return new KyotoClient();
-  }
-
-  @Override
-  protected Class<?> optionsClass() {
-    return KyotoOptions.class;
   }
 
   /** Kyoto's own reader, kctreemgr list, waiting on its unread output with the file open (its shared fcntl lock). */

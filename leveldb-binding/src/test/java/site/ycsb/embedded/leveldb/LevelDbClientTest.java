@@ -22,6 +22,10 @@ import site.ycsb.embedded.SmallFilesystem;
  */
 class LevelDbClientTest extends KeyValueDbContract {
 
+  LevelDbClientTest() {
+    super("leveldb", LevelDbClient::new, LevelDbOptions.class);
+  }
+
   /** The value of leveldb.library every test of this class runs with. */
   protected String library() {
     return LevelDbOptions.LIBRARY_LEVELDBJNI;
@@ -33,25 +37,10 @@ class LevelDbClientTest extends KeyValueDbContract {
   }
 
   @Override
-  protected String engine() {
-    return "leveldb";
-  }
-
-  @Override
   protected Properties properties(java.nio.file.Path dir) {
     Properties p = super.properties(dir);
     p.setProperty(LevelDbOptions.LIBRARY, library());
     return p;
-  }
-
-  @Override
-  protected DB newClient() {
-    return new LevelDbClient();
-  }
-
-  @Override
-  protected Class<?> optionsClass() {
-    return LevelDbOptions.class;
   }
 
   /** The suffix of the table files this library writes: LevelDB 1.13 names them .sst. */

@@ -44,19 +44,8 @@ import site.ycsb.embedded.crash.CrashWriter;
 
 class LmdbClientTest extends KeyValueDbContract {
 
-  @Override
-  protected String engine() {
-    return "lmdb";
-  }
-
-  @Override
-  protected DB newClient() {
-    return new LmdbClient();
-  }
-
-  @Override
-  protected Class<?> optionsClass() {
-    return LmdbOptions.class;
+  LmdbClientTest() {
+    super("lmdb", LmdbClient::new, LmdbOptions.class);
   }
 
   /** LMDB's own mdb_dump, waiting on its unread output inside its read transaction (lmdb-utils). */

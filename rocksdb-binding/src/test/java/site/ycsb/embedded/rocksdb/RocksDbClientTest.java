@@ -49,19 +49,8 @@ import site.ycsb.embedded.KeyValueDbContract;
 
 class RocksDbClientTest extends KeyValueDbContract {
 
-  @Override
-  protected String engine() {
-    return "rocksdb";
-  }
-
-  @Override
-  protected DB newClient() {
-    return new RocksDbClient();
-  }
-
-  @Override
-  protected Class<?> optionsClass() {
-    return RocksDbOptions.class;
+  RocksDbClientTest() {
+    super("rocksdb", RocksDbClient::new, RocksDbOptions.class);
   }
 
   /** A process holding LOCK as RocksDB's own LockFile does (fcntl, write lock over the whole file). */

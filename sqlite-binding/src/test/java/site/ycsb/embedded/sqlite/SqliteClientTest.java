@@ -42,17 +42,14 @@ import site.ycsb.DB;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.ClientProcess;
-import site.ycsb.embedded.DataLayout;
 import site.ycsb.embedded.KeyValueDbContract;
 import site.ycsb.embedded.RecordCodec;
 import site.ycsb.embedded.SharedHandles;
 
 class SqliteClientTest extends KeyValueDbContract {
 
-  /** Each database file in the directory has its own layout record. */
-  @Override
-  protected Path layoutRecord(Path dir) {
-    return DataLayout.recordOf(dir, SqliteOptions.FILE_DEFAULT);
+  SqliteClientTest() {
+    super("sqlite", SqliteClient::new, SqliteOptions.class, SqliteOptions.FILE_DEFAULT);
   }
 
   @Test
@@ -61,23 +58,8 @@ class SqliteClientTest extends KeyValueDbContract {
   }
 
   @Override
-  protected String engine() {
-    return "sqlite";
-  }
-
-  @Override
-  protected DB newClient() {
-    return new SqliteClient();
-  }
-
-  @Override
   protected int opsPerThread() {
     return 3_000;
-  }
-
-  @Override
-  protected Class<?> optionsClass() {
-    return SqliteOptions.class;
   }
 
   /** Python's sqlite3 (its own SQLite) in a read transaction on the database file. */
