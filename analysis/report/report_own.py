@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..results.parse import (
+from ..results.workload_lines import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,
     MixGraphSummary,

@@ -14,20 +14,16 @@ from ..catalogue.keydraws import distinct_keys
 from ..catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
 from ..catalogue.workloadfile import scenarios_of_results
 from .costs import COST_COLUMNS, cost_columns
+from .engine_lines import EngineStats, parse_engine_banner, parse_engine_stats, parse_size
 from .parse import (
-    EngineStats,
     OperationTimes,
     YcsbOutput,
-    parse_engine_banner,
-    parse_engine_stats,
     parse_operation_times,
-    parse_size,
     parse_status_lines,
     parse_ycsb_output,
     slowest_interval,
-    trace_skipped_lines,
-    workload_summary_line,
 )
+from .workload_lines import trace_skipped_lines, workload_summary_line
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd
@@ -68,8 +64,8 @@ TIDY_COLUMNS = [
     "nominal_operations",  # a timed quick step: the count its elapsed time is given for (figure_of)
     "slowest_interval_ops_per_sec",
     "step_ok",
-    "workload_line",  # the step's [TRACE] or [MIXGRAPH] line (parse.parse_trace_line, parse_mixgraph_line)
-    "trace_skipped",  # the malformed lines a trace replay named, "NUMBER: text" a line (parse.trace_skipped_lines)
+    "workload_line",  # the step's [TRACE] or [MIXGRAPH] line (workload_lines.parse_trace_line, parse_mixgraph_line)
+    "trace_skipped",  # the malformed lines a trace replay named, "NUMBER: text" a line (trace_skipped_lines)
     *CLOSE_COLUMNS,
     *COST_COLUMNS,
 ]

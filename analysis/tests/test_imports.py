@@ -14,6 +14,8 @@ from .conftest import REPO
 LIGHT_MODULES = (
     "analysis",
     "analysis.results.parse",
+    "analysis.results.engine_lines",
+    "analysis.results.workload_lines",
     "analysis.results.results",
     "analysis.catalogue.scenarios",
     "analysis.report.report_tables",

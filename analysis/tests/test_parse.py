@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.results.engine_lines import parse_engine_banner
 from analysis.results.parse import (
     Expectation,
     OperationTimes,
     find_error_lines,
-    parse_engine_banner,
     parse_json_export,
     parse_measurement_lines,
     parse_operation_times,

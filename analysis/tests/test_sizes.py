@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.results.parse import parse_size
+from analysis.results.engine_lines import parse_size
 
 CASES = Path(__file__).resolve().parents[2] / "common" / "src" / "test" / "resources" / "size-cases.txt"
 

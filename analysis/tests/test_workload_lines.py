@@ -5,14 +5,13 @@ tables made of them."""
 from __future__ import annotations
 
 from analysis.report.report_own import mixgraph_rows, trace_rows, value_size_panel
-from analysis.results.parse import (
+from analysis.results.parse import Expectation, traced_expectation
+from analysis.results.workload_lines import (
     MIXGRAPH_PREFIX,
     TRACE_PREFIX,
-    Expectation,
     last_line,
     parse_mixgraph_line,
     parse_trace_line,
-    traced_expectation,
     workload_summary_line,
 )
 

@@ -261,11 +261,11 @@ public final class EngineProperties {
       "([0-9]+(?:\\.[0-9]+)?)[ \\t]*(?:([kmgt])(?:i?b)?|b)?", java.util.regex.Pattern.CASE_INSENSITIVE);
 
   /**
-   * A size in bytes, or -1 when it is not one. The grammar, shared with analysis/parse.py and tested on both
-   * sides with common/src/test/resources/size-cases.txt: a whole or decimal number, then optionally k, m, g
-   * or t (powers of 1024) with an optional b or ib, or a lone b; case-insensitive, blanks around and before
-   * the unit allowed. The result must be a whole number of bytes no larger than {@link Long#MAX_VALUE}:
-   * 4194304, 4m, 4MB, 4MiB, 2.5m, 512k, 1g, 100b, 0.5k.
+   * A size in bytes, or -1 when it is not one. The grammar, shared with analysis/results/engine_lines.py and
+   * tested on both sides with common/src/test/resources/size-cases.txt: a whole or decimal number, then
+   * optionally k, m, g or t (powers of 1024) with an optional b or ib, or a lone b; case-insensitive, blanks
+   * around and before the unit allowed. The result must be a whole number of bytes no larger than
+   * {@link Long#MAX_VALUE}: 4194304, 4m, 4MB, 4MiB, 2.5m, 512k, 1g, 100b, 0.5k.
    */
   public static long parseSize(String s) {
     if (s == null) {

@@ -133,7 +133,7 @@ class WarmupTest {
     String basic = Warmup.run(props("db", "site.ycsb.BasicDB"));
     assertTrue(basic.startsWith("[ycsb-embedded] warm-up: skipped: site.ycsb.BasicDB is not one of this project's"
         + " bindings"), basic);
-    // not read as an error line by the suite's parser (analysis/parse.py: "cannot ", "failed:", "Exception")
+    // not read as an error line by the suite's parser (analysis/results/parse.py: "cannot ", "failed:", "Exception")
     assertFalse(basic.matches(".*(cannot |failed:|Exception|Error\\b).*"), basic);
     String nothing = Warmup.run(props("db", NothingDB.class.getName(), Warmup.OPERATIONS, "10"));
     assertTrue(nothing.contains("on site.ycsb.embedded.NothingDB itself (it keeps no data)"), nothing);
