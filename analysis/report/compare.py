@@ -19,8 +19,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..results.merge import count_problems
 from ..results.noise import NO_NOISE, Noise, measure_noise
-from ..results.results import Figure, RunData, count_problems, load_runs
+from ..results.results import Figure, RunData, load_runs
 from ..results.scale import NOISY_CORES
 from .findings import NOT_MEASURED, FindingResult
 from .formatting import format_figure, format_number, format_ratio

@@ -1,5 +1,5 @@
 """What a step cost, as figures: CPU per 1,000 operations, peak memory, bytes written, write and
-space amplification (pure: the measuring is in resources.py; throughput inside operations is results.py's,
+space amplification (pure: the measuring is in resources.py; throughput inside operations is tidy.py's,
 from the timing layer's file).
 
 User data is what YCSB asked the engine to store, not what the engine stores for it: a key's bytes
@@ -142,7 +142,7 @@ def cost_columns(
 
 
 COST_COLUMNS = [
-    # db_bench's clock (results.inside_columns): operations, or a full pass's entries, per second of the time
+    # db_bench's clock (tidy.inside_columns): operations, or a full pass's entries, per second of the time
     # inside the binding's calls, after the open and before the close; the open and close apart.
     "inside_ops_per_sec",
     "inside_entries_per_sec",

@@ -1,168 +1,24 @@
-"""A results directory as data: tidy rows (one per operation of every step run) and figures
-(one per engine x scenario x variant: the median over repeats of the scenario's metric)."""
+"""A results directory as data: tidy rows (one per operation of every step run, tidy.py) and figures
+(one per engine x scenario x variant: the median over repeats of the scenario's metric); several
+directories as one run (merge.py says when they may be)."""
 
 from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..catalogue.keydraws import distinct_keys
-from ..catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, binding_of, catalogue, register_own
+from ..catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, catalogue, register_own
 from ..catalogue.workloadfile import scenarios_of_results
-from .costs import COST_COLUMNS, cost_columns
-from .engine_lines import EngineStats, parse_engine_banner, parse_engine_stats, parse_size
-from .parse import (
-    OperationTimes,
-    YcsbOutput,
-    parse_operation_times,
-    parse_status_lines,
-    parse_ycsb_output,
-    slowest_interval,
-)
-from .workload_lines import trace_skipped_lines, workload_summary_line
+from .costs import COST_COLUMNS
+from .engine_lines import parse_engine_banner
+from .merge import merge_problems, merged_suite, missing_parts
+from .tidy import CLOSE_COLUMNS, TIDY_COLUMNS, read_text, step_rows
 
 if TYPE_CHECKING:  # pandas loads when a run is loaded: the figures and the tables do without it
     import pandas as pd
-
-# The engine's statistics at close, on the OVERALL row of a step (empty for engines that print none).
-CLOSE_COLUMNS = [
-    "stall_stops",
-    "stall_slowdowns",
-    "stall_seconds",
-    "flush_bytes",
-    "compaction_write_bytes",
-    "files_per_level",
-    "l1_bytes",
-    "l1_target_bytes",
-    "l1_estimated",
-]
-TIDY_COLUMNS = [
-    "engine",
-    "scenario",
-    "variant",
-    "repeat",
-    "step",
-    "phase",
-    "measured",
-    "workloads",
-    "operation",
-    "count",
-    "throughput_ops_per_sec",
-    "entries",
-    "entries_per_sec",
-    "avg_latency_us",
-    "p95_latency_us",
-    "p99_latency_us",
-    "ok",
-    "not_found",
-    "errors",
-    "runtime_ms",
-    "nominal_operations",  # a timed quick step: the count its elapsed time is given for (figure_of)
-    "slowest_interval_ops_per_sec",
-    "step_ok",
-    "workload_line",  # the step's [TRACE] or [MIXGRAPH] line (workload_lines.parse_trace_line, parse_mixgraph_line)
-    "trace_skipped",  # the malformed lines a trace replay named, "NUMBER: text" a line (trace_skipped_lines)
-    *CLOSE_COLUMNS,
-    *COST_COLUMNS,
-]
-
-LEVELDB_L1_TARGET_BYTES = 10 * 2**20  # LevelDB's fixed level-1 size (MaxBytesForLevel, db/version_set.cc)
-
-
-def output_rows(output: YcsbOutput, slowest: float | None) -> list[dict]:
-    """Tidy rows of one step's output: OVERALL, each operation, and READSEQ (pure)."""
-    runtime_s = output.runtime_ms / 1000.0 if output.runtime_ms else None
-    rows = [
-        {
-            "operation": "OVERALL",
-            "count": output.operations_done,
-            "throughput_ops_per_sec": output.throughput,
-            "entries": output.operations_done,
-            "entries_per_sec": output.throughput,
-            "ok": sum(s.ok for s in output.operations.values()),
-            "not_found": sum(s.not_found for s in output.operations.values()),
-            "errors": sum(s.errors for s in output.operations.values()),
-            "runtime_ms": output.runtime_ms,
-            "slowest_interval_ops_per_sec": slowest,
-        }
-    ]
-    for stats in output.operations.values():
-        per_sec = stats.count / runtime_s if stats.count is not None and runtime_s else None
-        rows.append(
-            {
-                "operation": stats.operation,
-                "count": stats.count,
-                "throughput_ops_per_sec": per_sec,
-                # A batched insert is still one entry; YCSB counts it when it is queued.
-                "entries": stats.count if stats.operation == "INSERT" else None,
-                "entries_per_sec": per_sec if stats.operation == "INSERT" else None,
-                "avg_latency_us": stats.avg_us,
-                "p95_latency_us": stats.p95_us,
-                "p99_latency_us": stats.p99_us,
-                "ok": stats.ok,
-                "not_found": stats.not_found,
-                "errors": stats.errors,
-                "runtime_ms": output.runtime_ms,
-            }
-        )
-    if output.readseq:
-        rows.append(
-            {
-                "operation": "READSEQ",
-                "count": output.readseq.passes,
-                "entries": output.readseq.entries,
-                "entries_per_sec": output.readseq.entries_per_sec,
-                "runtime_ms": output.runtime_ms,
-            }
-        )
-    return rows
-
-
-@dataclass(frozen=True)
-class LevelOne:
-    """Level 1 at close beside the size the engine compacts it down to."""
-
-    bytes: int
-    target_bytes: int | None  # None: no fixed target (RocksDB's dynamic level sizes)
-    estimated: bool  # files x target file size: RocksDB's stats line gives no sizes
-
-
-def level_one(engine: str, stats: EngineStats, configuration: dict[str, str]) -> LevelOne | None:
-    """LevelDB: L1's size from leveldb.stats against its fixed 10 MB. RocksDB: L1's files x
-    rocksdb.targetfilesize against rocksdb.maxbytesforlevelbase (pure)."""
-    if len(stats.files_per_level) < 2:
-        return None
-    if binding_of(engine) == "leveldb" and len(stats.level_bytes) >= 2:
-        return LevelOne(stats.level_bytes[1], LEVELDB_L1_TARGET_BYTES, estimated=False)
-    file_size = parse_size(configuration.get(f"{engine}.targetfilesize"))
-    if file_size is None:
-        return None
-    dynamic = configuration.get(f"{engine}.dynamiclevelbytes", "false").lower() == "true"
-    target = None if dynamic else parse_size(configuration.get(f"{engine}.maxbytesforlevelbase"))
-    return LevelOne(stats.files_per_level[1] * file_size, target, estimated=True)
-
-
-def close_columns(engine: str, stderr: str) -> dict:
-    """The CLOSE_COLUMNS of one step from its stderr; {} when the engine printed no statistics (pure)."""
-    stats = parse_engine_stats(stderr, engine)
-    if stats is None:
-        return {}
-    l1 = level_one(engine, stats, parse_engine_banner(stderr, engine).configuration)
-    return {
-        "stall_stops": stats.stall_stops,
-        "stall_slowdowns": stats.stall_slowdowns,
-        "stall_seconds": stats.stall_seconds,
-        "flush_bytes": stats.flush_bytes,
-        "compaction_write_bytes": stats.compaction_write_bytes,
-        "files_per_level": ",".join(str(n) for n in stats.files_per_level),
-        "l1_bytes": l1.bytes if l1 else None,
-        "l1_target_bytes": l1.target_bytes if l1 else None,
-        "l1_estimated": l1.estimated if l1 else None,
-    }
 
 
 def inside_of(scenario: Scenario, overall: dict) -> float | None:
@@ -302,10 +158,6 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def _read_text(path: Path) -> str:
-    return path.read_text(errors="replace") if path.is_file() else ""
-
-
 def engines_in(directory: Path) -> list[str]:
     """The engines with cells under directory: ours first, then the peers (upstream bindings) by name."""
     found = {path.parent.parent.name for path in directory.glob("*/*/cell.json")}
@@ -339,162 +191,8 @@ def load_cells(directory: Path) -> list[dict]:
     return cells
 
 
-def step_rows(directory: Path, cell: dict, repeat: int, step: dict) -> list[dict]:
-    directory = Path(cell.get("results_dir", directory))
-    stdout = _read_text(directory / step["stdout"])
-    stderr = _read_text(directory / step["stderr"])
-    json_text = _read_text(directory / step["json"]) or None
-    try:
-        output = parse_ycsb_output(stdout, json_text)
-    except ValueError:
-        output = parse_ycsb_output(stdout)
-    context = {
-        "engine": cell["engine"],
-        "scenario": cell["scenario"],
-        "variant": step["variant"],
-        "repeat": repeat,
-        "step": step["name"],
-        "phase": step["phase"],
-        "measured": step["measured"],
-        "workloads": "+".join(step["workloads"]),
-        "step_ok": not step["problems"],
-    }
-    rows = [{**context, **row} for row in output_rows(output, slowest_interval(parse_status_lines(stderr)))]
-    rows[0].update(close_columns(cell["engine"], stderr))  # the OVERALL row
-    rows[0]["nominal_operations"] = step.get("nominal_operations")
-    rows[0]["workload_line"] = workload_summary_line(stderr)
-    rows[0]["trace_skipped"] = trace_skipped_lines(stderr)
-    scenario = SCENARIOS_BY_ID.get(cell["scenario"])
-    times = parse_operation_times(_read_text(directory / step["timing"])) if step.get("timing") else None
-    rows[0].update(step_costs(step, output, scenario is not None and scenario.keys_drawn, times))
-    return rows
-
-
-def inside_columns(output: YcsbOutput, times: OperationTimes | None) -> dict:
-    """The step's figures on db_bench's clock, from the timing layer's file: YCSB's operations (a
-    READ-MODIFY-WRITE is one, its read and update both timed) and a full pass's entries per second of the
-    time inside operations, and the open and close that clock leaves out (pure)."""
-    if times is None:
-        return {}
-    done = output.operations_done
-    return {
-        "inside_ops_per_sec": times.per_sec(done if done else None),
-        "inside_entries_per_sec": times.per_sec(output.readseq.entries) if output.readseq else None,
-        "open_seconds": times.open_ns / 1e9,
-        "close_seconds": times.close_ns / 1e9,
-    }
-
-
-def step_costs(step: dict, output: YcsbOutput, keys_drawn: bool = False, times: OperationTimes | None = None) -> dict:
-    """The COST_COLUMNS of a step's OVERALL row: its resources in cell.json, its operations and the timing
-    layer's file (pure). keys_drawn: the cell's fill drew its keys with replacement, so it stored only the
-    distinct ones."""
-    resources = step.get("resources") or {}
-    counts = {op: s.count for op, s in output.operations.items() if s.count is not None}
-    return {
-        **inside_columns(output, times),
-        # A full-scan pass is one YCSB operation: CPU per 1,000 entries read compares with the point reads.
-        **cost_columns(
-            resources,
-            step["phase"],
-            step["recordcount"],
-            counts,
-            output.readseq.entries if output.readseq else output.operations_done,
-            _distinct_loaded(step, counts) if keys_drawn else None,
-        ),
-    }
-
-
-def _distinct_loaded(step: dict, counts: Mapping[str, int]) -> int:
-    """The distinct keys a drawn fill left: its recordcount's draws, or a timed load's inserts (it stopped early)."""
-    timed = step["phase"] == "load" and step.get("nominal_operations") is not None
-    return distinct_keys(step["recordcount"], inserts=counts.get("INSERT", 0) if timed else None)
-
-
 def load_run(directory: Path) -> RunData:
     return load_runs([Path(directory)])
-
-
-# What must agree for runs to be merged into one report: the machine they measured (not its name:
-# shards on identical hosts are the point) and the counts they ran with.
-MACHINE_KEYS = ("cpu", "cores", "memory_bytes", "os", "kernel", "filesystem", "disk", "jdk")
-COUNT_KEYS = ("mode", "repeat", "cap", "exporter", "memory_bytes")  # memory_bytes: --memory, the budget
-
-
-def _described(value: object) -> str:
-    return "none" if value is None else str(value)
-
-
-def count_problems(first: object, suite0: dict, other: object, suite: dict) -> list[str]:
-    """Why two runs' figures are not like for like: the counts they ran with differ (mode, repeat, cap,
-    exporter, memory budget). The one rule that `report` (merging) and `compare` (pairing) both follow (pure)."""
-    return [
-        f"counts differ: {key} is {_described(suite0.get(key))} in {first} but {_described(suite.get(key))} in {other}"
-        for key in COUNT_KEYS
-        if suite.get(key) != suite0.get(key)
-    ]
-
-
-def merge_problems(runs: list[tuple[Path, dict, dict]]) -> list[str]:
-    """Why (directory, suite, machine) runs should not be one report: machines or counts that differ,
-    peers given other properties (pure)."""
-    problems = []
-    (first, suite0, machine0), rest = runs[0], runs[1:]
-    for directory, suite, machine in rest:
-        for key in MACHINE_KEYS:
-            if machine.get(key) != machine0.get(key):
-                problems.append(
-                    f"machines differ: {key} is {_described(machine0.get(key))} in {first} "
-                    f"but {_described(machine.get(key))} in {directory}"
-                )
-        problems += count_problems(first, suite0, directory, suite)
-        peers0 = {p["engine"]: p.get("properties") for p in suite0.get("peers") or []}
-        for peer in suite.get("peers") or []:
-            if peer["engine"] in peers0 and peers0[peer["engine"]] != peer.get("properties"):
-                problems.append(
-                    f"peer {peer['engine']} ran with {peer.get('properties')} in {directory} "
-                    f"but {peers0[peer['engine']]} in {first}"
-                )
-    return problems
-
-
-def missing_parts(suites: list[dict]) -> list[str]:
-    """The parts of a sharded matrix (`run --shard I/N`) that none of these runs holds, as 'part 2/3' (pure)."""
-    shards = {(s["shard"][0], s["shard"][1]) for s in suites if s.get("shard")}
-    return [
-        f"part {i}/{count}"
-        for count in sorted({n for _, n in shards})
-        for i in range(1, count + 1)
-        if (i, count) not in shards
-    ]
-
-
-def merged_suite(runs: list[tuple[Path, dict, dict]]) -> dict:
-    """One suite.json for several runs: the first's settings, every run's cells, engines and peers, and
-    where each part came from."""
-    suite = dict(runs[0][1])
-    if len(runs) == 1:
-        return suite
-    suite["cells"] = [c for _, s, _ in runs for c in s.get("cells", [])]
-    suite["engines"] = list(dict.fromkeys(e for _, s, _ in runs for e in s.get("engines", [])))
-    peers: dict[str, dict] = {}
-    for _, s, _ in runs:
-        for peer in s.get("peers") or []:
-            peers.setdefault(peer["engine"], peer)
-    suite["peers"] = list(peers.values())
-    suite["merged_from"] = [
-        {
-            "directory": str(d),
-            "host": m.get("hostname"),
-            "shard": s.get("shard"),
-            "command": s.get("command"),
-            "started": s.get("started"),
-            "revision": s.get("revision"),
-        }
-        for d, s, m in runs
-    ]
-    suite["started"] = min((s.get("started") or "?") for _, s, _ in runs)
-    return suite
 
 
 def load_runs(directories: list[Path], allow_mixed: bool = False, into: Path | None = None) -> RunData:
@@ -528,7 +226,7 @@ def load_runs(directories: list[Path], allow_mixed: bool = False, into: Path | N
             for step in steps:
                 rows += step_rows(Path(cell["results_dir"]), cell, repeat, step)
                 if cell["engine"] not in versions:
-                    stderr = _read_text(Path(cell["results_dir"]) / step["stderr"])
+                    stderr = read_text(Path(cell["results_dir"]) / step["stderr"])
                     version = parse_engine_banner(stderr, cell["engine"]).version
                     if version:
                         versions[cell["engine"]] = version

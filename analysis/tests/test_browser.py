@@ -21,7 +21,8 @@ from analysis.report.report import TITLE, build_report
 from analysis.report.report_costs import section_scenarios, short_label
 from analysis.report.tables import engine_label
 from analysis.results.rate import StallRun
-from analysis.results.results import TIDY_COLUMNS, RunData
+from analysis.results.results import RunData
+from analysis.results.tidy import TIDY_COLUMNS
 
 from .test_report import figure
 from .test_report_rate import _seconds, _sweep, write_rate

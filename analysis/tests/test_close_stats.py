@@ -4,7 +4,7 @@ stderr, and what the results make of them (level 1 against its target)."""
 from __future__ import annotations
 
 from analysis.results.engine_lines import EngineStats, parse_engine_stats, parse_size
-from analysis.results.results import close_columns
+from analysis.results.tidy import close_columns
 
 from .conftest import Captured
 

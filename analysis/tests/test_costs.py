@@ -263,7 +263,8 @@ def test_throughput_over_time_is_one_point_a_second_with_the_slowest_marked(tmp_
     import pandas as pd
 
     from analysis.report.report_costs import timeline_blocks, timeline_of
-    from analysis.results.results import TIDY_COLUMNS, RunData
+    from analysis.results.results import RunData
+    from analysis.results.tidy import TIDY_COLUMNS
 
     (tmp_path / "01-load-kv1000.err").write_text(STATUS_LINES)
     step = {"measured": True, "variant": "", "stderr": "01-load-kv1000.err"}
@@ -295,7 +296,8 @@ def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):
 
     from analysis.report.report import run_summary
     from analysis.report.report_costs import summary_blocks
-    from analysis.results.results import TIDY_COLUMNS, RunData
+    from analysis.results.results import RunData
+    from analysis.results.tidy import TIDY_COLUMNS
 
     suite = {"mode": "full", "repeat": 3, "repeats": {"seqwrite": 3, "kv1000": 3, "workloada": 1}}
     run = RunData(tmp_path, suite, {}, [], pd.DataFrame(columns=TIDY_COLUMNS), [], {})

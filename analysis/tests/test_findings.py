@@ -8,7 +8,8 @@ import pytest
 from analysis.report.findings import NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, evaluate_finding, evaluate_findings
 from analysis.report.reference import load_findings
 from analysis.results.parse import parse_ycsb_output
-from analysis.results.results import CloseStats, Figure, close_columns, figures_of, output_rows
+from analysis.results.results import CloseStats, Figure, figures_of
+from analysis.results.tidy import close_columns, output_rows
 
 from .conftest import FIXTURES
 

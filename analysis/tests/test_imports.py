@@ -17,6 +17,8 @@ LIGHT_MODULES = (
     "analysis.results.engine_lines",
     "analysis.results.workload_lines",
     "analysis.results.results",
+    "analysis.results.tidy",
+    "analysis.results.merge",
     "analysis.catalogue.scenarios",
     "analysis.report.report_tables",
     "analysis.report.tables",

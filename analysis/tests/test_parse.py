@@ -17,7 +17,7 @@ from analysis.results.parse import (
     slowest_interval,
     step_problems,
 )
-from analysis.results.results import inside_columns, output_rows, step_costs
+from analysis.results.tidy import inside_columns, output_rows, step_costs
 
 from .conftest import Captured, captured_engines
 

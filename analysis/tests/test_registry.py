@@ -111,7 +111,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     # Readers of what one binding prints: the line exists only for that engine.
     "analysis/results/engine_lines.py": (13, "the parsers of RocksDB's stats line and LevelDB's leveldb.stats"),
     "analysis/results/parse.py": (1, "an example of a binding's advice at start-up, which is not a failure"),
-    "analysis/results/results.py": (3, "LevelDB's fixed level-1 size, read from its leveldb.stats"),
+    "analysis/results/tidy.py": (3, "LevelDB's fixed level-1 size, read from its leveldb.stats"),
     # Usage examples in docstrings, help and messages.
     "analysis/running/crash.py": (3, "usage examples and the promise-less modes named in its docstring"),
     "analysis/running/peers.py": (1, "an example of a --peer argument"),

@@ -17,8 +17,9 @@ from analysis.report.render import Table, to_html, to_markdown
 from analysis.report.report import QUICK_SCOPE, build_report, drawn_keys_note
 from analysis.report.report_tables import REPORT_TABLES
 from analysis.report.tables import build_table
-from analysis.results.results import TIDY_COLUMNS, CloseStats, Figure, RunData
+from analysis.results.results import CloseStats, Figure, RunData
 from analysis.results.steady import CLIMBING, TOO_SHORT
+from analysis.results.tidy import TIDY_COLUMNS
 
 TABLES = {t.id: t for t in REPORT_TABLES}
 

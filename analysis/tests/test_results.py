@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.results.engine_lines import EngineStats
-from analysis.results.results import LevelOne, figures_frame, figures_of, level_one
+from analysis.results.results import figures_frame, figures_of
+from analysis.results.tidy import LevelOne, level_one
 from analysis.running.machine import cpu_model, disk_description, memory_bytes, mount_of, read_ahead_kb
 
 

@@ -210,7 +210,7 @@ def test_the_defaults_fit_ninety_minutes_for_every_engine_row_even_when_every_lo
 
 
 def test_shards_with_different_budgets_are_not_merged():
-    from analysis.results.results import merge_problems
+    from analysis.results.merge import merge_problems
 
     machine = {"cores": 2}
     runs = [(Path("a"), {"memory_bytes": 1 << 30}, machine), (Path("b"), {"memory_bytes": 512 << 20}, machine)]

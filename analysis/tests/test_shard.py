@@ -13,7 +13,7 @@ import pytest
 from analysis.catalogue.scenarios import select_scenarios
 from analysis.report.compare import main as compare_main
 from analysis.report.report import main as report_main
-from analysis.results.results import missing_parts
+from analysis.results.merge import missing_parts
 from analysis.running.suite import main as run_main
 from analysis.running.suite import matrix_cells, shard_cells
 
