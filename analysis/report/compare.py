@@ -280,7 +280,7 @@ def verdict_agreement(a: list[FindingResult], b: list[FindingResult]) -> tuple[l
 
 
 def findings_blocks(a: RunData, b: RunData) -> list[Block]:
-    from .report import judged_findings
+    from .report_verdicts import judged_findings
 
     rows, sentence = verdict_agreement(judged_findings(a).findings, judged_findings(b).findings)
     blocks: list[Block] = [Heading(2, "Findings"), Paragraph(sentence)]

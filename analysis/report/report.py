@@ -14,30 +14,26 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from ..catalogue.scenarios import SCENARIOS_BY_ID
-from ..results.crash import FILE_CHECKS, CrashResults, failures, file_check_name, load_crash_results
-from ..results.noise import Noise, measure_noise
-from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData, figures_frame, like_for_like, load_runs
-from ..results.steady import CLIMBING, TOO_SHORT, figure_steadiness
-from ..results.steady import describe as describe_steadiness
+from ..results.crash import load_crash_results
+from ..results.results import RunData, figures_frame, load_runs
 from .charts import bar_chart, has_figure
-from .findings import (
-    NOT_MEASURED,
-    NOT_REPRODUCED,
-    REPRODUCED,
-    TOO_CLOSE,
-    FindingResult,
-    closer_library,
-    evaluate_findings,
-    ran_any_finding,
-)
 from .formatting import format_number
-from .reference import load_findings, load_published
+from .reference import load_published
 from .render import Block, BulletList, Contents, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .report_context import (
+    failed_blocks,
+    hosts_blocks,
+    how_blocks,
+    incomplete_blocks,
+    incompleteness,
+    machine_blocks,
+    peers_blocks,
+    run_summary,
+)
 from .report_costs import (
     COSTS_HEADING,
     TIMELINE_SCENARIOS,
@@ -52,6 +48,7 @@ from .report_own import own_stream_blocks
 from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_blocks, run_rate
 from .report_scale import scale_blocks, with_scale_figures
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
+from .report_verdicts import durability_blocks, findings_blocks, judged_findings, unsteady_text
 from .tables import BuiltTable, build_table, engine_label
 
 TITLE = "ycsb-embedded: embedded engines under YCSB"
@@ -63,86 +60,6 @@ class ReportPaths:
     html: Path
     tidy_csv: Path
     figures_csv: Path
-
-
-def machine_blocks(run: RunData) -> list[Block]:
-    m = run.machine
-    memory = m.get("memory_bytes")
-    fsync = m.get("fsync_per_sec")
-    rows = [
-        ["CPU", f"{m.get('cpu', 'unknown')} ({m.get('cores', '?')} cores)"],
-        ["Memory", f"{memory / 2**30:.1f} GiB" if memory else "unknown"],
-        ["OS, kernel", f"{m.get('os', 'unknown')}, {m.get('kernel', 'unknown')}"],
-        [
-            "Data directory",
-            f"`{m.get('data_dir', '?')}`: {m.get('filesystem', '?')} on {m.get('device', '?')}, "
-            f"disk {m.get('disk', 'unknown')}",
-        ],
-        *(
-            [["Results directory", f"`{m['results_dir']}`: {m.get('results_filesystem', '?')}"]]
-            if m.get("results_dir") and not m.get("data_dir", "").startswith(m["results_dir"])
-            else []
-        ),
-        ["Disk flush rate", f"{format_number(fsync)} fsyncs/sec (100-byte appends)" if fsync else "not measured"],
-        *(
-            [["Disk read-ahead", f"{m['read_ahead_kb']:,} KB (what a page fault on a memory-mapped file reads)"]]
-            if m.get("read_ahead_kb")
-            else []
-        ),
-        ["JDK", m.get("jdk", "unknown")],
-        ["Host", ", ".join(m.get("hostnames") or [m.get("hostname", "unknown")])],
-    ]
-    rows += [[f"Engine: {engine_label(e)}", v] for e, v in sorted(run.engine_versions.items())]
-    return [Heading(2, "This machine"), Table(["", ""], rows, align_right_from=2)]
-
-
-def run_summary(run: RunData) -> str:
-    suite = run.suite
-    mode = suite.get("mode", "?")
-    counts = "the published counts (--full)"
-    if mode == "quick":
-        seconds = suite.get("quick_seconds")
-        counts = (
-            f"scaled-down counts, each measured step run for {seconds:g} s (--quick)"
-            if seconds
-            else "scaled-down counts (--quick)"
-        )
-    repeat = suite.get("repeat", 1)
-    by_scenario = suite.get("repeats") or {}
-    if repeat > 1 and len(set(by_scenario.values())) > 1:
-        several = sorted(s for s, n in by_scenario.items() if n > 1)
-        repeats = f"median (and min-max) of {repeat} runs for {', '.join(several)}, one run for the rest"
-    else:
-        repeats = f"median (and min-max) of {repeat} runs per figure" if repeat > 1 else "one run per figure"
-    noise_cells = suite.get("noise_cells") or []
-    if noise_cells:
-        repeats += (
-            "; " + ", ".join(f"{c['engine']}/{c['scenario']}" for c in noise_cells) + " "
-            f"{noise_cells[0]['repeat']} times, to measure the run-to-run spread"
-        )
-    ok = sum(1 for c in run.cells if c["status"] == "ok")
-    cap = f", every count capped at {suite['cap']:,}" if suite.get("cap") else ""
-    parts = suite.get("merged_from") or []
-    if parts:
-        hosts = sorted({str(p.get("host")) for p in parts})
-        merged = (
-            f"Merged from {len(parts)} results directories ({', '.join(Path(p['directory']).name for p in parts)}) "
-            f"on {len(hosts)} host{'s' if len(hosts) > 1 else ''} ({', '.join(hosts)}), first started "
-            f"{suite.get('started', '?')}: "
-        )
-        if run.machine.get("merge_problems"):
-            merged += "**merged although " + "; ".join(run.machine["merge_problems"]) + "**; "
-        return (
-            f"{merged}{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
-            f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
-            f"engine's baseline on the same machine."
-        )
-    return (
-        f"Run `{run.directory.name}` ({suite.get('started', '?')}, revision {suite.get('revision', '?')}): "
-        f"{counts}{cap}, {repeats}; {ok} of {len(run.cells)} cells ran cleanly. "
-        f"Each figure of **today, this host** sits beside the published one; ratios are to the same "
-        f"engine's baseline on the same machine."
-    )
 
 
 def measured_counts(cells: list[dict], scenario: str, variant: str) -> str | None:
@@ -240,116 +157,6 @@ def table_blocks(
     return blocks
 
 
-QUICK_SCOPE = (
-    " Judged at this quick run's scaled-down counts: a finding that turns on how the data compares with an "
-    "engine's caches can go the other way at the published counts (docs/performance.md measures how often), so "
-    "take a verdict here as provisional until a `--full` run confirms it; `python -m analysis compare THIS FULL "
-    "--allow-mixed` sets the two runs' verdicts side by side."
-)
-
-
-def findings_blocks(results: list[FindingResult], timed: bool = False, quick: bool = False) -> list[Block]:
-    """timed: the run has in-operation figures, which the findings are judged on (like_for_like); quick: the run
-    has scaled-down counts, whose verdicts the section says are provisional."""
-    counts = {
-        s: sum(1 for r in results if r.status == s) for s in (REPRODUCED, NOT_REPRODUCED, TOO_CLOSE, NOT_MEASURED)
-    }
-    rows = [[r.label, f"{r.finding} ({r.source})", f"**{r.status}**", r.evidence] for r in results]
-    per_library = closer_library(results)
-    return [
-        Heading(2, "Findings"),
-        Paragraph(
-            f"Each published finding checked against this run: {counts[REPRODUCED]} reproduced, "
-            f"{counts[NOT_REPRODUCED]} not reproduced, {counts[TOO_CLOSE]} too close to call, "
-            f"{counts[NOT_MEASURED]} not measured."
-            + (
-                f" Judged on db_bench's clock ('{OPERATIONS_CLOCK}': the operations' own nanoseconds, after the open "
-                f"and before the close) wherever the run timed a test's operations, else on {YCSB_CLOCK}'s "
-                "throughput."
-                if timed
-                else f" Judged on {YCSB_CLOCK}'s throughput (this run has no in-operation times)."
-            )
-            + (
-                " The 2011 page's findings about LevelDB are judged on each LevelDB library of the run: "
-                + per_library
-                + "."
-                if per_library
-                else ""
-            )
-            + (QUICK_SCOPE if quick else "")
-        ),
-        Table(["", "Published finding", "Here", "What decided it"], rows, align_right_from=4),
-    ]
-
-
-def durability_blocks(crash: CrashResults) -> list[Block]:
-    """The crash check of this results directory: per engine and sync mode, what a kill -9 cost."""
-    low, high = crash.kill_window_s
-    engines = {r.engine for r in crash.rounds}
-    checked = "".join(
-        f"{engine_label(e)}'s files also go through {file_check_name(e)} (on a copy, before the reopen). "
-        for e in sorted(engines & FILE_CHECKS.keys())
-    )
-    rows = [
-        [
-            engine_label(s.engine),
-            f"sync={str(s.sync).lower()}",
-            str(s.rounds),
-            f"{s.acknowledged:,}",
-            f"{s.lost:,}",
-            f"{s.wrong + s.errors:,}",
-            str(s.reopen_failures),
-            "—" if s.file_check_failures is None else str(s.file_check_failures),
-            f"**{s.verdict}**",
-        ]
-        for s in crash.summaries
-    ]
-    blocks: list[Block] = [
-        Heading(2, "Durability"),
-        Paragraph(
-            f"`python -m analysis crash`: each round writes records through the binding into a fresh "
-            f"directory, records every key the binding acknowledged (`Status.OK`), kills the JVM with SIGKILL "
-            f"{low:g}-{high:g} s after the first acknowledgement (uniformly at random, seed {crash.seed}), "
-            f"then reopens the directory and reads back every acknowledged key and its exact value. "
-            f"{checked}A lost or changed write, a failed reopen or a rejected file is a durability failure "
-            f"where the README promises a killed process keeps every acknowledged write (every engine's "
-            f"default, in both sync modes); in a mode with no such promise it is reported, not failed."
-        ),
-        Table(
-            [
-                "Engine",
-                "Sync",
-                "Rounds",
-                "Acknowledged writes",
-                "Lost",
-                "Wrong value or unreadable",
-                "Reopen failures",
-                "File check failures",
-                "Verdict",
-            ],
-            rows,
-            align_right_from=2,
-            text_columns=frozenset({8}),
-        ),
-    ]
-    problems = failures(crash.rounds)
-    if problems:
-        blocks.append(BulletList(problems))
-    return blocks
-
-
-def failed_blocks(run: RunData) -> list[Block]:
-    failed = [c for c in run.cells if c["status"] != "ok"]
-    blocks: list[Block] = [Heading(2, "Failed cells")]
-    if not failed:
-        return blocks + [Paragraph("None: every cell ran without errors, misses or missing operations.")]
-    rows = [[engine_label(c["engine"]), c["scenario"], c.get("error") or "?"] for c in failed]  # "skipped: ..."
-    return blocks + [
-        Table(["Engine", "Scenario", "Error"], rows, align_right_from=3),
-        Paragraph("Raw outputs of every step: `<engine>/<scenario>/r<repeat>/` in the results directory."),
-    ]
-
-
 def latency_blocks(run: RunData) -> list[Block]:
     """Per-operation latencies of the YCSB core mixes (the figure the mixes are usually read for)."""
     tidy = run.tidy
@@ -389,188 +196,12 @@ def latency_blocks(run: RunData) -> list[Block]:
     ]
 
 
-def counts_blocks(run: RunData) -> list[Block]:
-    seen: dict[tuple[str, str], str] = {}
-    for cell in run.cells:
-        for steps in cell["repeats"][:1]:
-            for step in steps:
-                key = (cell["scenario"], step["name"])
-                if key not in seen:
-                    ops = f", {step['operationcount']:,} operations" if step["phase"] == "run" else ""
-                    seen[key] = f"{step['recordcount']:,} records{ops}"
-    rows = [[scenario, step, text] for (scenario, step), text in seen.items()]
-    if not rows:
-        return []
-    return [
-        Paragraph("Counts each step ran with (YCSB's recordcount / operationcount):"),
-        Table(["Scenario", "Step", "Counts"], rows, align_right_from=3),
-    ]
-
-
 def own_notes_blocks(run: RunData, scenario: str) -> list[Block]:
     """What the engines made of a user's workload file: the properties a binding said it ignored, how a peer's
     cell was adapted (each cell's `notes`)."""
     cells = [c for c in run.cells if c["scenario"] == scenario]
     notes = [f"{engine_label(c['engine'])}: {n}" for c in cells for n in c.get("notes") or []]
     return [Paragraph("Not honoured as written:"), BulletList(notes)] if notes else []
-
-
-def peers_blocks(run: RunData) -> list[Block]:
-    """The upstream YCSB bindings that ran beside ours: where from, with what, and what of our workload
-    files they used (our workload class's properties) or could not (our bindings' properties)."""
-    peers = run.suite.get("peers") or []
-    if not peers:
-        return []
-    items = []
-    for peer in peers:
-        cells = [c for c in run.cells if c["engine"] == peer["engine"]]
-        given = ", ".join(f"`{k}={v}`" for k, v in peer.get("properties", {}).items()) or "none"
-        used: dict[str, str] = {}
-        ignored: dict[str, str] = {}
-        for cell in cells:
-            used.update(cell.get("workload_class_properties") or {})
-            ignored.update(cell.get("ignored_properties") or {})
-        where = (
-            "in core, `lib/`" if peer["binding"] == "basic" else f"`{peer['binding'].split('-', 1)[0]}-binding/lib/`"
-        )
-        text = (
-            f"**{engine_label(peer['engine'])}**: `{peer['class']}` ({where}) of `{peer['ycsb_home']}`; "
-            f"properties as given: {given}. Its durability and cache are these and the binding's own defaults."
-        )
-        if used:
-            text += (
-                f" Our workload class ran on its classpath (`{Path(peer.get('common_jar') or '?').name}` beside core), "
-                f"with {', '.join(f'`{k}={v}`' for k, v in sorted(used.items()))}."
-            )
-        neutral = sorted(k for k in ignored if "." not in k)
-        prefixes = sorted({k.split(".", 1)[0] + ".*" for k in ignored if "." in k})
-        if ignored:
-            text += (
-                " Not for it: our bindings' properties in the workload files ("
-                + ", ".join([f"`{k}`" for k in neutral] + [f"`{k}`" for k in prefixes])
-                + ")."
-            )
-        adapted = [f"{c['scenario']}, {note}" for c in cells for note in c.get("notes") or []]
-        if adapted:
-            text += " Adapted to it: " + "; ".join(adapted) + "."
-        skipped = [c for c in cells if c["status"] == "skipped"]
-        if skipped:
-            text += f" Skipped {len(skipped)} cell(s): {skipped[0].get('error')}."
-        items.append(text)
-    return [
-        Heading(2, "Upstream YCSB bindings beside ours"),
-        Paragraph(
-            "Each peer ran the same workload files through its YCSB release's own classpath, every cell in a "
-            "fresh data directory where the binding keeps one (a server's namespace is what its properties give)."
-        ),
-        BulletList(items),
-    ]
-
-
-def hosts_blocks(run: RunData) -> list[Block]:
-    """Where each cell ran, when the report merges several runs."""
-    if not run.suite.get("merged_from"):
-        return []
-    rows = [
-        [engine_label(c["engine"]), c["scenario"], c.get("host", "?"), f"`{c.get('results_dir', '?')}`", c["status"]]
-        for c in run.cells
-    ]
-    return [
-        Heading(2, "Where each cell ran"),
-        Table(["Engine", "Scenario", "Host", "Results directory", "Status"], rows, align_right_from=5),
-    ]
-
-
-def how_blocks(run: RunData) -> list[Block]:
-    parts = run.suite.get("merged_from") or [{"command": run.suite.get("command")}]
-    commands = [" ".join(p.get("command") or ["python", "-m", "analysis", "run"]) for p in parts]
-    return [
-        Heading(2, "How this was run"),
-        BulletList(
-            [
-                ("Command: " if len(commands) == 1 else "Commands: ") + ", ".join(f"`{c}`" for c in commands) + ".",
-                "Each cell (engine x scenario) ran in a fresh data directory; each step was one `bin/ycsb` JVM "
-                + ("(a peer's: `java -cp <its tree's classpath> site.ycsb.Client`) " if run.suite.get("peers") else "")
-                + "with `-s` status lines (one a second) and "
-                + ("YCSB's JSON exporter" if run.suite.get("exporter", "json") == "json" else "YCSB's text output")
-                + ". YCSB's run time includes opening and closing the database and the client's work between "
-                "operations; beside each published figure, and in the 'inside ops/sec' of each 'What it cost' table, "
-                "this host's figure is also given on db_bench's clock ('in operations'): `bin/ycsb -p "
-                "nanotimed.file=...` puts the binding inside a timing layer (`NanoTimedDB`) that sums each "
-                "operation's nanoseconds after the open and before the close and times the open and close apart "
-                "(`<NN>-<step>.timing.json`).",
-                "Sequential reads are one ordered iterator pass per operation, reported in entries/sec as db_bench "
-                "did; batched writes are entries/sec (YCSB counts each queued entry as one operation, and its "
-                "latencies put a whole batch on its last entry).",
-                "Quick mode scales counts down so the whole matrix runs in minutes; databases that fit in cache "
-                "make some ratios (more memory, larger cache) differ from the published ones. `--full` runs the "
-                "published counts.",
-                "Files: `tidy.csv` (one row per operation of every step), `figures.csv` (the figures in the tables), "
-                "`machine.json`, `suite.json`, and every raw output under `<engine>/<scenario>/`.",
-            ]
-        ),
-        *counts_blocks(run),
-    ]
-
-
-def incompleteness(missing: list[str]) -> str:
-    """What a report of some parts of a sharded matrix lacks, in one sentence."""
-    return (
-        f"INCOMPLETE: {', '.join(missing)} of the sharded matrix {'is' if len(missing) == 1 else 'are'} missing "
-        "from these results: their cells are in no table and no finding; merge every part with "
-        "`python -m analysis report DIR... --out DIR`"
-    )
-
-
-def incomplete_blocks(run: RunData) -> list[Block]:
-    missing = run.suite.get("missing_parts") or []
-    return [Paragraph(f"**{incompleteness(missing)}.**")] if missing else []
-
-
-def unsteady_text(keys: list[tuple[str, str, str]], steadiness: Mapping[tuple[str, str, str], str], whose: str) -> str:
-    """Which of these figures are not steady (steady.py): the ones still climbing by name, the ones too short as
-    a count (in a quick run, most); '' when all are steady or unchecked."""
-    climbing = describe_steadiness(steadiness, [k for k in keys if steadiness.get(k) == CLIMBING], engine_label)
-    short = sum(1 for k in keys if steadiness.get(k) == TOO_SHORT)
-    parts = [climbing] if climbing else []
-    if short:
-        parts.append(f"{short} of {whose} {len(keys)} figures from steps too short to show a steady part")
-    return ", ".join(parts)
-
-
-def steadiness_noted(result: FindingResult, steadiness: Mapping[tuple[str, str, str], str]) -> FindingResult:
-    """A judged finding whose figures include one that is not steady says so after its evidence."""
-    if result.status == NOT_MEASURED:
-        return result
-    flagged = unsteady_text(list(result.figures), steadiness, "its")
-    return replace(result, evidence=f"{result.evidence}; not steady: {flagged}") if flagged else result
-
-
-class Judged(NamedTuple):
-    """A run's figures on the published programs' clock, its noise, steadiness and findings (judged_findings)."""
-
-    compared: list[Figure]
-    on_ycsb: set[tuple[str, str]]  # the tests left on YCSB's clock (like_for_like)
-    noise: Noise
-    steadiness: Mapping[tuple[str, str, str], str]
-    findings: list[FindingResult]
-
-
-def judged_findings(run: RunData) -> Judged:
-    """Every published finding judged on the run's figures, as the report shows them (compare reads it too)."""
-    published = load_published()
-    # Where a figure meets a published one (the findings, the heat map's published tests), it is taken on
-    # the clock the published program kept: db_bench's, after the open and before the close.
-    compared, on_ycsb = like_for_like(run.figures, {(s, v) for (s, v, _e) in published})
-    compared_map = {(f.engine, f.scenario, f.variant): f for f in compared}
-    compared_values = {k: f.value for k, f in compared_map.items() if f.value is not None}
-    noise = measure_noise(compared)  # this machine's run-to-run spread per kind of step, on the same clock
-    findings = evaluate_findings(load_findings(), compared_values, run.machine, compared_map, noise)
-    if not ran_any_finding(findings, {f.scenario for f in run.figures}):
-        findings = []  # none of their scenarios ran: the summary says so in one line, and no Findings section
-    steadiness = figure_steadiness(run.cells, run.directory)
-    findings = [steadiness_noted(r, steadiness) for r in findings]
-    return Judged(compared, on_ycsb, noise, steadiness, findings)
 
 
 def build_report(run: RunData, report_dir: Path, timelines: tuple[str, ...] = TIMELINE_SCENARIOS) -> list[Block]:

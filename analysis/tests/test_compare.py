@@ -13,8 +13,9 @@ import pytest
 from analysis.report.compare import capacity_blocks, compare_runs, comparison_blocks, findings_blocks, verdict_agreement
 from analysis.report.compare import main as compare_main
 from analysis.report.render import to_markdown
-from analysis.report.report import judged_findings, write_report
+from analysis.report.report import write_report
 from analysis.report.report_rate import run_rate
+from analysis.report.report_verdicts import judged_findings
 from analysis.results.results import RunData
 
 from .test_noise import figure

@@ -13,7 +13,7 @@ import pytest
 
 from analysis.catalogue.scenarios import ENGINES
 from analysis.report.render import to_markdown
-from analysis.report.report import durability_blocks
+from analysis.report.report_verdicts import durability_blocks
 from analysis.results.crash import (
     PROMISES,
     SYNCED_WRITES_SURVIVE,

@@ -26,6 +26,8 @@ LIGHT_MODULES = (
     "analysis.report.render",
     "analysis.report.charts",
     "analysis.report.report",
+    "analysis.report.report_context",
+    "analysis.report.report_verdicts",
     "analysis.report.compare",
     "analysis.running.suite",
     "analysis.running.runner",

@@ -16,7 +16,7 @@ from pathlib import Path
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.report.render import BulletList
-from analysis.report.report import peers_blocks
+from analysis.report.report_context import peers_blocks
 from analysis.results.results import load_runs
 from analysis.running.peers import JDBC_CREATE_TABLE, Peer, find_common_jar, make_peers, prepare_command
 from analysis.running.runner import RunOptions, run_cell

@@ -14,8 +14,9 @@ from analysis.report.compare import compare_figures, comparison_blocks
 from analysis.report.formatting import format_number, format_ratio
 from analysis.report.reference import load_published
 from analysis.report.render import Table, to_html, to_markdown
-from analysis.report.report import QUICK_SCOPE, build_report, drawn_keys_note
+from analysis.report.report import build_report, drawn_keys_note
 from analysis.report.report_tables import REPORT_TABLES
+from analysis.report.report_verdicts import QUICK_SCOPE
 from analysis.report.tables import build_table
 from analysis.results.results import CloseStats, Figure, RunData
 from analysis.results.steady import CLIMBING, TOO_SHORT
