@@ -54,6 +54,7 @@ from ..results.rate import (
 from ..results.scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
 from .machine import collect_machine_info
 from .progress import format_duration
+from .run_args import QUICK_WARMUP_SECONDS, REPO, split_names
 from .runner import (
     CellJvms,
     CellRecord,
@@ -67,7 +68,7 @@ from .runner import (
     run_step,
     stacked_properties,
 )
-from .suite import QUICK_WARMUP_SECONDS, REPO, SUITE_CLIENT, git_revision, split_names
+from .suite import SUITE_CLIENT, git_revision
 
 RATE_DIR = "rate"
 RATE_FILE = "rate.json"

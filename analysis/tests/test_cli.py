@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from analysis.cli.main import COMMANDS, command_main
-from analysis.running import suite
+from analysis.running import run_args
 
 from .conftest import REPO
 
@@ -108,6 +108,6 @@ def test_run_refuses_a_bad_count_or_time_naming_it_before_anything_runs(
 ) -> None:
     # --cap -1, --cap 0 and --step-timeout -5 were taken, and then every cell failed
     with pytest.raises(SystemExit) as refused:
-        suite.parse_args(args)
+        run_args.parse_args(args)
     assert refused.value.code == 2
     assert said in capsys.readouterr().err

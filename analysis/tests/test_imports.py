@@ -30,6 +30,7 @@ LIGHT_MODULES = (
     "analysis.report.report_verdicts",
     "analysis.report.compare",
     "analysis.running.suite",
+    "analysis.running.run_args",
     "analysis.running.runner",
     "analysis.results.rate",
     "analysis.running.rate_run",

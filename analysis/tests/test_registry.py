@@ -115,7 +115,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     # Usage examples in docstrings, help and messages.
     "analysis/running/crash.py": (3, "usage examples and the promise-less modes named in its docstring"),
     "analysis/running/peers.py": (1, "an example of a --peer argument"),
-    "analysis/running/suite.py": (2, "usage examples in the docstring"),
+    "analysis/running/run_args.py": (2, "usage examples in the run command's help"),
     "scripts/quick.sh": (1, "a usage example"),
     "distribution/build.sh": (1, "a comment on a second client's module"),
     "distribution/install-into-ycsb.sh": (3, "upstream's own rocksdb binding and usage examples it prints"),

@@ -18,9 +18,9 @@ from analysis.catalogue.scenarios import (
     select_scenarios,
 )
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.running.run_args import parse_args, scale_settings
 from analysis.running.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
 from analysis.running.suite import main as run_main
-from analysis.running.suite import parse_args, scale_settings
 
 from .conftest import REPO
 

@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from analysis.catalogue.scenarios import select_engines, select_scenarios
-from analysis.running.suite import matrix_cells, parse_args, shard_cells, shard_from_environment
+from analysis.running.run_args import parse_args, shard_from_environment
+from analysis.running.suite import matrix_cells, shard_cells
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "docs" / "examples"
