@@ -2,7 +2,8 @@
 latency percentiles from the intended start (the schedule's tick) and from the actual start (service time), and
 the capacity under a latency bound (`--sla p99=2ms`), searched by bisection between the sweep's points.
 
-Pure functions and dataclasses: rate_run.py runs the steps, report_rate.py draws them; both read this model.
+Pure functions and dataclasses: rate_run.py and rate_cell.py run the steps, report_rate.py draws them; both read this
+model.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ LIGHT_MODULES = (
     "analysis.running.runner",
     "analysis.results.rate",
     "analysis.running.rate_run",
+    "analysis.running.rate_cell",
 )
 
 

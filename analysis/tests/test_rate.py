@@ -152,7 +152,7 @@ def half_name(step: dict) -> str:
 
 
 def test_a_step_that_measures_its_read_modify_writes_into_ycsbs_figures_gets_a_jvm_of_its_own() -> None:
-    from analysis.running.rate_run import measures_its_own
+    from analysis.running.rate_cell import measures_its_own
 
     workloadf = {"readproportion": "0.5", "readmodifywriteproportion": "0.5"}
     assert measures_its_own(workloadf)  # a second such step in one JVM: the driver's exit status 4

@@ -28,7 +28,7 @@ from analysis.results.rate import (
     sweep_of,
     sweep_rates,
 )
-from analysis.running.rate_run import overall_latencies, rate_digits, rate_variant
+from analysis.running.rate_cell import overall_latencies, rate_digits, rate_variant
 from analysis.running.runner import RunOptions
 
 from .conftest import REPO

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from analysis.results.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
-from analysis.running.rate_run import intended_timeline
+from analysis.running.rate_cell import intended_timeline
 from analysis.running.runner import engine_is_built
 
 from .conftest import REPO
