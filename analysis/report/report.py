@@ -34,19 +34,12 @@ from .report_context import (
     peers_blocks,
     run_summary,
 )
-from .report_costs import (
-    COSTS_HEADING,
-    TIMELINE_SCENARIOS,
-    amplification_blocks,
-    costs_blocks,
-    glance_blocks,
-    summary_blocks,
-    timeline_blocks,
-)
+from .report_costs import COSTS_HEADING, TIMELINE_SCENARIOS, amplification_blocks, costs_blocks, timeline_blocks
 from .report_noise import noise_blocks, spread_blocks
 from .report_own import own_stream_blocks
 from .report_rate import capacities_of, capacity_map_rows, load_rate, rate_blocks, run_rate
 from .report_scale import scale_blocks, with_scale_figures
+from .report_summary import glance_blocks, summary_blocks
 from .report_tables import OWN_HEADING, ReportTable, own_counts_note, report_tables
 from .report_verdicts import durability_blocks, findings_blocks, judged_findings, unsteady_text
 from .tables import BuiltTable, build_table, engine_label

@@ -18,7 +18,8 @@ import pytest
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.report.render import Block, Heading, HeatMap, Paragraph, Table, to_html
 from analysis.report.report import TITLE, build_report
-from analysis.report.report_costs import section_scenarios, short_label
+from analysis.report.report_costs import section_scenarios
+from analysis.report.report_summary import short_label
 from analysis.report.tables import engine_label
 from analysis.results.rate import StallRun
 from analysis.results.results import RunData

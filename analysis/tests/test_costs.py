@@ -295,7 +295,7 @@ def test_the_summary_says_full_runs_repeat_the_margin_cells(tmp_path):
     import pandas as pd
 
     from analysis.report.report_context import run_summary
-    from analysis.report.report_costs import summary_blocks
+    from analysis.report.report_summary import summary_blocks
     from analysis.results.results import RunData
     from analysis.results.tidy import TIDY_COLUMNS
 

@@ -28,6 +28,8 @@ LIGHT_MODULES = (
     "analysis.report.report",
     "analysis.report.report_context",
     "analysis.report.report_verdicts",
+    "analysis.report.report_costs",
+    "analysis.report.report_summary",
     "analysis.report.compare",
     "analysis.running.suite",
     "analysis.running.run_args",

@@ -386,7 +386,7 @@ def test_the_report_opens_with_a_heat_map_then_the_summary_then_contents(tmp_pat
 
 def test_tests_of_one_engine_are_listed_below_the_heat_map_not_in_it(tmp_path):
     from analysis.report.render import Heading, HeatMap
-    from analysis.report.report_costs import glance_blocks
+    from analysis.report.report_summary import glance_blocks
 
     run = constructed_run(tmp_path)
     run.figures = BASELINE_AND_BATCH + [
@@ -428,7 +428,7 @@ def test_tests_of_one_engine_are_listed_below_the_heat_map_not_in_it(tmp_path):
 
 
 def test_an_elapsed_time_test_scores_the_shortest_best():
-    from analysis.report.report_costs import scores
+    from analysis.report.report_summary import scores
 
     figures = [
         figure("sqlite", "fastdb-delete", 200.0, variant="delete-one-by-one"),

@@ -135,8 +135,8 @@ def test_the_heat_map_shows_each_engines_capacity_under_each_bound(tmp_path: Pat
 
 
 def test_the_capacity_rows_follow_the_tests_and_an_engine_without_a_sweep_has_none(tmp_path: Path) -> None:
-    from analysis.report.report_costs import glance_blocks
     from analysis.report.report_rate import capacities_of, capacity_map_rows
+    from analysis.report.report_summary import glance_blocks
 
     from .test_compare import run_of
     from .test_report import figure
