@@ -30,6 +30,8 @@ LIGHT_MODULES = (
     "analysis.report.report_verdicts",
     "analysis.report.report_costs",
     "analysis.report.report_summary",
+    "analysis.report.report_scale",
+    "analysis.report.scale_readings",
     "analysis.report.compare",
     "analysis.running.suite",
     "analysis.running.run_args",

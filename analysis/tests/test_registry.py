@@ -107,7 +107,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/report/reference.py": (10, "the published pages' engine names mapped onto ours"),
     "analysis/report/report_tables.py": (1, "the report section of the RocksDB vs LevelDB test"),
     "analysis/report/tables.py": (4, "the RocksDB vs LevelDB table's section and its note on the two engines' stats"),
-    "analysis/report/report_scale.py": (1, "the report's explanation of LevelDB's mapped reads at scale"),
+    "analysis/report/scale_readings.py": (1, "the report's explanation of LevelDB's mapped reads at scale"),
     # Readers of what one binding prints: the line exists only for that engine.
     "analysis/results/engine_lines.py": (13, "the parsers of RocksDB's stats line and LevelDB's leveldb.stats"),
     "analysis/results/parse.py": (1, "an example of a binding's advice at start-up, which is not a failure"),

@@ -227,7 +227,7 @@ def test_a_cold_start_is_warm_up_not_a_stall():
 
 
 def test_leaders_in_memory_and_beyond():
-    from analysis.report.report_scale import budget_records, leaders
+    from analysis.report.scale_readings import budget_records, leaders
 
     def point(engine, records, rate, noisy=False):
         return {
@@ -278,7 +278,7 @@ def test_the_warm_rate_is_the_second_half_of_the_full_seconds():
 
 
 def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
-    from analysis.report.report_scale import mapped_read_note
+    from analysis.report.scale_readings import mapped_read_note
 
     def point(engine, records, amplification, workload="read-uniform"):
         return {"engine": engine, "records": records, "workload": workload, "read_amplification": amplification}
@@ -317,7 +317,7 @@ def test_the_close_after_the_last_operation_is_not_a_stall():
 
 
 def test_leaders_when_no_size_exceeds_the_budget_name_no_leader_beyond():
-    from analysis.report.report_scale import leaders, split_sizes
+    from analysis.report.scale_readings import leaders, split_sizes
 
     def point(engine, records, rate):
         return {

@@ -156,7 +156,7 @@ def test_a_run_without_steps_renders_as_before(tmp_path):
 
 
 def test_the_at_scale_section_notes_loads_that_ran_faster_at_a_larger_n():
-    from analysis.report.report_scale import rising_loads_note
+    from analysis.report.scale_readings import rising_loads_note
 
     def load(engine: str, records: int, rate: float, seconds: float) -> dict:
         return {
