@@ -2,6 +2,8 @@
  * The engine floor of the layered benchmark (layer (a)): the 2011 shapes as a plain C loop over
  * the system library of each engine (Debian's libleveldb, librocksdb, libsqlite3,
  * libkyotocabinet, liblmdb), with the same keys, values, order and tuning as the workload files.
+ * Longer than 500 lines: the one program benchmarks/pom.xml builds with one gcc call (twice, for
+ * floor-rocksdbjni) holds the five engines' adapters beside the one timed loop they all go through.
  *
  *   floor <leveldb|rocksdb|sqlite|kyoto|lmdb> <shape> <count> <empty-dir>
  *

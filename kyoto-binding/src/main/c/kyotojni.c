@@ -1,6 +1,8 @@
 /*
  * kyotojni.c: the Kyoto Cabinet binding's thin JNI layer over the C API of the system library
  * (kclangc.h, Debian libkyotocabinet-dev). Java side: site.ycsb.embedded.kyoto.KyotoNative.
+ * Longer than 500 lines: every native of KyotoNative is here, in the one file the binding's pom.xml
+ * compiles into libkyotojni.so, so that each of the rules below can be checked on every path in one place.
  *
  * Rules kept on every path, because a mistake here crashes the JVM or leaks per operation:
  * - Java arrays are only copied (Get/SetByteArrayRegion, NewByteArray): nothing is pinned, so

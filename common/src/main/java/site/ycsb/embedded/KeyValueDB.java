@@ -1,4 +1,4 @@
-// Over 500 lines on purpose: the one class a binding extends declares every primitive and hook a binding
+// Longer than 500 lines: the one class a binding extends declares every primitive and hook a binding
 // implements, each with its contract, beside YCSB's operations over them, which stay in this object, the one a YCSB
 // client thread calls for each operation (the write path reuses the client's arrays and goes through no other
 // object). What is off that path has a class of its own: EngineFacts, DatabaseOpening, EngineErrors.
