@@ -13,9 +13,6 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-# running/runner.py imports these two from here.
-from .engine_lines import parse_engine_banner as parse_engine_banner
-from .engine_lines import parse_size as parse_size
 from .workload_lines import TRACE_PREFIX, last_line, parse_trace_line
 
 # Metrics that are not operations: totals, the JVM's GC, and YCSB's closing of the DB.

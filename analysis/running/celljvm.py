@@ -16,6 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..catalogue.scenarios import Scenario, binding_of
+from ..results.engine_lines import parse_size
+from .plan import ResolvedStep, RunOptions
 from .resources import CLOCK_TICKS, ProcessUsage, read_proc_io
 
 # bin/ycsb's command for a cell's JVM; its steps' lines follow on stdin.
@@ -147,3 +150,47 @@ class CellJvm:
             code = self.proc.wait()
         self._err.close()
         return code
+
+
+def one_jvm(options: RunOptions, engine: str) -> bool:
+    """Whether a cell's steps share one JVM: ours, without a memory budget (which wants a cgroup per step)."""
+    # bin/ycsb's cell runs the driver: with YCSB_CLIENT=upstream every step gets YCSB's own Client in a JVM of its own
+    return (
+        options.one_jvm
+        and engine not in options.peers
+        and options.memory is None
+        and os.environ.get("YCSB_CLIENT", "driver") == "driver"
+    )
+
+
+class CellJvms:
+    """The JVM of one repeat of a cell: started at its first step, with the largest heap its steps ask for."""
+
+    def __init__(
+        self, options: RunOptions, engine: str, scenario: Scenario, steps: list[ResolvedStep], repeat_dir: Path
+    ) -> None:
+        binding = scenario.binding_for(engine) or binding_of(engine)
+        self.command = [str(options.launcher), CELL_COMMAND, binding, "-"]
+        heaps = [s.step.heap for s in steps if s.step.heap]
+        if heaps:
+            largest = max(heaps, key=lambda h: parse_size(h) or 0)
+            self.command = ["env", f"JAVA_OPTS={os.environ.get('JAVA_OPTS', '')} -Xmx{largest}".strip(), *self.command]
+        self.stderr = repeat_dir / "cell.err"
+        self.cwd = options.repo
+        self.jvm: CellJvm | None = None
+
+    def get(self) -> CellJvm:
+        if self.jvm is None:
+            self.jvm = CellJvm(self.command, self.stderr, self.cwd)
+        return self.jvm
+
+    def close(self) -> None:
+        if self.jvm is not None:
+            self.jvm.close()
+            self.jvm = None
+
+    def kill(self) -> None:
+        if self.jvm is not None:
+            self.jvm.kill()
+            self.jvm.close()
+            self.jvm = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..catalogue.scenarios import ENGINES, Scenario, Step, binding_of
+from ..catalogue.workloadfile import stacked_properties
 from ..results.parse import parse_json_export, parse_measurement_lines
 from ..results.rate import (
     DRIVER_RATE_DIGITS,
@@ -29,18 +30,8 @@ from ..results.rate import (
     step_latencies,
 )
 from ..results.scale import Second, UnreadableLog, hdr_logs, merged_histogram, timeline
-from .runner import (
-    CellJvms,
-    CellRecord,
-    ResolvedStep,
-    RunOptions,
-    cell_dir,
-    driver_client,
-    engine_is_built,
-    resolve_step,
-    run_step,
-    stacked_properties,
-)
+from .plan import ResolvedStep, RunOptions, driver_client, engine_is_built, resolve_step
+from .runner import CellJvms, CellRecord, cell_dir, run_step
 
 HARNESS = "harness"  # the ceiling's cells: a do-nothing DB through the same driver
 NOTHING_DB = "site.ycsb.embedded.NothingDB"

@@ -41,10 +41,11 @@ from ..results.rate import (
 )
 from ..results.scale import UnreadableLog
 from .machine import collect_machine_info
+from .plan import RunOptions
 from .progress import format_duration
 from .rate_cell import HARNESS, RateSettings, SweepCell, intended_timeline, rate_variant
 from .run_args import QUICK_WARMUP_SECONDS, REPO, split_names
-from .runner import RunOptions, precheck_cell
+from .runner import precheck_cell
 from .suite import SUITE_CLIENT, git_revision
 
 RATE_DIR = "rate"

@@ -44,6 +44,7 @@ from .crash import CrashOptions, check_and_report
 from .machine import collect_machine_info
 from .membudget import BudgetRefused, Controller, find_controller, parse_budget
 from .peers import Peer, find_common_jar, make_peers
+from .plan import RunOptions, engine_is_built, our_classpath
 from .progress import ProgressBar, format_duration
 from .run_args import (
     QUICK_WARMUP_SECONDS,
@@ -54,7 +55,7 @@ from .run_args import (
     scale_settings,
     split_names,
 )
-from .runner import RunOptions, cell_weight, engine_is_built, our_classpath, run_cell
+from .runner import cell_weight, run_cell
 
 
 def classpaths_of(engines: list[str], peers: list[Peer]) -> dict[str, str]:

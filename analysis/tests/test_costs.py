@@ -12,6 +12,7 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID
+from analysis.catalogue.workloadfile import stacked_properties
 from analysis.report.findings import REPRODUCED, TOO_CLOSE, evaluate_finding
 from analysis.report.reference import load_findings
 from analysis.report.render import to_markdown
@@ -19,8 +20,9 @@ from analysis.report.report import build_report
 from analysis.results.costs import cost_columns, step_shape, user_bytes_stored, user_bytes_written
 from analysis.results.parse import parse_warmup_costs
 from analysis.results.results import Figure, load_run
+from analysis.running.plan import RunOptions
 from analysis.running.resources import disk_size, flush_directory, run_measured
-from analysis.running.runner import RunOptions, run_cell, stacked_properties
+from analysis.running.runner import run_cell
 from analysis.running.suite import repeats_by_scenario
 
 from .conftest import REPO

@@ -298,7 +298,7 @@ def test_bad_options_are_refused(launcher, tmp_path):
 
 def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
     """bin/ycsb crash-write and crash-verify on LevelDB for real, through the suite's --crash-rounds."""
-    from analysis.running.runner import engine_is_built
+    from analysis.running.plan import engine_is_built
 
     from .conftest import REPO
 

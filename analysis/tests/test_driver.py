@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analysis.results.parse import parse_measurement_lines, parse_ycsb_output
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

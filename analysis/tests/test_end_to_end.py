@@ -11,7 +11,7 @@ import sys
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import ENGINES
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from analysis.results.parse import Expectation, find_error_lines, parse_ycsb_output, step_problems
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

@@ -19,7 +19,8 @@ from analysis.report.render import BulletList
 from analysis.report.report_context import peers_blocks
 from analysis.results.results import load_runs
 from analysis.running.peers import JDBC_CREATE_TABLE, Peer, find_common_jar, make_peers, prepare_command
-from analysis.running.runner import RunOptions, run_cell
+from analysis.running.plan import RunOptions
+from analysis.running.runner import run_cell
 
 from .conftest import REPO
 

@@ -142,7 +142,8 @@ def test_a_peer_runs_the_scenarios_every_engine_of_ours_runs() -> None:
 
 
 def test_a_peer_without_our_workload_class_skips_the_cells_that_need_it(tmp_path: Path) -> None:
-    from analysis.running.runner import RunOptions, peer_skip_reason
+    from analysis.running.plan import RunOptions
+    from analysis.running.runner import peer_skip_reason
 
     repo = Path(__file__).resolve().parents[2]
     basic = Peer("basic@ycsb-0.17.0", "basic", "site.ycsb.BasicDB", tmp_path, "0.17.0")  # no common jar found

@@ -16,8 +16,8 @@ from analysis.catalogue.scenarios import (
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.results.results import figure_of
 from analysis.results.tidy import _distinct_loaded
+from analysis.running.plan import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
 from analysis.running.run_args import quick_seconds
-from analysis.running.runner import OurLauncher, RunOptions, plan_steps, quick_timed, ycsb_command
 
 from .conftest import REPO
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from analysis.results.parse import parse_measurement_lines
 from analysis.results.rate import DRIVER_RATE_DIGITS, RateStep, achieved_rate, asked_rate, rate_text, step_latencies
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

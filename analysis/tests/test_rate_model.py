@@ -28,8 +28,8 @@ from analysis.results.rate import (
     sweep_of,
     sweep_rates,
 )
+from analysis.running.plan import RunOptions
 from analysis.running.rate_cell import overall_latencies, rate_digits, rate_variant
-from analysis.running.runner import RunOptions
 
 from .conftest import REPO
 from .test_scale import write_log

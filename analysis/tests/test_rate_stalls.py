@@ -10,8 +10,8 @@ import subprocess
 from pathlib import Path
 
 from analysis.results.rate import DRIVER_RATE_DIGITS, asked_rate, rate_text, stall_run_of, stall_spans, stalled_seconds
+from analysis.running.plan import engine_is_built
 from analysis.running.rate_cell import intended_timeline
-from analysis.running.runner import engine_is_built
 
 from .conftest import REPO
 from .test_rate import NOTHING, QUIET, STALLING, rate_command

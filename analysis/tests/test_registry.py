@@ -17,7 +17,7 @@ from analysis.catalogue.scenarios import ENGINE_LABELS, ENGINE_PROPS, ENGINES, S
 from analysis.report.tables import DISPLAY_ORDER
 from analysis.results.crash import FILE_CHECKS, NO_PROMISE_WITH, PROMISES, SYNCED_WRITES_SURVIVE, promise
 from analysis.running.peers import EMBEDDED_DIR_PROPERTIES, OUR_ENGINE_PREFIXES
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

@@ -14,20 +14,19 @@ import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.scenarios import SCENARIOS_BY_ID, Scenario, Step
-from analysis.catalogue.workloadfile import read_properties
+from analysis.catalogue.workloadfile import read_properties, stacked_properties
 from analysis.running.peers import Peer
-from analysis.running.runner import (
+from analysis.running.plan import (
     OurLauncher,
     PeerLauncher,
     RunOptions,
     engine_is_built,
     plan_steps,
     resolve_step,
-    run_cell,
-    stacked_properties,
     whole_target,
     ycsb_command,
 )
+from analysis.running.runner import run_cell
 from analysis.running.suite import run_matrix
 
 from .conftest import REPO

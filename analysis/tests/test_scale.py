@@ -17,9 +17,11 @@ from analysis.catalogue.scenarios import (
     scale_worst_case_seconds,
     select_scenarios,
 )
+from analysis.catalogue.workloadfile import stacked_properties
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
+from analysis.running.plan import plan_steps, resolve_step, ycsb_command
 from analysis.running.run_args import parse_args, scale_settings
-from analysis.running.runner import plan_steps, resolve_step, stacked_properties, step_weight, ycsb_command
+from analysis.running.runner import step_weight
 from analysis.running.suite import main as run_main
 
 from .conftest import REPO
@@ -120,7 +122,7 @@ def test_every_scale_workload_file_exists_and_every_setting_has_a_comment():
 
 
 def test_plan_steps_reads_the_files(tmp_path):
-    from analysis.running.runner import RunOptions
+    from analysis.running.plan import RunOptions
 
     options = RunOptions(repo=REPO, out=tmp_path, workloads=WORKLOADS, data=tmp_path / "data", cap=100)
     steps = plan_steps(options, SCALE[0])

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from analysis.running.membudget import BudgetRefused, find_controller
-from analysis.running.runner import engine_is_built
+from analysis.running.plan import engine_is_built
 
 from .conftest import REPO
 

@@ -181,7 +181,7 @@ def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
 
 
 def _quick_steps():
-    from analysis.running.runner import resolve_step
+    from analysis.running.plan import resolve_step
 
     for scenario in SCENARIOS:
         for index, step in enumerate(scenario.steps):
