@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Assembles a YCSB-style tarball of ycsb-embedded (after the Maven build):
-#   bin/ycsb, bin/bindings.properties, lib/ (YCSB core and its dependencies),
+#   bin/ycsb, bin/bindings.properties, bin/jvm.options, lib/ (YCSB core and its dependencies),
 #   <engine>-binding/lib/ (binding, shared module, engine library; Kyoto's JNI library),
 #   workloads/, README.md, docs/
 # Usage: bash distribution/build.sh [output-dir]     (default: distribution/target)
@@ -11,7 +11,7 @@ version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$top/pom.xml" | head -1
 name=ycsb-embedded-$version
 stage="$out/$name"
 rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
-cp "$top/bin/ycsb" "$top/bin/bindings.properties" "$stage/bin/"
+cp "$top/bin/ycsb" "$top/bin/bindings.properties" "$top/bin/jvm.options" "$stage/bin/"
 cp -r "$top/workloads" "$top/README.md" "$top/docs" "$stage/"  # docs/: the README links there
 
 # YCSB core and its own dependencies go to lib/, as in an upstream distribution.

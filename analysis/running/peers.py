@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalogue.engines import REGISTERED
+from ..catalogue.engines import REGISTERED, REGISTRY
 from ..catalogue.scenarios import EMBEDDED_WORKLOAD, peer_id
 
 YCSB_CLIENT = "site.ycsb.Client"
@@ -257,10 +257,14 @@ def our_binding_properties(props: Mapping[str, str]) -> dict[str, str]:
     return {n: v for n, v in props.items() if n in BINDING_PROPERTIES or n.startswith(OUR_ENGINE_PREFIXES)}
 
 
+# The heap settings bin/ycsb starts its JVMs with: a peer's binding runs under the same ones.
+JVM_OPTIONS = REGISTRY.parent / "jvm.options"
+
+
 def java_main(peer: Peer, main_class: str) -> list[str]:
     """A JVM running main_class on the peer's classpath (JAVA and JAVA_OPTS as in bin/ycsb)."""
     java = os.environ.get("JAVA", "java")
-    opts = ["--enable-native-access=ALL-UNNAMED", *os.environ.get("JAVA_OPTS", "").split()]
+    opts = [f"@{JVM_OPTIONS}", "--enable-native-access=ALL-UNNAMED", *os.environ.get("JAVA_OPTS", "").split()]
     return [java, *opts, "-cp", peer.classpath(), main_class]
 
 
