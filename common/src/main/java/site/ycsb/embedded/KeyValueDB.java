@@ -144,6 +144,19 @@ public abstract class KeyValueDB<H> extends DB {
     return get(db, key) != null;
   }
 
+  /**
+   * Puts {@code value} under {@code key} only where a record is stored; false, with nothing written, where none is.
+   * By default a {@link #contains}, then a {@link #put}; an engine that can do both in one write transaction
+   * overrides it.
+   */
+  protected boolean replace(H db, byte[] key, byte[] value) throws Exception {
+    if (!contains(db, key)) {
+      return false;
+    }
+    put(db, key, value);
+    return true;
+  }
+
   /** Feeds up to {@code count} stored records, from the first key >= {@code start}, in key order. */
   protected abstract void scan(H db, byte[] start, int count, ValueSink sink) throws Exception;
 
@@ -509,11 +522,7 @@ public abstract class KeyValueDB<H> extends DB {
    */
   private Status readMergeWrite(byte[] k, Map<String, ByteIterator> values, boolean reuse) throws Exception {
     if (codec.isBare()) { // the update's one field replaces the whole value: the stored bytes are not needed
-      if (!contains(db, k)) {
-        return Status.NOT_FOUND;
-      }
-      put(db, k, codec.encode(values, reuse ? recordArray : null));
-      return Status.OK;
+      return replace(db, k, codec.encode(values, reuse ? recordArray : null)) ? Status.OK : Status.NOT_FOUND;
     }
     byte[] stored = get(db, k);
     if (stored == null) {

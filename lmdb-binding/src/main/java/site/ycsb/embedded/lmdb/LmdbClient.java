@@ -147,6 +147,13 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
     h.put(key, value);
   }
 
+  /** Finds the key and puts the value in one write transaction, as LMDB's own update would. */
+  @Override
+  protected boolean replace(LmdbHandle h, byte[] key, byte[] value) throws IOException {
+    reader.drop();
+    return h.replace(key, value);
+  }
+
   @Override
   protected boolean remove(LmdbHandle h, byte[] key) throws IOException {
     reader.drop();

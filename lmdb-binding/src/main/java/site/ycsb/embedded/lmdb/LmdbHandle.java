@@ -347,6 +347,31 @@ public final class LmdbHandle {
     }
   }
 
+  /**
+   * The pair in a write transaction of its own, which first finds {@code key} (its value not copied); false, the
+   * transaction aborted and nothing written, when the key holds no value.
+   */
+  public boolean replace(byte[] key, byte[] value) throws IOException {
+    try (Txn<byte[]> txn = writeTxn()) {
+      HeldBytesProxy.valuesUnread(true);
+      boolean found;
+      try {
+        found = dbi.get(txn, key) != null;
+      } finally {
+        HeldBytesProxy.valuesUnread(false);
+      }
+      if (!found) {
+        return false; // closing an uncommitted transaction aborts it
+      }
+      dbi.put(txn, key, value, NO_PUT_FLAGS);
+      txn.commit();
+      commits.incrementAndGet(); // before the write returns: kept snapshots are renewed from now on
+      return true;
+    } catch (Env.MapFullException e) {
+      throw mapFull(e);
+    }
+  }
+
   /** The pairs in one write transaction: committed whole or (the transaction aborted) not at all. */
   public void putAll(byte[][] keys, byte[][] values, int count) throws IOException {
     try (Txn<byte[]> txn = writeTxn()) {
