@@ -1,170 +1,19 @@
-"""The scenario catalogue: every published test the suite reproduces, as data.
+"""The scenario catalogue: every published test the suite reproduces, as data, and the lookups over it.
 
-A scenario is one published test (or one family of variants of it). The suite runs it on each
-engine it applies to as one *cell*: a fresh data directory, then its steps in order, each step
-one `bin/ycsb load|run <engine> -P <workload>...` in its own JVM. Steps marked `measured` give
-the scenario's figure; a scenario with variants (threads, rows per transaction) measures one
-step per variant.
-
-The report's tables, which group scenarios the way the published pages did, are in report_tables.py.
-Workload files live in workloads/; a file missing there makes a failed cell, not a crash.
+The model (Step, Scenario, the suite's engines) is model.py. The report's tables, which group scenarios the way
+the published pages did, are in report_tables.py. Workload files live in workloads/; a file missing there makes
+a failed cell, not a crash.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from pathlib import PurePath
 from typing import Any
 
 from .engines import REGISTERED
-
-# The suite's engines, their labels and bindings: the registry's (bin/bindings.properties). A suite engine is
-# a binding (bin/ycsb's engine name) plus the properties that pick its library: one binding may run as several
-# suite engines, so that the report shows what its library costs.
-ENGINES: tuple[str, ...] = tuple(e.name for e in REGISTERED.engines)
-ENGINE_LABELS: Mapping[str, str] = {e.name: e.label for e in REGISTERED.engines}
-ENGINE_BINDINGS: Mapping[str, str] = {e.name: e.binding for e in REGISTERED.engines if e.binding != e.name}
-ENGINE_PROPS: Mapping[str, tuple[tuple[str, str], ...]] = {e.name: e.props for e in REGISTERED.engines if e.props}
-# One suite engine per binding: the scenarios outside the 2011 page's sections run each binding once.
-BINDING_ENGINES: tuple[str, ...] = tuple(e for e in ENGINES if e not in ENGINE_BINDINGS)
-
-
-def binding_of(engine: str) -> str:
-    """The bin/ycsb engine (and the binding's "[name]" prefix in its output) of a suite engine."""
-    return ENGINE_BINDINGS.get(engine, engine)
-
-
-# An upstream YCSB binding run beside ours (`--peer`) is an engine named "<binding>@ycsb-<version>":
-# its results directory, its rows in the report and its label all come from that one name.
-PEER_MARK = "@ycsb-"
-
-
-def peer_id(binding: str, version: str) -> str:
-    return f"{binding}{PEER_MARK}{version}"
-
-
-def is_peer(engine: str) -> bool:
-    return PEER_MARK in engine
-
-
-def peer_label(engine: str) -> str:
-    """'rocksdb@ycsb-0.17.0' -> 'rocksdb (YCSB 0.17.0)': the binding's name and its tree's version."""
-    binding, _, version = engine.partition(PEER_MARK)
-    return f"{binding} (YCSB {version})"
-
-
-# Return codes a step may report without failing; a scenario that expects misses allows more.
-OK_RETURNS: frozenset[str] = frozenset({"OK", "BATCHED_OK"})
-# Reads after a fill that drew its keys with replacement: the keys it did not draw are NOT_FOUND.
-MISSES_ALLOWED: frozenset[str] = OK_RETURNS | {"NOT_FOUND"}
-
-# The fills that draw each key with replacement (loadorder=replacement), as the program behind their
-# published figure did (db_bench's fillrandom and its SQLite and TreeDB ports; RocksDB's db_bench
-# fillrandom): about 63 % of the keys distinct. YCSB's own workloads keep the permutation.
-DRAWN_FILLS: frozenset[str] = frozenset(
-    {"randwrite", "batch-randwrite", "sync-randwrite", "largevalue-randwrite", "tinykeys", "kv1000"}
-)
-
-# What a scenario's figure is, and its unit.
-METRIC_UNITS: Mapping[str, str] = {
-    "ops": "ops/sec",  # YCSB's [OVERALL] throughput of the measured step
-    "entries": "entries/sec",  # [READSEQ] entries/sec: a full ordered pass counts its entries
-    "batch": "entries/sec",  # [OVERALL] throughput of a batched load: one operation = one entry
-    "elapsed_ms": "ms",  # [OVERALL] run time of the measured step
-}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One `bin/ycsb` call of a cell."""
-
-    phase: str  # "load" or "run"
-    workloads: tuple[str, ...]  # files in workloads/, stacked with -P in this order
-    measured: bool = True  # this step gives the scenario's figure
-    variant: str = ""  # what this measured step varies ("" for a plain scenario)
-    props: tuple[tuple[str, str], ...] = ()  # extra -p name=value; "{recordcount}" is replaced
-    records: int | None = None  # fixed recordcount in both modes (a variant's size)
-    quick_records: int | None = None  # recordcount in --quick (default: the scenario's)
-    quick_operations: int | None = None  # operationcount in --quick (default: the scenario's)
-    operation_scale: int = 1  # operationcount is per thread: multiply by this
-    in_quick: bool = True  # False: only with --full (too long for a quick run)
-    allowed_returns: frozenset[str] = OK_RETURNS
-    seconds: float | None = None  # a timed step: YCSB's maxexecutiontime; it may end before operationcount
-    quick_timed: bool = True  # --quick may time it (runner.quick_timed); False: its work is finite or long enough
-    engine_workloads: tuple[tuple[str, str], ...] = ()  # (engine, file): stacked after workloads for that engine
-    heap: str | None = None  # the JVM's -Xmx (None: the JVM's default)
-    traced: bool = False  # a trace replay: ends with its trace, at most at its count (parse.traced_expectation)
-
-    @property
-    def name(self) -> str:
-        """A file-name-safe label: phase, first workload (a '/' becomes '-'; a user's file by its name) and variant."""
-        first = PurePath(self.workloads[0])
-        label = first.name if first.is_absolute() else self.workloads[0].replace("/", "-")
-        parts = [self.phase, label] + ([self.variant] if self.variant else [])
-        return "-".join(parts)
-
-    def workloads_for(self, engine: str) -> tuple[str, ...]:
-        return self.workloads + tuple(f for e, f in self.engine_workloads if e == engine)
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    section: str  # report section id ("1", "2A", ..., "rocksdb", "sqlite", "fastdb", "ycsb")
-    title: str
-    what: str  # what one measured operation is
-    engines: tuple[str, ...]
-    steps: tuple[Step, ...]
-    metric: str = "ops"  # a key of METRIC_UNITS
-    order: str = ""  # "sequential" or "random" where the published table splits so
-    baseline: str | None = None  # scenario whose same-engine figure is "1.00x baseline"
-    quick_records: int | None = None  # None: the workload file's recordcount
-    quick_operations: int | None = None  # None: the workload file's operationcount
-    bytes_per_operation: int | None = None  # key + value bytes, for MB/s
-    engine_notes: Mapping[str, str] = field(default_factory=dict)
-    bindings: Mapping[str, str] = field(default_factory=dict)  # engine -> its bin/ycsb engine here, if not binding_of
-    drawn: bool = False  # its load draws keys with replacement (a user's file with loadorder=replacement)
-    source: str = ""  # a user's workload file: where it came from (`run --workload FILE`)
-
-    @property
-    def unit(self) -> str:
-        return METRIC_UNITS[self.metric]
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        return tuple(s.variant for s in self.steps if s.measured)
-
-    def runs_on(self, engine: str) -> bool:
-        """Whether this scenario applies to the engine: a peer runs the scenarios every engine of ours
-        runs (the ones with one engine's own tuning, like SQLite's shared cache, are not for it)."""
-        return engine in self.engines or (is_peer(engine) and set(BINDING_ENGINES) <= set(self.engines))
-
-    def binding_for(self, engine: str) -> str:
-        """The bin/ycsb engine that runs this scenario for a suite engine (SQLite's columns client, or binding_of)."""
-        return self.bindings.get(engine, binding_of(engine))
-
-    @property
-    def keys_drawn(self) -> bool:
-        """Whether the scenario's fill draws its keys with replacement (DRAWN_FILLS, or a user's file says so)."""
-        return self.drawn or any(s.phase == "load" and s.workloads[0] in DRAWN_FILLS for s in self.steps)
-
-    def workload_files(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for step in self.steps:
-            for name in (*step.workloads, *(f for _, f in step.engine_workloads)):
-                seen.setdefault(name, None)
-        return tuple(seen)
-
-
-def _load(*workloads: str, **kw: Any) -> Step:
-    return Step("load", tuple(workloads), **kw)
-
-
-def _run(*workloads: str, **kw: Any) -> Step:
-    return Step("run", tuple(workloads), **kw)
-
+from .model import BINDING_ENGINES, ENGINES, MISSES_ALLOWED, OK_RETURNS, Scenario, Step, load_step, run_step
 
 # --- S1: LevelDB benchmarks, July 2011 -----------------------------------------------------
 
@@ -210,7 +59,7 @@ def _write(
         title,
         what,
         ENGINES,
-        (_load(*files),),
+        (load_step(*files),),
         metric=metric,
         order=order,
         baseline=baseline,
@@ -230,9 +79,9 @@ def _read(
     knob: str = "",
 ) -> Scenario:
     # Fill with the random-order write file (db_bench read after fillrandom), then read.
-    fill = _load("randwrite", *options, measured=False)
+    fill = load_step("randwrite", *options, measured=False)
     if read_file == "seqread":
-        read = _run("seqread", *options, quick_operations=QUICK_READSEQ_PASSES)
+        read = run_step("seqread", *options, quick_operations=QUICK_READSEQ_PASSES)
         return Scenario(
             id_,
             section,
@@ -247,7 +96,7 @@ def _read(
             engine_notes=knob_notes(id_, knob),
         )
     # db_bench's readrandom draws uniformly from [0, num) over a fill that drew its keys: ~37 % miss.
-    read = _run(read_file, *options, allowed_returns=MISSES_ALLOWED)
+    read = run_step(read_file, *options, allowed_returns=MISSES_ALLOWED)
     return Scenario(
         id_,
         section,
@@ -412,7 +261,7 @@ ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
         "8-byte keys, empty values",
         "one write of an 8-byte key, empty value",
         ("leveldb", "rocksdb"),
-        (_load("tinykeys"),),
+        (load_step("tinykeys"),),
         quick_records=200_000,
         bytes_per_operation=8,
     ),
@@ -423,7 +272,7 @@ ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
         "one write of an 8-byte key, 1,000-byte value",
         ("leveldb", "rocksdb"),
         # 200,000 values of 1 KB take 3-6 s, and fill enough levels to show RocksDB's level 1 overgrowing
-        (_load("kv1000", quick_timed=False),),
+        (load_step("kv1000", quick_timed=False),),
         quick_records=200_000,
         bytes_per_operation=1008,
     ),
@@ -439,7 +288,7 @@ PK_QUERY_SHARED_THREADS = (1, 2, 4)  # the published shared-cache figures stop a
 
 def _pk_query_steps() -> tuple[Step, ...]:
     runs = [
-        _run(
+        run_step(
             "pk-query-threads",
             variant=f"{cache}-{n}t",
             operation_scale=n,
@@ -448,7 +297,7 @@ def _pk_query_steps() -> tuple[Step, ...]:
         for cache, threads in (("private", PK_QUERY_THREADS), ("shared", PK_QUERY_SHARED_THREADS))
         for n in threads
     ]
-    return (_load("pk-query-threads", measured=False), *runs)
+    return (load_step("pk-query-threads", measured=False), *runs)
 
 
 # The SQLite notes' and FastDB's tables are upstream JDBC's columns layout: their workload files set
@@ -475,8 +324,8 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
         "one row inserted",
         ("sqlite",),
         (
-            _load("bulk-import", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_records=500),
-            _load("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
+            load_step("bulk-import", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_records=500),
+            load_step("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
         ),
         quick_records=20_000,
         bindings=SQLITE_COLUMNS,
@@ -490,11 +339,13 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
         (
             # the set-up rows go in 1,000 to a transaction: one fsync each instead of one a row (8.4 s of the
             # quick run's 16.5 s in this cell, 85 s at the full 100,000), the same rows in the same order
-            _load("pk-update", measured=False, props=(("batchsize", "1000"),)),
-            _run("pk-update", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_operations=500),
-            _run("pk-update", variant="1000-rows-per-txn", props=(("batchsize", "1000"),)),
+            load_step("pk-update", measured=False, props=(("batchsize", "1000"),)),
+            run_step("pk-update", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_operations=500),
+            run_step("pk-update", variant="1000-rows-per-txn", props=(("batchsize", "1000"),)),
             # 2,000 operations never filled one 10,000-row transaction: three full ones in --quick
-            _run("pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),), quick_operations=30_000),
+            run_step(
+                "pk-update", variant="10000-rows-per-txn", props=(("batchsize", "10000"),), quick_operations=30_000
+            ),
         ),
         quick_records=10_000,
         quick_operations=10_000,
@@ -514,23 +365,25 @@ FASTDB: tuple[Scenario, ...] = (
         "one row inserted",
         FASTDB_ENGINES,
         (
-            _load(
+            load_step(
                 "fastdb-insert-one-txn", variant="one-txn-10k", records=10_000, props=(("batchsize", "{recordcount}"),)
             ),
-            _load(
+            load_step(
                 "fastdb-insert-one-txn",
                 variant="one-txn-100k",
                 records=100_000,
                 props=(("batchsize", "{recordcount}"),),
             ),
-            _load(
+            load_step(
                 "fastdb-insert-one-txn",
                 variant="one-txn-1m",
                 records=1_000_000,
                 in_quick=False,
                 props=(("batchsize", "{recordcount}"),),
             ),
-            _load("fastdb-insert-txn-per-row", variant="txn-per-row-10k", records=10_000, props=(("batchsize", "1"),)),
+            load_step(
+                "fastdb-insert-txn-per-row", variant="txn-per-row-10k", records=10_000, props=(("batchsize", "1"),)
+            ),
         ),
         metric="elapsed_ms",
         bindings=SQLITE_COLUMNS,
@@ -541,7 +394,7 @@ FASTDB: tuple[Scenario, ...] = (
         "Index search after inserts",
         "one point lookup",
         FASTDB_ENGINES,
-        (_load("fastdb-index-search", measured=False), _run("fastdb-index-search", variant="index-search")),
+        (load_step("fastdb-index-search", measured=False), run_step("fastdb-index-search", variant="index-search")),
         metric="elapsed_ms",
         quick_records=100_000,
         quick_operations=100_000,
@@ -554,9 +407,9 @@ FASTDB: tuple[Scenario, ...] = (
         "one row deleted",
         FASTDB_ENGINES,
         (
-            _load("fastdb-delete-one-by-one", measured=False),
+            load_step("fastdb-delete-one-by-one", measured=False),
             # The file deletes keys in sequence, each once: a NOT_FOUND would be a lost record.
-            _run("fastdb-delete-one-by-one", variant="delete-one-by-one", quick_timed=False),
+            run_step("fastdb-delete-one-by-one", variant="delete-one-by-one", quick_timed=False),
         ),
         metric="elapsed_ms",
         quick_records=100_000,
@@ -574,7 +427,7 @@ YCSB_CORE: tuple[Scenario, ...] = tuple(
         f"YCSB workload {letter.upper()}",
         "one YCSB request",
         ENGINES,  # every engine row of the run, both LevelDB libraries included
-        (_load(f"workload{letter}", measured=False), _run(f"workload{letter}")),
+        (load_step(f"workload{letter}", measured=False), run_step(f"workload{letter}")),
         quick_records=10_000,
         quick_operations=10_000,
     )
@@ -734,14 +587,16 @@ def own_scenario(
     sized = "insertcount" not in props
     runs = (
         tuple(
-            _run(file, variant=f"run-{t}t", props=(("threadcount", str(t)),), allowed_returns=allowed, traced=traced)
+            run_step(
+                file, variant=f"run-{t}t", props=(("threadcount", str(t)),), allowed_returns=allowed, traced=traced
+            )
             for t in threads
         )
         if threads
-        else (_run(file, allowed_returns=allowed, traced=traced),)  # the scenario's own figure: the heat map's row
+        else (run_step(file, allowed_returns=allowed, traced=traced),)  # the scenario's own figure: the heat map's row
     )
     # A trace's load inserts the keys the trace reads before it writes them: set-up for its run, not a figure.
-    load = _load(file, variant="load", traced=traced, measured=not traced)
+    load = load_step(file, variant="load", traced=traced, measured=not traced)
     return Scenario(
         id_,
         OWN_SECTION,

@@ -33,7 +33,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .scenarios import TRACE_WORKLOAD, Scenario, own_scenario
+from .model import Scenario
+from .scenarios import TRACE_WORKLOAD, own_scenario
 
 # Escapes Properties.load understands: \t \n \r \f \uXXXX, and a backslash before a character that would
 # otherwise separate or comment (= : # ! blank) or before another backslash.

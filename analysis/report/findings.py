@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from ..catalogue.scenarios import ENGINE_LABELS
+from ..catalogue.model import ENGINE_LABELS
 from ..results.noise import NO_NOISE, Noise
 from ..results.results import CloseStats, Figure
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..catalogue.scenarios import SCENARIOS_BY_ID, is_peer
+from ..catalogue.model import is_peer
+from ..catalogue.scenarios import SCENARIOS_BY_ID
 from ..results.crash import CrashResults
 from ..results.noise import NO_NOISE, Noise
 from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, Figure, RunData

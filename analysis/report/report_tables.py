@@ -7,14 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..catalogue.scenarios import (
-    OWN_QUICK_COUNT,
-    OWN_SCENARIOS,
-    PK_QUERY_SHARED_THREADS,
-    PK_QUERY_THREADS,
-    Scenario,
-    knob_notes,
-)
+from ..catalogue.model import Scenario
+from ..catalogue.scenarios import OWN_QUICK_COUNT, OWN_SCENARIOS, PK_QUERY_SHARED_THREADS, PK_QUERY_THREADS, knob_notes
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..catalogue.engines import REGISTERED
-from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, is_peer, peer_label
+from ..catalogue.model import ENGINE_LABELS, is_peer, peer_label
+from ..catalogue.scenarios import SCENARIOS_BY_ID
 from ..results.results import OPERATIONS_CLOCK, YCSB_CLOCK, CloseStats, Figure, in_operations
 from .charts import Panel, Series
 from .formatting import (

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..catalogue.scenarios import binding_of
+from ..catalogue.model import binding_of
 
 # --- the binding's start-up and close lines ----------------------------------------------------
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ..catalogue.scenarios import ENGINE_LABELS, SCENARIOS_BY_ID, Scenario
+from ..catalogue.model import ENGINE_LABELS, Scenario
+from ..catalogue.scenarios import SCENARIOS_BY_ID
 from ..catalogue.workloadfile import stacked_properties
 from .results import Figure
 

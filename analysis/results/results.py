@@ -10,7 +10,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..catalogue.scenarios import ENGINES, SCALE_PREFIX, SCENARIOS_BY_ID, Scenario, catalogue, register_own
+from ..catalogue.model import ENGINES, Scenario
+from ..catalogue.scenarios import SCALE_PREFIX, SCENARIOS_BY_ID, catalogue, register_own
 from ..catalogue.workloadfile import scenarios_of_results
 from .costs import COST_COLUMNS
 from .engine_lines import parse_engine_banner

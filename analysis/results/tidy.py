@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalogue.keydraws import distinct_keys
-from ..catalogue.scenarios import SCENARIOS_BY_ID, binding_of
+from ..catalogue.model import binding_of
+from ..catalogue.scenarios import SCENARIOS_BY_ID
 from .costs import COST_COLUMNS, cost_columns
 from .engine_lines import EngineStats, parse_engine_banner, parse_engine_stats, parse_size
 from .parse import (

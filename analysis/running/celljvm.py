@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalogue.scenarios import Scenario, binding_of
+from ..catalogue.model import Scenario, binding_of
 from ..results.engine_lines import parse_size
 from .plan import ResolvedStep, RunOptions
 from .resources import CLOCK_TICKS, ProcessUsage, read_proc_io

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from ..catalogue.scenarios import ENGINE_PROPS, ENGINES, binding_of
+from ..catalogue.model import ENGINE_PROPS, ENGINES, binding_of
 from ..results.crash import (
     CRASH_DIR,
     DEFAULT_KILL_WINDOW,

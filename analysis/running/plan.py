@@ -12,15 +12,8 @@ from typing import Protocol
 
 from ..catalogue.engines import REGISTERED
 from ..catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
-from ..catalogue.scenarios import (
-    ENGINE_PROPS,
-    QUICK_TIMED_OPERATIONS,
-    QUICK_TIMED_RECORDS,
-    SIZED_BY_WORKLOAD,
-    Scenario,
-    Step,
-    binding_of,
-)
+from ..catalogue.model import ENGINE_PROPS, Scenario, Step, binding_of
+from ..catalogue.scenarios import QUICK_TIMED_OPERATIONS, QUICK_TIMED_RECORDS, SIZED_BY_WORKLOAD
 from ..catalogue.workloadfile import stacked_properties
 from ..results.costs import StepShape, step_shape
 from ..results.parse import (

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..catalogue.scenarios import ENGINES, Scenario, Step, binding_of
+from ..catalogue.model import ENGINES, Scenario, Step, binding_of
 from ..catalogue.workloadfile import stacked_properties
 from ..results.parse import parse_json_export, parse_measurement_lines
 from ..results.rate import (

@@ -24,7 +24,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..catalogue.scenarios import ENGINES, ROCKSDB_VS_LEVELDB, YCSB_CORE, Scenario, select_engines
+from ..catalogue.model import ENGINES, Scenario
+from ..catalogue.scenarios import ROCKSDB_VS_LEVELDB, YCSB_CORE, select_engines
 from ..results.rate import (
     FRACTIONS,
     STALL_FRACTION,

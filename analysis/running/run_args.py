@@ -10,8 +10,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..catalogue.model import ENGINES
 from ..catalogue.scenarios import (
-    ENGINES,
     QUICK_STEP_SECONDS,
     SCALE_LOAD_MIN_SECONDS,
     SCALE_LOAD_RATE,

@@ -22,10 +22,7 @@ from pathlib import Path
 
 from ..catalogue.engines import REGISTERED
 from ..catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
-from ..catalogue.scenarios import (
-    Scenario,
-    binding_of,
-)
+from ..catalogue.model import Scenario, binding_of
 from ..catalogue.workloadfile import stacked_properties
 from ..results.costs import StepShape
 from ..results.engine_lines import parse_engine_banner

@@ -17,11 +17,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from ..catalogue.model import Scenario, binding_of
 from ..catalogue.scenarios import (
     SCALE,
     SCENARIOS,
-    Scenario,
-    binding_of,
     own_scenario,
     register_own,
     scale_scenarios,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.catalogue.scenarios import ENGINES
+from analysis.catalogue.model import ENGINES
 from analysis.report.render import to_markdown
 from analysis.report.report_verdicts import durability_blocks
 from analysis.results.crash import (

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from analysis.catalogue.keydraws import distinct_keys
-from analysis.catalogue.scenarios import ENGINES
+from analysis.catalogue.model import ENGINES
 from analysis.running.plan import engine_is_built
 
 from .conftest import REPO

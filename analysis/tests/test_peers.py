@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.catalogue.scenarios import SCENARIOS_BY_ID, is_peer, peer_label
+from analysis.catalogue.model import is_peer, peer_label
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.report.tables import engine_label
 from analysis.running.peers import (
     Peer,

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.catalogue.keydraws import distinct_keys
+from analysis.catalogue.model import Step
 from analysis.catalogue.scenarios import (
     QUICK_STEP_SECONDS,
     QUICK_TIMED_OPERATIONS,
     QUICK_TIMED_RECORDS,
     SCENARIOS_BY_ID,
-    Step,
 )
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.results.results import figure_of

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from analysis.catalogue.keydraws import distinct_keys
-from analysis.catalogue.scenarios import SCENARIOS_BY_ID, Scenario, Step
+from analysis.catalogue.model import Scenario, Step
+from analysis.catalogue.scenarios import SCENARIOS_BY_ID
 from analysis.catalogue.workloadfile import read_properties, stacked_properties
 from analysis.running.peers import Peer
 from analysis.running.plan import (
@@ -256,7 +257,8 @@ def test_a_launcher_that_cannot_start_fails_the_cell(fake_repo, tmp_path):
 
 
 def test_leveldb_runs_on_both_libraries_through_one_binding(fake_repo, tmp_path):
-    from analysis.catalogue.scenarios import ENGINES, LEVELDB_2011, SCENARIOS, YCSB_CORE
+    from analysis.catalogue.model import ENGINES
+    from analysis.catalogue.scenarios import LEVELDB_2011, SCENARIOS, YCSB_CORE
 
     # The 2011 sections (the baseline among them) and YCSB's A-F: one row per library.
     for scenario in LEVELDB_2011 + YCSB_CORE:

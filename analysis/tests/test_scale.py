@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis.catalogue.model import ENGINES
 from analysis.catalogue.scenarios import (
-    ENGINES,
     SCALE,
     SCALE_LOAD_MIN_SECONDS,
     SCALE_RECORDS,

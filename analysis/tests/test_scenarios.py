@@ -5,14 +5,8 @@ from __future__ import annotations
 import pytest
 
 from analysis.catalogue.engines import REGISTERED
-from analysis.catalogue.scenarios import (
-    DRAWN_FILLS,
-    ENGINES,
-    SCENARIOS,
-    SCENARIOS_BY_ID,
-    select_engines,
-    select_scenarios,
-)
+from analysis.catalogue.model import DRAWN_FILLS, ENGINES
+from analysis.catalogue.scenarios import SCENARIOS, SCENARIOS_BY_ID, select_engines, select_scenarios
 from analysis.catalogue.workloadfile import read_properties, stacked_properties
 from analysis.report.reference import load_published
 from analysis.report.report_tables import REPORT_TABLES
@@ -75,7 +69,8 @@ def test_select_engines_keeps_catalogue_order_and_refuses_unknown():
 
 
 def test_every_engine_row_runs_the_ycsb_core_workloads():
-    from analysis.catalogue.scenarios import ENGINES, SCENARIO_GROUPS, SCENARIOS_BY_ID
+    from analysis.catalogue.model import ENGINES
+    from analysis.catalogue.scenarios import SCENARIO_GROUPS, SCENARIOS_BY_ID
 
     for scenario in SCENARIO_GROUPS["ycsb"]:
         assert all(SCENARIOS_BY_ID[scenario].runs_on(e) for e in ENGINES), scenario
@@ -162,7 +157,7 @@ def test_every_workload_header_names_each_engine_the_suite_runs_it_on():
     sqlite) is named there."""
     import re
 
-    from analysis.catalogue.scenarios import binding_of
+    from analysis.catalogue.model import binding_of
 
     runs_on: dict[str, set[str]] = {}
     for scenario in SCENARIOS:
