@@ -1,19 +1,18 @@
 """The scenario catalogue: every published test the suite reproduces, as data, and the lookups over it.
 
-The model (Step, Scenario, the suite's engines) is model.py. The report's tables, which group scenarios the way
-the published pages did, are in report_tables.py. Workload files live in workloads/; a file missing there makes
-a failed cell, not a crash.
+The model (Step, Scenario, the suite's engines) is model.py, the scale group scale_group.py. The report's
+tables, which group scenarios the way the published pages did, are in report_tables.py. Workload files live in
+workloads/; a file missing there makes a failed cell, not a crash.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Any
 
 from .engines import REGISTERED
 from .model import BINDING_ENGINES, ENGINES, MISSES_ALLOWED, OK_RETURNS, Scenario, Step, load_step, run_step
+from .scale_group import SCALE
 
 # --- S1: LevelDB benchmarks, July 2011 -----------------------------------------------------
 
@@ -436,123 +435,6 @@ YCSB_CORE: tuple[Scenario, ...] = tuple(
 
 SCENARIOS: tuple[Scenario, ...] = LEVELDB_2011 + ROCKSDB_VS_LEVELDB + SQLITE_NOTES + FASTDB + YCSB_CORE
 
-# --- S6: at scale: data beyond the memory budget, client threads, a sustained run --------------
-# One scenario per data size N ("scale-<N>"): load N records in random order, then each workload for
-# a fixed time; at the smallest and the largest N also the thread series, at the largest the sustained
-# run. Not in "all" (it runs for an hour and more): select it with --scenarios scale. Sized for
-# --memory 1g: analysis/README.md has the arithmetic behind the defaults.
-
-SCALE_PREFIX = "scale-"
-SCALE_RECORDS = (2**18, 2**20, 2**22)  # 1 KB records: 256 MB, 1 GB, 4 GB of user data
-SCALE_THREADS = (1, 2, 4, 8, 16)
-SCALE_WORKLOADS = ("read-uniform", "read-zipfian", "scan", "mix", "overwrite")  # run in this order
-SCALE_THREAD_WORKLOADS = ("read-uniform", "mix")
-SCALE_STEP_SECONDS = 10
-SCALE_THREAD_SECONDS = 5
-SCALE_SUSTAINED_SECONDS = 60
-# A load gets the time it needs at SCALE_LOAD_RATE inserts a second (at least SCALE_LOAD_MIN_SECONDS); one
-# still running then stops, later steps read what it loaded, and the report says how far it got.
-SCALE_LOAD_RATE = 14_000
-SCALE_LOAD_MIN_SECONDS = 60
-SCALE_HEAP = "256m"  # every step's JVM, whatever N: the binding's own memory stays flat
-SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache; SQLite's is per connection, divided among threads
-# Kyoto TreeDB: about one hash bucket per leaf page (8 KB pages of ~1 KB records).
-KYOTO_RECORDS_PER_BUCKET = 8
-# The registry's `scale.workload`: a file stacked on an engine's steps.
-SCALE_ENGINE_FILES: tuple[tuple[str, str], ...] = tuple(
-    (e.name, e.scale_workload) for e in REGISTERED.engines if e.scale_workload
-)
-# A load cut short by its time leaves keys out; later reads of those are NOT_FOUND, counted and shown.
-SCALE_RETURNS = OK_RETURNS | {"NOT_FOUND"}
-
-
-@dataclass(frozen=True)
-class ScaleSettings:
-    """The scale group's series and times (python -m analysis run --records-series/--threads-series/
-    --step-seconds/--duration)."""
-
-    records: tuple[int, ...] = SCALE_RECORDS
-    threads: tuple[int, ...] = SCALE_THREADS
-    step_seconds: int = SCALE_STEP_SECONDS
-    thread_seconds: int = SCALE_THREAD_SECONDS
-    sustained_seconds: int = SCALE_SUSTAINED_SECONDS
-    load_rate: int = SCALE_LOAD_RATE
-
-    def load_seconds(self, records: int) -> int:
-        return max(SCALE_LOAD_MIN_SECONDS, -(-records // self.load_rate))
-
-
-def _scale_step(phase: str, workload: str, records: int, seconds: int, variant: str, **kw: Any) -> Step:
-    return Step(
-        phase,
-        ("scale/base", f"scale/{workload}"),
-        variant=variant,
-        records=records,
-        seconds=seconds,
-        engine_workloads=SCALE_ENGINE_FILES,
-        heap=SCALE_HEAP,
-        allowed_returns=SCALE_RETURNS,
-        **kw,
-    )
-
-
-def scale_scenario(records: int, settings: ScaleSettings) -> Scenario:
-    """The scale cell of one data size: its steps depend on where N sits in the series (pure)."""
-    series = sorted(set(settings.records))
-    buckets = str(max(records // KYOTO_RECORDS_PER_BUCKET, 1))
-    steps = [
-        _scale_step(
-            "load", "load", records, settings.load_seconds(records), "load", props=(("kyoto.buckets", buckets),)
-        ),
-        *(_scale_step("run", w, records, settings.step_seconds, w) for w in SCALE_WORKLOADS),
-    ]
-    if records in (series[0], series[-1]):
-        steps += [
-            _scale_step(
-                "run",
-                w,
-                records,
-                settings.thread_seconds,
-                f"{w}-{t}t",
-                props=(("threadcount", str(t)), ("sqlite.cachesize", str(SCALE_CACHE_BYTES // t))),
-            )
-            for w in SCALE_THREAD_WORKLOADS
-            for t in settings.threads
-        ]
-    if records == series[-1]:
-        steps.append(_scale_step("run", "mix", records, settings.sustained_seconds, "sustained"))
-    return Scenario(
-        f"{SCALE_PREFIX}{records}",
-        "scale",
-        f"At scale: {records:,} records of 1 KB",
-        "one operation of the step's workload (operations are over all client threads)",
-        ENGINES,
-        tuple(steps),
-    )
-
-
-# Measured on this 2-core machine while others built and tested (analysis/README.md): a step's JVM start,
-# eviction, cgroup and close cost about 2 s beyond its own time.
-SCALE_STEP_OVERHEAD_SECONDS = 2.0
-
-
-def scale_worst_case_seconds(settings: ScaleSettings, engines: int = len(ENGINES)) -> float:
-    """The group's longest run: every step to its time limit (each load to load_seconds) plus each
-    step's overhead, for every engine (pure; a load that finishes early only shortens it)."""
-    total = 0.0
-    for scenario in scale_scenarios(settings):
-        total += sum((s.seconds or 0) + SCALE_STEP_OVERHEAD_SECONDS for s in scenario.steps)
-    return total * engines
-
-
-def scale_scenarios(settings: ScaleSettings = ScaleSettings()) -> tuple[Scenario, ...]:
-    return tuple(scale_scenario(n, settings) for n in sorted(set(settings.records)))
-
-
-def is_scale(scenario_id: str) -> bool:
-    return scenario_id.startswith(SCALE_PREFIX)
-
-
 # --- S7: the user's own workload files (`run --workload FILE`) --------------------------------
 # A file becomes a scenario named after it: a load (variant "load"), then a run (the scenario's own figure;
 # with --threads-series one per client thread count, "run-<T>t"), all measured, on every engine row.
@@ -611,7 +493,6 @@ def own_scenario(
     )
 
 
-SCALE: tuple[Scenario, ...] = scale_scenarios()
 SCENARIOS_BY_ID: dict[str, Scenario] = {s.id: s for s in SCENARIOS}  # scale: SCALE, built per run
 # The user's workload files of the run being made or read: registered by the suite and by the results reader,
 # so that the report's lookups by id find them.

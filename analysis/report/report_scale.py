@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..catalogue.scenarios import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
+from ..catalogue.scale_group import SCALE_THREAD_WORKLOADS, SCALE_WORKLOADS
 from ..results.results import RunData
 from ..results.scale import NOISY_CORES, scale_points, stalls, timeline
 from .charts_scale import Axes, Line, grid_chart

@@ -5,7 +5,7 @@ reads and on loads that ran faster at a larger N.
 
 from __future__ import annotations
 
-from ..catalogue.scenarios import SCALE_WORKLOADS
+from ..catalogue.scale_group import SCALE_WORKLOADS
 from ..results.results import RunData
 from .formatting import format_budget, format_number
 from .tables import DISPLAY_ORDER, engine_label

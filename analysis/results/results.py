@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..catalogue.model import ENGINES, Scenario
-from ..catalogue.scenarios import SCALE_PREFIX, SCENARIOS_BY_ID, catalogue, register_own
+from ..catalogue.scale_group import SCALE_PREFIX
+from ..catalogue.scenarios import SCENARIOS_BY_ID, catalogue, register_own
 from ..catalogue.workloadfile import scenarios_of_results
 from .costs import COST_COLUMNS
 from .engine_lines import parse_engine_banner

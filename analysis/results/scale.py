@@ -18,7 +18,7 @@ from hdrh.codec import HdrCookieException, HdrLengthException
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogReader
 
-from ..catalogue.scenarios import SCALE_PREFIX
+from ..catalogue.scale_group import SCALE_PREFIX
 from .parse import parse_ycsb_output
 
 # YCSB's HdrHistogram range (us): 1 us to an hour, 3 significant digits, as its OneMeasurementHdrHistogram.

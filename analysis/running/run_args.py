@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..catalogue.model import ENGINES
-from ..catalogue.scenarios import (
-    QUICK_STEP_SECONDS,
+from ..catalogue.scale_group import (
     SCALE_LOAD_MIN_SECONDS,
     SCALE_LOAD_RATE,
     SCALE_RECORDS,
@@ -20,9 +19,9 @@ from ..catalogue.scenarios import (
     SCALE_SUSTAINED_SECONDS,
     SCALE_THREAD_SECONDS,
     SCALE_THREADS,
-    SCENARIO_GROUPS,
     ScaleSettings,
 )
+from ..catalogue.scenarios import QUICK_STEP_SECONDS, SCENARIO_GROUPS
 from ..report.findings import MARGIN_REPEATS, MARGIN_SCENARIOS
 from ..results.noise import NOISE_REPEATS
 

@@ -18,15 +18,8 @@ from pathlib import Path
 from typing import TextIO
 
 from ..catalogue.model import Scenario, binding_of
-from ..catalogue.scenarios import (
-    SCALE,
-    SCENARIOS,
-    own_scenario,
-    register_own,
-    scale_scenarios,
-    select_engines,
-    select_scenarios,
-)
+from ..catalogue.scale_group import SCALE, scale_scenarios
+from ..catalogue.scenarios import SCENARIOS, own_scenario, register_own, select_engines, select_scenarios
 from ..catalogue.workloadfile import (
     WorkloadFile,
     WorkloadFileRefused,

@@ -99,11 +99,11 @@ NOT_SCANNED = re.compile(r"(^|/)tests?/|\.(md|csv|svg)$|^(workloads|docs)/")
 ALLOWED: dict[str, tuple[int, str]] = {
     # The published tests and findings name the engines the published pages measured.
     "analysis/catalogue/scenarios.py": (
-        16,
-        "the published tests of named engines (RocksDB vs LevelDB, SQLite's notes: their sections, groups and "
-        "engines), and the scale group's sizing of Kyoto's buckets and SQLite's per-thread cache",
+        14,
+        "the published tests of named engines (RocksDB vs LevelDB, SQLite's notes: their sections, groups and engines)",
     ),
     "analysis/catalogue/model.py": (2, "a peer's name in an example, and the sections of two engines' published tests"),
+    "analysis/catalogue/scale_group.py": (2, "its sizing of Kyoto's buckets and SQLite's per-thread cache"),
     "analysis/report/findings.py": (41, "the published findings, each about the engines its page named"),
     "analysis/report/reference.py": (10, "the published pages' engine names mapped onto ours"),
     "analysis/report/report_tables.py": (1, "the report section of the RocksDB vs LevelDB test"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.catalogue.model import ENGINES
-from analysis.catalogue.scenarios import (
+from analysis.catalogue.scale_group import (
     SCALE,
     SCALE_LOAD_MIN_SECONDS,
     SCALE_RECORDS,
@@ -15,8 +15,8 @@ from analysis.catalogue.scenarios import (
     ScaleSettings,
     scale_scenarios,
     scale_worst_case_seconds,
-    select_scenarios,
 )
+from analysis.catalogue.scenarios import select_scenarios
 from analysis.catalogue.workloadfile import stacked_properties
 from analysis.results.parse import Expectation, parse_ycsb_output, step_problems
 from analysis.running.plan import plan_steps, resolve_step, ycsb_command
