@@ -5,8 +5,8 @@ The suite runs it on each engine it applies to as one *cell*: a fresh data direc
 each step one `bin/ycsb load|run <engine> -P <workload>...` in its own JVM. Steps marked `measured` give the
 scenario's figure; a scenario with variants (threads, rows per transaction) measures one step per variant.
 
-The published catalogue and the user's own files (scenarios.py) and the scale group (scale_group.py) build their
-scenarios from this module, which imports none of them.
+The published catalogue (scenarios.py), the scale group (scale_group.py) and the user's own workload files
+(own_workloads.py) build their scenarios from this module, which imports none of them.
 """
 
 from __future__ import annotations

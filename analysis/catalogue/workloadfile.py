@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Scenario
-from .scenarios import TRACE_WORKLOAD, own_scenario
+from .own_workloads import TRACE_WORKLOAD, own_scenario
 
 # Escapes Properties.load understands: \t \n \r \f \uXXXX, and a backslash before a character that would
 # otherwise separate or comment (= : # ! blank) or before another backslash.

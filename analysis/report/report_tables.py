@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..catalogue.model import Scenario
-from ..catalogue.scenarios import OWN_QUICK_COUNT, OWN_SCENARIOS, PK_QUERY_SHARED_THREADS, PK_QUERY_THREADS, knob_notes
+from ..catalogue.own_workloads import OWN_QUICK_COUNT, OWN_SCENARIOS
+from ..catalogue.scenarios import PK_QUERY_SHARED_THREADS, PK_QUERY_THREADS, knob_notes
 
 
 @dataclass(frozen=True)

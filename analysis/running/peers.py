@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..catalogue.engines import REGISTERED, REGISTRY
 from ..catalogue.model import peer_id
-from ..catalogue.scenarios import EMBEDDED_WORKLOAD
+from ..catalogue.own_workloads import EMBEDDED_WORKLOAD
 
 YCSB_CLIENT = "site.ycsb.Client"
 # Our launcher's main (harness/.../CheckedClient.java), with our jars on a peer's classpath: YCSB's Client

@@ -13,7 +13,8 @@ from typing import Protocol
 from ..catalogue.engines import REGISTERED
 from ..catalogue.keydraws import DEFAULT_LOAD_SEED, distinct_keys
 from ..catalogue.model import ENGINE_PROPS, Scenario, Step, binding_of
-from ..catalogue.scenarios import QUICK_TIMED_OPERATIONS, QUICK_TIMED_RECORDS, SIZED_BY_WORKLOAD
+from ..catalogue.own_workloads import SIZED_BY_WORKLOAD
+from ..catalogue.scenarios import QUICK_TIMED_OPERATIONS, QUICK_TIMED_RECORDS
 from ..catalogue.workloadfile import stacked_properties
 from ..results.costs import StepShape, step_shape
 from ..results.parse import (

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..catalogue.model import Scenario, binding_of
+from ..catalogue.own_workloads import own_scenario
 from ..catalogue.scale_group import SCALE, scale_scenarios
-from ..catalogue.scenarios import SCENARIOS, own_scenario, register_own, select_engines, select_scenarios
+from ..catalogue.scenarios import SCENARIOS, register_own, select_engines, select_scenarios
 from ..catalogue.workloadfile import (
     WorkloadFile,
     WorkloadFileRefused,

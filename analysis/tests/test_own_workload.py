@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from analysis.catalogue.scenarios import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
+from analysis.catalogue.own_workloads import EMBEDDED_WORKLOAD, OWN_QUICK_COUNT, own_scenario
 from analysis.catalogue.workloadfile import check_workload_file, class_on_classpath, parse_properties, read_properties
 from analysis.report.report_costs import amplification_blocks
 from analysis.report.report_tables import _own_label
