@@ -1,7 +1,9 @@
-"""Shared test helpers: where the captured outputs are, and which engines have them."""
+"""Shared test helpers: where the captured outputs are, which engines have them, and `python -m analysis` run."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,13 @@ from analysis.catalogue.scenarios import forget_own
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
+
+
+def run_analysis(*args: str, timeout: float, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m analysis ARGS` in a child process from the top folder, its stdout and stderr kept as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def captured_engines() -> list[str]:

@@ -10,13 +10,11 @@ import pytest
 from analysis.cli.main import COMMANDS, command_main
 from analysis.running import run_args
 
-from .conftest import REPO
+from .conftest import REPO, run_analysis
 
 
 def analysis(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "analysis", *args], cwd=REPO, capture_output=True, text=True, timeout=60
-    )
+    return run_analysis(*args, timeout=60)
 
 
 def test_list_prints_the_selected_scenarios_with_their_steps() -> None:

@@ -300,30 +300,13 @@ def test_the_suite_runs_the_real_crash_check_into_its_report(tmp_path):
     """bin/ycsb crash-write and crash-verify on LevelDB for real, through the suite's --crash-rounds."""
     from analysis.running.plan import engine_is_built
 
-    from .conftest import REPO
+    from .conftest import REPO, run_analysis
 
     assert engine_is_built(REPO, "leveldb"), "the LevelDB binding is not built: run `mvn -q -B package -DskipTests`"
     out = tmp_path / "results"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "analysis",
-            "run",
-            "--engines",
-            "leveldb",
-            "--scenarios",
-            "seqwrite",
-            "--cap",
-            "1000",
-            "--crash-rounds",
-            "1",
-            "--out",
-            str(out),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+    done = run_analysis(
+        *["run", "--engines", "leveldb", "--scenarios", "seqwrite", "--cap", "1000", "--crash-rounds", "1"],
+        *["--out", str(out)],
         timeout=240,
     )
     assert done.returncode == 0, done.stderr

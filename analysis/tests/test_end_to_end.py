@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 
 from analysis.catalogue.keydraws import distinct_keys
 from analysis.catalogue.model import ENGINES
 from analysis.running.plan import engine_is_built
 
-from .conftest import REPO
+from .conftest import REPO, run_analysis
 
 SCENARIOS = ("seqwrite", "randread")
 
@@ -29,25 +27,8 @@ def built_engines() -> list[str]:
 def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
     engines = built_engines()
     out = tmp_path / "results"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "analysis",
-            "run",
-            "--quick",
-            "--engines",
-            *engines,
-            "--scenarios",
-            *SCENARIOS,
-            "--cap",
-            "2000",
-            "--out",
-            str(out),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+    done = run_analysis(
+        *["run", "--quick", "--engines", *engines, "--scenarios", *SCENARIOS, "--cap", "2000", "--out", str(out)],
         timeout=240,
     )
     assert done.returncode == 0, done.stderr
@@ -121,43 +102,18 @@ def test_suite_runs_two_scenarios_and_renders_the_report(tmp_path):
 def test_report_command_rerenders_a_text_output_run(tmp_path):
     built_engines()
     out = tmp_path / "results"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "analysis",
-            "run",
-            "--engines",
-            "leveldb",
-            "--scenarios",
-            "seqwrite",
-            "--cap",
-            "1000",
-            "--out",
-            str(out),
-            "--no-report",
-            "--exporter",
-            "text",
-        ],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
+    ran = run_analysis(
+        *["run", "--engines", "leveldb", "--scenarios", "seqwrite", "--cap", "1000", "--out", str(out)],
+        *["--no-report", "--exporter", "text"],
         timeout=120,
     )
+    assert ran.returncode == 0, ran.stderr
     assert not (out / "report.md").exists()
     assert "[INSERT], Operations, 1000" in (out / "leveldb" / "seqwrite" / "r1" / "01-load-seqwrite.txt").read_text()
-    done = subprocess.run(
-        [sys.executable, "-m", "analysis", "report", str(out)], cwd=REPO, capture_output=True, text=True, timeout=120
-    )
+    done = run_analysis("report", str(out), timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(out / "report.md")
-    compared = subprocess.run(
-        [sys.executable, "-m", "analysis", "compare", str(out), str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    compared = run_analysis("compare", str(out), str(out), timeout=120)
     assert compared.returncode == 0, compared.stderr
     assert "| LevelDB 1.13 (leveldbjni) | seqwrite |" in compared.stdout and "1.00x" in compared.stdout
     assert "ops/sec" in (out / "report.md").read_text()
@@ -177,14 +133,9 @@ def test_a_step_that_fails_in_a_cells_jvm_fails_only_its_cell(tmp_path):
         "readproportion=1\nupdateproportion=0\n"
     )
     out = tmp_path / "results"
-    done = subprocess.run(
-        [
-            *[sys.executable, "-m", "analysis", "run", "--engines", "lmdb", "--workload", str(bad)],
-            *["--workload", str(good), "--out", str(out), "--crash-rounds", "0"],
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+    done = run_analysis(
+        *["run", "--engines", "lmdb", "--workload", str(bad), "--workload", str(good), "--out", str(out)],
+        *["--crash-rounds", "0"],
         timeout=240,
     )
     assert "1 of 2 cells ok" in done.stderr, done.stderr[-3000:]

@@ -20,7 +20,7 @@ from analysis.results.crash import FILE_CHECKS, NO_PROMISE_WITH, PROMISES, SYNCE
 from analysis.running.peers import EMBEDDED_DIR_PROPERTIES, OUR_ENGINE_PREFIXES
 from analysis.running.plan import engine_is_built
 
-from .conftest import REPO
+from .conftest import REPO, run_analysis
 
 
 def test_parse_reads_bindings_and_facts_in_the_files_order():
@@ -206,9 +206,7 @@ def _built_module() -> str:
 
 
 def _analysis(args: list[str], env: dict[str, str], timeout: int = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "analysis", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout
-    )
+    return run_analysis(*args, timeout=timeout, env=env)
 
 
 def test_an_engine_registered_by_a_test_runs_through_the_suite_the_crash_check_and_the_report(tmp_path):

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from analysis.running.membudget import BudgetRefused, find_controller
 from analysis.running.plan import engine_is_built
 
-from .conftest import REPO
+from .conftest import REPO, run_analysis
 
 ENGINE = "rocksdb"
 
@@ -29,33 +27,10 @@ def test_scale_group_runs_at_tiny_counts_and_reports(tmp_path):
         print(f"running without --memory: {e}")
         memory = []
     out = tmp_path / "results"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "analysis",
-            "run",
-            "--scenarios",
-            "scale",
-            "--engines",
-            ENGINE,
-            *memory,
-            "--cap",
-            "400",
-            "--records-series",
-            "200,400",
-            "--threads-series",
-            "1,2",
-            "--step-seconds",
-            "2",
-            "--duration",
-            "3",
-            "--out",
-            str(out),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+    done = run_analysis(
+        *["run", "--scenarios", "scale", "--engines", ENGINE, *memory, "--cap", "400"],
+        *["--records-series", "200,400", "--threads-series", "1,2", "--step-seconds", "2", "--duration", "3"],
+        *["--out", str(out)],
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
