@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..catalogue.engines import REGISTERED
 from ..catalogue.model import ENGINE_LABELS, is_peer, peer_label
@@ -242,12 +243,25 @@ def engine_panels(
     return panels
 
 
-def build_engine_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
+class TableFrame(NamedTuple):
+    """What every layout starts from: the published figures' label (None without them), the engines run, whether
+    this host's figures are given on both clocks, and the figures on the clock the table leads with."""
+
+    label: str | None
+    run: list[str]
+    two: bool
+    shown: FigureMap
+
+
+def table_frame(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> TableFrame:
     label = published_label(definition, published)
-    run = table_engines(definition, figures)
-    engines = _ordered(set(run) | set(published_engines(definition, published)))
     two = clocked(definition, figures, label)
-    shown = on_operations_clock(figures) if two else figures
+    return TableFrame(label, table_engines(definition, figures), two, on_operations_clock(figures) if two else figures)
+
+
+def build_engine_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
+    label, run, two, shown = table_frame(definition, figures, published)
+    engines = _ordered(set(run) | set(published_engines(definition, published)))
     today = f"{TODAY}, {OPERATIONS_CLOCK}" if two else TODAY
     headers = ["Engine"]
     for column in definition.columns:
@@ -273,12 +287,9 @@ def build_engine_table(definition: ReportTable, figures: FigureMap, published: M
 
 
 def build_variant_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
-    label = published_label(definition, published)
-    run = table_engines(definition, figures)
+    label, run, two, timed = table_frame(definition, figures, published)
     shown = _ordered(set(run))
     from_source = published_engines(definition, published)
-    two = clocked(definition, figures, label)
-    timed = on_operations_clock(figures) if two else figures
     today = f"{TODAY}, {OPERATIONS_CLOCK}" if two else TODAY
     headers = ["Test"]
     for e in shown:
@@ -351,11 +362,8 @@ def background_writes_text(close: CloseStats | None) -> str:
 
 
 def build_tests_table(definition: ReportTable, figures: FigureMap, published: Mapping[Key, Published]) -> BuiltTable:
-    label = published_label(definition, published)
-    run = table_engines(definition, figures)
+    label, run, two, shown = table_frame(definition, figures, published)
     engines = _ordered(set(run) | set(published_engines(definition, published)))
-    two = clocked(definition, figures, label)
-    shown = on_operations_clock(figures) if two else figures
     today = [f"{TODAY}, {OPERATIONS_CLOCK}", YCSB_CLOCK] if two else [TODAY]
     headers = ["Test", "Engine", *today, "write stalls", "level shape at close", "background writes"]
     if label:
