@@ -69,6 +69,26 @@ static inline char* copy_key(JNIEnv* env, jbyteArray key, buffer* b, size_t* ksi
   return p;
 }
 
+/* Copies the Java key and value into b, the value right after the key (at the result + *ksiz); NULL with an
+ * exception pending when either is null or memory runs out, in which case there is nothing to release. */
+static inline char* copy_key_value(JNIEnv* env, jbyteArray key, jbyteArray value, buffer* b, size_t* ksiz,
+    size_t* vsiz) {
+  if (key == NULL || value == NULL) {
+    throw_java(env, "java/lang/NullPointerException", key == NULL ? "key" : "value");
+    return NULL;
+  }
+  jsize kn = (*env)->GetArrayLength(env, key);
+  jsize vn = (*env)->GetArrayLength(env, value);
+  char* p = buffer_reserve(env, b, (size_t)kn + (size_t)vn);
+  if (p != NULL) {
+    (*env)->GetByteArrayRegion(env, key, 0, kn, (jbyte*)p);
+    (*env)->GetByteArrayRegion(env, value, 0, vn, (jbyte*)(p + kn));
+    *ksiz = (size_t)kn;
+    *vsiz = (size_t)vn;
+  }
+  return p;
+}
+
 /* A malloc'd NUL-terminated copy of a Java byte[] (a path, a property name), or NULL with an
  * exception pending; the caller frees it. */
 static inline char* copy_cstring(JNIEnv* env, jbyteArray bytes, const char* what) {

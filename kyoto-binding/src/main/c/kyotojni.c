@@ -443,20 +443,13 @@ static void write_record(JNIEnv* env, handle* hd, work_fn work, record* r, jbool
 JNIEXPORT void JNICALL Java_site_ycsb_embedded_kyoto_KyotoNative_set(JNIEnv* env, jclass cls, jlong h,
     jbyteArray key, jbyteArray value, jboolean transaction, jboolean hard) {
   (void)cls;
-  if (key == NULL || value == NULL) {
-    throw_java(env, "java/lang/NullPointerException", key == NULL ? "key" : "value");
-    return;
-  }
-  jsize ksiz = (*env)->GetArrayLength(env, key);
-  jsize vsiz = (*env)->GetArrayLength(env, value);
   buffer b;
-  char* p = buffer_reserve(env, &b, (size_t)ksiz + (size_t)vsiz);
+  size_t ksiz, vsiz;
+  char* p = copy_key_value(env, key, value, &b, &ksiz, &vsiz);
   if (p == NULL) {
     return;
   }
-  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
-  (*env)->GetByteArrayRegion(env, value, 0, vsiz, (jbyte*)(p + ksiz));
-  record r = {p, (size_t)ksiz, p + ksiz, (size_t)vsiz, JNI_FALSE};
+  record r = {p, ksiz, p + ksiz, vsiz, JNI_FALSE};
   write_record(env, HANDLE(h), set_work, &r, transaction, hard);
   buffer_release(&b);
 }

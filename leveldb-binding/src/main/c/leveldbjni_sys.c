@@ -242,22 +242,15 @@ JNIEXPORT jboolean JNICALL J(contains)(JNIEnv* env, jclass cls, jlong h, jbyteAr
 
 JNIEXPORT void JNICALL J(put)(JNIEnv* env, jclass cls, jlong h, jbyteArray key, jbyteArray value) {
   (void)cls;
-  if (key == NULL || value == NULL) {
-    throw_java(env, "java/lang/NullPointerException", key == NULL ? "key" : "value");
-    return;
-  }
   database* d = DBH(h);
-  jsize ksiz = (*env)->GetArrayLength(env, key);
-  jsize vsiz = (*env)->GetArrayLength(env, value);
   buffer b;
-  char* p = buffer_reserve(env, &b, (size_t)ksiz + (size_t)vsiz);
+  size_t ksiz, vsiz;
+  char* p = copy_key_value(env, key, value, &b, &ksiz, &vsiz);
   if (p == NULL) {
     return;
   }
-  (*env)->GetByteArrayRegion(env, key, 0, ksiz, (jbyte*)p);
-  (*env)->GetByteArrayRegion(env, value, 0, vsiz, (jbyte*)(p + ksiz));
   char* err = NULL;
-  leveldb_put(d->db, d->write, p, (size_t)ksiz, p + ksiz, (size_t)vsiz, &err);
+  leveldb_put(d->db, d->write, p, ksiz, p + ksiz, vsiz, &err);
   buffer_release(&b);
   thrown(env, err);
 }
