@@ -223,18 +223,12 @@ public abstract class KeyValueDbContract {
     DB db = TraceSamples.logging(engine, log, statuses);
     TraceWorkload load = new TraceWorkload();
     load.init(p);
-    while (load.doInsert(db, null)) {
-      continue;
-    }
-    load.cleanup();
+    TraceSamples.loadAll(load, db);
     assertEquals(TraceSamples.TWITTER_TEN_LOAD, log);
     log.clear();
     TraceWorkload run = new TraceWorkload();
     run.init(p);
-    while (run.doTransaction(db, null)) {
-      continue;
-    }
-    run.cleanup();
+    TraceSamples.replayAll(run, db);
     assertEquals(TraceSamples.TWITTER_TEN_OPS, log);
     assertEquals(12, statuses.size());
     statuses.forEach(s -> assertEquals(Status.OK, s, "every call of the replay: " + statuses));

@@ -25,9 +25,6 @@ public final class TraceReplayMain {
     DB db = new BasicDB();
     db.setProperties(quiet);
     db.init();
-    while (w.doTransaction(db, null)) {
-      continue;
-    }
-    w.cleanup();
+    TraceSamples.replayAll(w, db);
   }
 }

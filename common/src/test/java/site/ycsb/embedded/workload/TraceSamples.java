@@ -9,6 +9,7 @@ import java.util.Vector;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
+import site.ycsb.WorkloadException;
 
 /** A small synthetic trace and what it must become, shared by the workload's tests and every engine's contract. */
 public final class TraceSamples {
@@ -48,6 +49,22 @@ public final class TraceSamples {
   /** The value size each key holds after the load and the ten operations; c3 was deleted. */
   public static final Map<String, Integer> TWITTER_TEN_STORED = Map.of(
       "nz:u:a1", 110, "nz:u:b2", 50, "nz:u:d4", 8, "nz:u:e5", 40);
+
+  /** Runs {@code w}'s load phase on one thread to its end on {@code db}, then cleans {@code w} up. */
+  public static void loadAll(TraceWorkload w, DB db) throws WorkloadException {
+    while (w.doInsert(db, null)) {
+      continue;
+    }
+    w.cleanup();
+  }
+
+  /** Replays {@code w}'s trace on one thread to its end on {@code db}, then cleans {@code w} up. */
+  public static void replayAll(TraceWorkload w, DB db) throws WorkloadException {
+    while (w.doTransaction(db, null)) {
+      continue;
+    }
+    w.cleanup();
+  }
 
   /**
    * {@code inner} with every call written to {@code log} in the form of {@link #TWITTER_TEN_OPS}, and every

@@ -122,12 +122,7 @@ class TraceWorkloadTest {
   }
 
   static String load(TraceWorkload w, DB db) throws Exception {
-    return stderrOf(() -> {
-      while (w.doInsert(db, null)) {
-        continue;
-      }
-      w.cleanup();
-    });
+    return stderrOf(() -> TraceSamples.loadAll(w, db));
   }
 
   interface Body {
