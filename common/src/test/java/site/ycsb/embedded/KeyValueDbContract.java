@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Properties;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -909,6 +911,36 @@ public abstract class KeyValueDbContract {
     for (int i = 0; i < n; i++) {
       assertEquals(Map.of("f", "v" + i), read(db, "user" + i, null));
     }
+  }
+
+  /**
+   * Inserts {@code count} one-field records, user00000000 on, each field0 {@code size.applyAsInt(i)} random bytes
+   * (seed 7), and asserts that a scan of them all and a scan of three from user00004999 return them in key order:
+   * a binding whose scan fills a native buffer crosses many buffers, and values larger than one. Returns the values.
+   */
+  protected static List<byte[]> assertScansAcrossBuffers(DB db, int count, IntUnaryOperator size) {
+    Random random = new Random(7);
+    List<byte[]> stored = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] v = new byte[size.applyAsInt(i)];
+      random.nextBytes(v);
+      stored.add(v);
+      Map<String, ByteIterator> rec = new HashMap<>();
+      rec.put("field0", new ByteArrayByteIterator(v));
+      assertEquals(Status.OK, db.insert("usertable", String.format("user%08d", i), rec));
+    }
+    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+    assertEquals(Status.OK, db.scan("usertable", "", 10_000, null, rows));
+    assertEquals(stored.size(), rows.size());
+    for (int i = 0; i < stored.size(); i++) {
+      assertArrayEquals(stored.get(i), rows.get(i).get("field0").toArray(), "value " + i);
+    }
+    rows.clear();
+    assertEquals(Status.OK, db.scan("usertable", "user00004999", 3, null, rows));
+    assertEquals(3, rows.size());
+    assertArrayEquals(stored.get(5000), rows.get(1).get("field0").toArray());
+    assertArrayEquals(stored.get(5001), rows.get(2).get("field0").toArray());
+    return stored;
   }
 
   /** Cuts {@code file} to half its size, as a copy interrupted or a disk that lost its tail would. */

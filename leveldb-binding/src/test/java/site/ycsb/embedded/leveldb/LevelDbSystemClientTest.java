@@ -298,26 +298,9 @@ class LevelDbSystemClientTest extends LevelDbClientTest {
   @Test
   void scanFetchesManyBuffersAndValuesLargerThanTheBuffer() throws Exception {
     DB db = open(tuned());
-    Random random = new Random(7);
-    List<byte[]> stored = new ArrayList<>();
-    for (int i = 0; i < 6000; i++) {
-      // mostly 100-byte values (several buffers full), and some larger than the whole buffer
-      int size = i % 1000 == 500 ? SystemLevelDb.SCAN_BUFFER_BYTES + 1000 * i : 100;
-      byte[] v = new byte[size];
-      random.nextBytes(v);
-      stored.add(v);
-      assertEquals(Status.OK, db.insert("usertable", String.format("user%08d", i), bareRecord(v)));
-    }
-    Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
-    assertEquals(Status.OK, db.scan("usertable", "", 10_000, null, rows));
-    assertEquals(stored.size(), rows.size());
-    for (int i = 0; i < stored.size(); i++) {
-      assertArrayEquals(stored.get(i), rows.get(i).get("field0").toArray(), "value " + i);
-    }
-    rows.clear();
-    assertEquals(Status.OK, db.scan("usertable", "user00004999", 3, null, rows));
-    assertEquals(3, rows.size());
-    assertArrayEquals(stored.get(5000), rows.get(1).get("field0").toArray());
+    // mostly 100-byte values (several buffers full), and some larger than the whole buffer
+    List<byte[]> stored = assertScansAcrossBuffers(db, 6000,
+        i -> i % 1000 == 500 ? SystemLevelDb.SCAN_BUFFER_BYTES + 1000 * i : 100);
     // The full pass counts the lengths where the native fill wrote them (no array per value).
     site.ycsb.embedded.workload.FullScanSink counted = new site.ycsb.embedded.workload.FullScanSink();
     assertEquals(Status.OK, db.scan("usertable", "", 10_000, null, counted));
