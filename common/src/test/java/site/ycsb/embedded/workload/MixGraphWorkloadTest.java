@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 
+import site.ycsb.DB;
 import site.ycsb.WorkloadException;
 
 /**
@@ -62,15 +63,25 @@ class MixGraphWorkloadTest {
     return xs.stream().filter(x -> x <= s).count() / (double) xs.size();
   }
 
-  @Test
-  void loadedValueSizesFollowTheGeneralizedPareto() throws Exception {
-    MixGraphWorkload w = workload("recordcount", "200000");
+  /** One operation of a workload's load phase ({@code MixGraphWorkload::doInsert}) or run phase. */
+  interface Step {
+    boolean call(MixGraphWorkload w, DB db, Object threadstate);
+  }
+
+  /** The calls that {@code n} steps of one thread of {@code w} made, in order, as the recording DB logs them. */
+  static List<String> calls(MixGraphWorkload w, Step step, int n) throws WorkloadException {
     Object state = w.initThread(new Properties(), 0, 1);
     TraceWorkloadTest.RecordingDb db = new TraceWorkloadTest.RecordingDb();
-    for (int i = 0; i < 200_000; i++) {
-      w.doInsert(db, state);
+    for (int i = 0; i < n; i++) {
+      step.call(w, db, state);
     }
-    List<Long> values = sizes(db.ops, "INSERT ");
+    return db.ops;
+  }
+
+  @Test
+  void loadedValueSizesFollowTheGeneralizedPareto() throws Exception {
+    List<String> ops = calls(workload("recordcount", "200000"), MixGraphWorkload::doInsert, 200_000);
+    List<Long> values = sizes(ops, "INSERT ");
     assertEquals(200_000, values.size());
     // sizes are the Pareto draw rounded up, at most 1024
     for (long s : new long[] {1, 3, 10, 15, 20, 40, 80, 150, 300, 600}) {
@@ -79,22 +90,17 @@ class MixGraphWorkloadTest {
     assertEquals(1024, values.stream().mapToLong(Long::longValue).max().orElseThrow());
     assertEquals(1, values.stream().mapToLong(Long::longValue).min().orElseThrow());
     // the loaded keys are 0 .. n-1 in order, 48-byte decimal
-    assertEquals("INSERT " + "0".repeat(48) + " ", db.ops.get(0).substring(0, 56));
-    assertEquals("0".repeat(42) + "199999", db.ops.get(199_999).split(" ")[1]);
+    assertEquals("INSERT " + "0".repeat(48) + " ", ops.get(0).substring(0, 56));
+    assertEquals("0".repeat(42) + "199999", ops.get(199_999).split(" ")[1]);
   }
 
   @Test
   void keyRangeHotnessFollowsTheTwoTermExponential() throws Exception {
     MixGraphWorkload w = workload("mixgraph.mix_get_ratio", "1", "mixgraph.mix_put_ratio", "0",
         "mixgraph.mix_seek_ratio", "0");
-    Object state = w.initThread(new Properties(), 0, 1);
-    TraceWorkloadTest.RecordingDb db = new TraceWorkloadTest.RecordingDb();
     int n = 200_000;
-    for (int i = 0; i < n; i++) {
-      w.doTransaction(db, state);
-    }
     long[] hits = new long[30];
-    for (String op : db.ops) {
+    for (String op : calls(w, MixGraphWorkload::doTransaction, n)) {
       assertTrue(op.startsWith("READ "), op);
       long keynum = Long.parseLong(op.substring(5));
       hits[(int) (keynum / 10_000)]++; // 300,000 keys in 30 ranges of 10,000
@@ -135,15 +141,9 @@ class MixGraphWorkloadTest {
 
   @Test
   void theMixRatiosAndScanLengthsHold() throws Exception {
-    MixGraphWorkload w = workload();
-    Object state = w.initThread(new Properties(), 0, 1);
-    TraceWorkloadTest.RecordingDb db = new TraceWorkloadTest.RecordingDb();
     int n = 100_000;
-    for (int i = 0; i < n; i++) {
-      w.doTransaction(db, state);
-    }
     Map<String, Integer> counts = new HashMap<>();
-    for (String op : db.ops) {
+    for (String op : calls(workload(), MixGraphWorkload::doTransaction, n)) {
       counts.merge(op.substring(0, op.indexOf(' ')), 1, Integer::sum);
     }
     assertEquals(0.85, counts.get("READ") / (double) n, 0.006);
@@ -151,12 +151,7 @@ class MixGraphWorkloadTest {
     assertEquals(0.01, counts.get("SCAN") / (double) n, 0.002);
 
     MixGraphWorkload seeks = workload("mixgraph.mix_get_ratio", "0", "mixgraph.mix_put_ratio", "0");
-    Object s2 = seeks.initThread(new Properties(), 0, 1);
-    TraceWorkloadTest.RecordingDb db2 = new TraceWorkloadTest.RecordingDb();
-    for (int i = 0; i < 20_000; i++) {
-      seeks.doTransaction(db2, s2);
-    }
-    List<Long> lengths = sizes(db2.ops, "SCAN ");
+    List<Long> lengths = sizes(calls(seeks, MixGraphWorkload::doTransaction, 20_000), "SCAN ");
     assertEquals(20_000, lengths.size());
     for (long s : new long[] {1, 5, 10, 30, 100, 1000}) {
       assertEquals(paretoCdf(s, ITER_K, ITER_SIGMA), atOrBelow(lengths, s), 0.015, "P(scan length <= " + s + ")");
@@ -199,11 +194,7 @@ class MixGraphWorkloadTest {
   @Test
   void theEndBlockShowsTheGeneratedDistributionsBesideTheModel() throws Exception {
     MixGraphWorkload w = workload();
-    Object state = w.initThread(new Properties(), 0, 1);
-    TraceWorkloadTest.RecordingDb db = new TraceWorkloadTest.RecordingDb();
-    for (int i = 0; i < 50_000; i++) {
-      w.doTransaction(db, state);
-    }
+    calls(w, MixGraphWorkload::doTransaction, 50_000);
     String out = TraceWorkloadTest.stderrOf(w::cleanup);
     String line = out.lines().filter(l -> l.startsWith("[MIXGRAPH] ")).findFirst().orElseThrow();
     Map<String, String> b = new HashMap<>();
