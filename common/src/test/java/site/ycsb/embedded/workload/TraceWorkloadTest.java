@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.Vector;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
@@ -154,6 +155,17 @@ class TraceWorkloadTest {
     return m;
   }
 
+  /** Asserts that {@code block} holds each name=value of {@code namesAndValues} (it may hold other fields too). */
+  static void assertFields(Map<String, String> block, String... namesAndValues) {
+    Map<String, String> expected = new TreeMap<>();
+    Map<String, String> found = new TreeMap<>();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      expected.put(namesAndValues[i], namesAndValues[i + 1]);
+      found.put(namesAndValues[i], block.get(namesAndValues[i]));
+    }
+    assertEquals(expected, found);
+  }
+
   @Test
   void aTenLineTwitterTraceReplaysExactlyItsTenOperationsInOrder() throws Exception {
     Path trace = write("ten.csv", TWITTER_TEN);
@@ -161,25 +173,16 @@ class TraceWorkloadTest {
     String loadOut = load(workload(trace), db);
     // the load inserts the keys read or deleted before any write: a1 (get first) and c3 (delete first)
     assertEquals(TraceSamples.TWITTER_TEN_LOAD, db.ops);
-    Map<String, String> loadBlock = block(loadOut);
-    assertEquals("load", loadBlock.get("phase"));
-    assertEquals("10", loadBlock.get("lines"));
-    assertEquals("2", loadBlock.get("loaded"));
+    assertFields(block(loadOut), "phase", "load", "lines", "10", "loaded", "2");
 
     db.ops.clear();
     Map<String, String> b = block(replay(workload(trace), db));
     assertEquals(TWITTER_TEN_OPS, db.ops);
-    assertEquals("run", b.get("phase"));
-    assertEquals("twitter", b.get("format"));
-    assertEquals("10", b.get("lines"));
-    assertEquals("10", b.get("replayed"));
-    assertEquals("5", b.get("distinct_keys~"));
-    assertEquals("9.000", b.get("span_s"));
-    assertEquals("delete:1,insert:3,read:3,update:3", b.get("mix"));
-    assertEquals("add:1,append:1,delete:1,get:2,gets:1,incr:1,replace:1,set:2", b.get("trace_ops"));
-    assertEquals("min:0,p50:100,p90:200,p99:300,max:300,mean:111.8", b.get("valuesize"));
-    assertEquals("min:20,p50:20,p90:21,p99:22,max:22,mean:20.3", b.get("keysize"));
-    assertEquals("0", b.get("updates_inserted"));
+    assertFields(b, "phase", "run", "format", "twitter", "lines", "10", "replayed", "10", "distinct_keys~", "5",
+        "span_s", "9.000", "mix", "delete:1,insert:3,read:3,update:3",
+        "trace_ops", "add:1,append:1,delete:1,get:2,gets:1,incr:1,replace:1,set:2",
+        "valuesize", "min:0,p50:100,p90:200,p99:300,max:300,mean:111.8",
+        "keysize", "min:20,p50:20,p90:21,p99:22,max:22,mean:20.3", "updates_inserted", "0");
   }
 
   @Test
@@ -226,11 +229,8 @@ class TraceWorkloadTest {
     RecordingDb db = new RecordingDb();
     Map<String, String> b = block(replay(workload(write("t.tsv", text)), db));
     assertEquals(List.of("INSERT k1 10", "READ k1", "SCAN k0 25", "UPDATE k1 12"), db.ops);
-    assertEquals("kvtrace", b.get("format"));
-    assertEquals("5", b.get("lines"));
-    assertEquals("2", b.get("malformed"));
-    assertEquals("insert:1,read:1,scan:1,skip:1,update:1", b.get("mix"));
-    assertEquals("2.000", b.get("span_s"));
+    assertFields(b, "format", "kvtrace", "lines", "5", "malformed", "2", "span_s", "2.000",
+        "mix", "insert:1,read:1,scan:1,skip:1,update:1");
   }
 
   @Test
