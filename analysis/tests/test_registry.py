@@ -134,13 +134,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "datadir/src/main/java/site/ycsb/embedded/DamagedFiles.java": (5, "each engine's damaged files"),
     # Not moved to the registry or the modules yet: the rest of the Java side and the benchmarks.
     "datadir/src/main/java/site/ycsb/embedded/RecordsInFiles.java": (3, "not moved yet: records read from files"),
-    "datadir/src/main/java/site/ycsb/embedded/MmapSpace.java": (1, "not moved yet: a comment"),
-    "common/src/main/java/site/ycsb/embedded/EngineFacts.java": (1, "not moved yet: a comment's example"),
     "common/src/main/java/site/ycsb/embedded/EngineProperties.java": (8, "upstream YCSB's property names per engine"),
-    "common/src/main/java/site/ycsb/embedded/KeyValueDB.java": (5, "not moved yet: comments' examples"),
-    "harness/src/main/java/site/ycsb/embedded/Preflight.java": (1, "not moved yet: a comment's example"),
-    "harness/src/main/java/site/ycsb/embedded/ScratchDatabase.java": (1, "not moved yet: a comment's example"),
-    "harness/src/main/java/site/ycsb/embedded/Warmup.java": (1, "not moved yet: a comment's example"),
     "benchmarks/pom.xml": (7, "not moved yet: the benchmarks' engine libraries"),
     "benchmarks/run.sh": (2, "not moved yet: the benchmarks' usage and native paths"),
     "benchmarks/src/main/c/floor.c": (13, "not moved yet: the engine floor's C loops"),

@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * where what depends on the properties (the disk-space margin, the database file, a repair) stays a hook that
  * {@link KeyValueDB#configure} informs.
  *
- * @param name the engine's name, the prefix of its properties and its messages ({@code leveldb})
+ * @param name the engine's name as the registry spells it, the prefix of its properties and its messages
  * @param optionsClass the class that holds the binding's own property names as public String constants (its Options
  *     class, go-ycsb's block of names): those that start with the engine's name and a dot, not a {@code _DEFAULT}
  *     value; null for the client class itself

@@ -102,7 +102,7 @@ public abstract class KeyValueDB<H> extends DB {
     return engine;
   }
 
-  /** The engine's name, used as property prefix and in messages ("leveldb"). */
+  /** The engine's name, as the registry spells it, used as property prefix and in messages. */
   protected final String engineName() {
     return engine().name();
   }
@@ -236,7 +236,8 @@ public abstract class KeyValueDB<H> extends DB {
 
   /**
    * This run's layout with the binding's own entries added: what else decides how its files lay out
-   * the data ({@code leveldb.library}). Called after {@link #configure}; adds nothing by default.
+   * the data (a property of its own that picks which library writes them, say). Called after
+   * {@link #configure}; adds nothing by default.
    */
   protected DataLayout layout(DataLayout common) {
     return common;
@@ -254,17 +255,17 @@ public abstract class KeyValueDB<H> extends DB {
   }
 
   /**
-   * The database's file in the data directory when the directory can hold several databases
-   * ({@code sqlite.file}), each with its own layout record; null (the default) when the directory is
-   * the database. Called after {@link #configure}.
+   * The database's file in the data directory when the directory can hold several databases (a file each,
+   * named by a property of the binding's), each with its own layout record; null (the default) when the
+   * directory is the database. Called after {@link #configure}.
    */
   protected String databaseFile() {
     return null;
   }
 
   /**
-   * Whether the engine runs its repair before opening (leveldb.repair): then the files it rebuilds from
-   * are not refused as damaged. Called after {@link #configure}. False by default.
+   * Whether the engine runs its repair before opening (a repair property of its own is set): then the files it
+   * rebuilds from are not refused as damaged. Called after {@link #configure}. False by default.
    */
   protected boolean repairs() {
     return false;
@@ -327,7 +328,7 @@ public abstract class KeyValueDB<H> extends DB {
    * {@link #setProperties}, which YCSB's client calls in its main thread before its clock starts, as
    * a C program's shared libraries are loaded before main. Nothing by default; a failure here is
    * left to {@link #init}, which loads again and reports it. Bindings whose library unpacks from a
-   * jar (RocksDB, leveldbjni, sqlite-jdbc: 0.1 to 0.7 s here) should override it.
+   * jar (0.1 to 0.7 s for this project's) should override it.
    */
   protected void loadEngineLibrary() throws Exception {
   }

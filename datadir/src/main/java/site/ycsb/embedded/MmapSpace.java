@@ -9,8 +9,8 @@ import java.util.stream.Stream;
  * Whether this JVM runs with {@value #LIBRARY} preloaded (datadir/src/main/c/mmap_space.c): then a file that
  * an engine grows for its memory maps (leveldbjni's LevelDB 1.13, Kyoto Cabinet) holds real blocks, and a
  * filesystem that another process fills is an IO error ("No space left on device") instead of a SIGBUS that
- * kills the JVM. {@code bin/ycsb} preloads it for the leveldb and kyoto engines; a JVM started otherwise needs
- * {@code LD_PRELOAD=<path>/libycsb_mmap_space.so}.
+ * kills the JVM. {@code bin/ycsb} preloads it for each engine the registry marks {@code launch.mmapspace}; a JVM
+ * started otherwise needs {@code LD_PRELOAD=<path>/libycsb_mmap_space.so}.
  */
 public final class MmapSpace {
 

@@ -31,8 +31,8 @@ import site.ycsb.workloads.CoreWorkload;
  * ignores, loading the file's million records) is said once, with the nearest name that is read, or refused with
  * {@value UnknownProperties#STRICT}{@code =true} ({@link UnknownProperties}). The names read are YCSB's core's and
  * CoreWorkload's ({@link #CORE}), this project's workload classes' and launcher's, and the binding's
- * ({@link KeyValueDB#propertyNames}). A name with another of this project's engines' prefix ({@code rocksdb.} in a
- * LevelDB run: one workload file drives every engine) is that engine's to judge, and a workload or DB class that is
+ * ({@link KeyValueDB#propertyNames}). A name with another of this project's engines' prefix (in a run of one engine:
+ * one workload file drives every engine) is that engine's to judge, and a workload or DB class that is
  * not this project's (an upstream binding the suite runs as a peer) may read any name: then no name is judged.
  *
  * <p>What is checked: YCSB's client ({@code threadcount}, {@code target}, {@code maxexecutiontime},

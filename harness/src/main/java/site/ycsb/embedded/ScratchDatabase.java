@@ -21,7 +21,7 @@ final class ScratchDatabase {
   final String skipped;
   /** The real data directory, or null for a DB that keeps no data ({@link NothingDB}). */
   final Path real;
-  /** The engine's name for the line ("lmdb"). */
+  /** The engine's name for the line, as the registry spells it. */
   final String engine;
   /** The properties that name the data directory, each set to the scratch one. */
   final List<String> pathNames;

@@ -58,8 +58,8 @@ public final class Warmup {
   public static final String SECONDS = "warmup.seconds";
   /**
    * For a DB class that is not one of this project's bindings and keeps its data in a local directory: the
-   * property naming that directory ({@code rocksdb.dir} for upstream's RocksDB binding), so that the warm-up
-   * can put a scratch one beside it. Without it such a DB is not warmed.
+   * property naming that directory (each upstream binding has its own), so that the warm-up can put a scratch
+   * one beside it. Without it such a DB is not warmed.
    */
   public static final String PATH_PROPERTY = "warmup.pathproperty";
 
