@@ -28,6 +28,24 @@ def ok_inserts(stdout: str) -> int:
     return 0
 
 
+def own_load(
+    distribution: Path, engine: str, workload: str, records: int, cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    """A load of `records` records of workloads/`workload` by the distribution's own bin/ycsb into cwd/db; asserts
+    that it exited 0 having inserted every one."""
+    run = subprocess.run(
+        [str(distribution / "bin" / "ycsb"), "load", engine, "-P", str(distribution / "workloads" / workload)]
+        + ["-p", f"recordcount={records}", "-p", f"path={cwd / 'db'}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert ok_inserts(run.stdout) == records, run.stdout + run.stderr[-2000:]
+    return run
+
+
 def upstream_load(
     ycsb: Path, name: str, engine: str, distribution: Path, cwd: Path, *props: str
 ) -> subprocess.CompletedProcess[str]:
@@ -54,46 +72,13 @@ def test_layout_is_upstreams(distribution: Path) -> None:
 
 @pytest.mark.parametrize("engine", list(ENGINES))
 def test_its_own_launcher_runs_every_engine(distribution: Path, tmp_path: Path, engine: str) -> None:
-    run = subprocess.run(
-        [
-            str(distribution / "bin" / "ycsb"),
-            "load",
-            engine,
-            "-P",
-            str(distribution / "workloads" / "randwrite"),
-            "-p",
-            "recordcount=500",
-            "-p",
-            f"path={tmp_path / 'db'}",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert ok_inserts(run.stdout) == 500, run.stdout + run.stderr[-2000:]
+    own_load(distribution, engine, "randwrite", 500, tmp_path)
 
 
 def test_its_own_launcher_runs_the_sqlite_columns_client(distribution: Path, tmp_path: Path) -> None:
     """sqlite-columns is a second client in sqlite-binding/: the launcher finds it there."""
     assert not (distribution / "sqlite-columns-binding").exists()
-    run = subprocess.run(
-        [
-            str(distribution / "bin" / "ycsb"),
-            "load",
-            "sqlite-columns",
-            "-P",
-            str(distribution / "workloads" / "bulk-import"),
-        ]
-        + ["-p", "recordcount=300", "-p", f"path={tmp_path / 'db'}"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert ok_inserts(run.stdout) == 300, run.stdout + run.stderr[-2000:]
+    run = own_load(distribution, "sqlite-columns", "bulk-import", 300, tmp_path)
     assert '[sqlite] table: CREATE TABLE "usertable" ("YCSB_KEY" INTEGER PRIMARY KEY' in run.stderr
 
 
