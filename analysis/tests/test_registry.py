@@ -137,7 +137,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "common/src/main/java/site/ycsb/embedded/EngineProperties.java": (8, "upstream YCSB's property names per engine"),
     "benchmarks/pom.xml": (7, "not moved yet: the benchmarks' engine libraries"),
     "benchmarks/run.sh": (2, "not moved yet: the benchmarks' usage and native paths"),
-    "benchmarks/src/main/c/floor.c": (13, "not moved yet: the engine floor's C loops"),
+    "benchmarks/src/main/c/floor.c": (15, "not moved yet: the engine floor's C loops"),
     "benchmarks/src/main/java/site/ycsb/embedded/bench/Engines.java": (24, "not moved yet: the benchmarks' engines"),
     "benchmarks/src/main/java/site/ycsb/embedded/bench/KyotoDirect.java": (2, "not moved yet: a Direct"),
     "benchmarks/src/main/java/site/ycsb/embedded/bench/Layers.java": (3, "not moved yet: the layers' floors"),

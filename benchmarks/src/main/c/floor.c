@@ -1,27 +1,17 @@
 /*
  * The engine floor of the layered benchmark (layer (a)): the 2011 shapes as a plain C loop over
- * the system library of each engine (Debian's libleveldb, librocksdb, libsqlite3,
- * libkyotocabinet, liblmdb), with the same keys, values, order and tuning as the workload files.
+ * the system library of each engine, with the same keys, values, order and tuning as the workload
+ * files (benchmarks/README.md). Only the loop is timed, not open or close; read shapes fill first
+ * (untimed), close and reopen, like a YCSB load then run.
  * Longer than 500 lines: the one program benchmarks/pom.xml builds with one gcc call (twice, for
  * floor-rocksdbjni) holds the five engines' adapters beside the one timed loop they all go through.
  *
  *   floor <leveldb|rocksdb|sqlite|kyoto|lmdb> <shape> <count> <empty-dir>
  *
- * shapes: fillseq fillrandom readrandom readseq fill100k fillbatch fillrandom128m.
  * Prints one line: "floor engine=E shape=S count=N us_per_op=X library=...".
- * Keys: db_bench's 16-byte zero-padded decimal numbers. Values: the bytes of the workload class's
- * CompressibleValues (ratio 0.5, seed = loadseed 20110727), in write order. Random order: each
- * key drawn with replacement as the workload files' loadorder=replacement draws it (the workload
- * class's SplitMix64.draw of the load seed and the insert's index), as db_bench's fillrandom does;
- * readrandom draws its keys the same way with seed + 1, so about 37 % of its reads miss.
- * Read shapes fill first (random order, untimed), close, reopen, then time: like a YCSB load
- * then run. Only the loop is timed, not open or close.
- *
  * Built a second time with -DFLOOR_ROCKSDBJNI as floor-rocksdbjni, RocksDB only, linked against the
- * native library inside the rocksdbjni jar (which exports RocksDB's C API): the same C loop over
- * the very RocksDB build the Java library runs (a release build of its version), where Debian's
- * librocksdb is another version built with assertions on. (leveldbjni and sqlite-jdbc hide their
- * engines' C symbols: `nm -D` lists only their JNI entry points; so only RocksDB has such a floor.)
+ * native library inside the rocksdbjni jar (which exports RocksDB's C API; leveldbjni and
+ * sqlite-jdbc hide their engines' C symbols): the same loop over the Java library's RocksDB build.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -124,6 +114,49 @@ typedef struct engine {
   void (*version)(const char *dir, char *out, size_t cap);
 } engine;
 
+/* LevelDB's and RocksDB's C APIs name the same calls alike (leveldb_put, rocksdb_put, ...): one definition of
+ * put, put_batch, get and scan_all for both, as H_put ... over a handle H with db, ro and wo, calling P_put ... */
+#define LSM_CALLS(P, H)                                                                                  \
+  static void H##_put(void *p, const char *k, const char *v, size_t vlen) {                              \
+    H *h = p;                                                                                            \
+    char *err = NULL;                                                                                    \
+    P##_put(h->db, h->wo, k, KEY_LEN, v, vlen, &err);                                                    \
+    if (err) die(#P "_put", err);                                                                        \
+  }                                                                                                      \
+  static void H##_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {       \
+    H *h = p;                                                                                            \
+    char *err = NULL;                                                                                    \
+    P##_writebatch_t *b = P##_writebatch_create();                                                       \
+    for (int i = 0; i < n; i++) {                                                                        \
+      P##_writebatch_put(b, keys[i], KEY_LEN, values[i], vlen);                                          \
+    }                                                                                                    \
+    P##_write(h->db, h->wo, b, &err);                                                                    \
+    P##_writebatch_destroy(b);                                                                           \
+    if (err) die(#P "_write", err);                                                                      \
+  }                                                                                                      \
+  static long H##_get(void *p, const char *k) {                                                          \
+    H *h = p;                                                                                            \
+    char *err = NULL;                                                                                    \
+    size_t len;                                                                                          \
+    char *v = P##_get(h->db, h->ro, k, KEY_LEN, &len, &err);                                             \
+    if (err) die(#P "_get", err);                                                                        \
+    if (!v) return -1;                                                                                   \
+    P##_free(v);                                                                                         \
+    return (long) len;                                                                                   \
+  }                                                                                                      \
+  static long H##_scan_all(void *p, long *bytes) {                                                       \
+    H *h = p;                                                                                            \
+    long n = 0;                                                                                          \
+    P##_iterator_t *it = P##_create_iterator(h->db, h->ro);                                              \
+    for (P##_iter_seek_to_first(it); P##_iter_valid(it); P##_iter_next(it), n++) {                       \
+      size_t len;                                                                                        \
+      P##_iter_value(it, &len);                                                                          \
+      *bytes += (long) len;                                                                              \
+    }                                                                                                    \
+    P##_iter_destroy(it);                                                                                \
+    return n;                                                                                            \
+  }
+
 #ifndef FLOOR_ROCKSDBJNI
 /* LevelDB: the workload's 2 MB write buffer + 2 MB block cache (120 MB + 8 MB big), Snappy, 4 KB
  * blocks, 1,000 open files (the binding's settings). */
@@ -151,45 +184,7 @@ static void *ldb_open(const char *dir, int big) {
   h->wo = leveldb_writeoptions_create();
   return h;
 }
-static void ldb_put(void *p, const char *k, const char *v, size_t vlen) {
-  ldb *h = p;
-  char *err = NULL;
-  leveldb_put(h->db, h->wo, k, KEY_LEN, v, vlen, &err);
-  if (err) die("leveldb_put", err);
-}
-static void ldb_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {
-  ldb *h = p;
-  char *err = NULL;
-  leveldb_writebatch_t *b = leveldb_writebatch_create();
-  for (int i = 0; i < n; i++) {
-    leveldb_writebatch_put(b, keys[i], KEY_LEN, values[i], vlen);
-  }
-  leveldb_write(h->db, h->wo, b, &err);
-  leveldb_writebatch_destroy(b);
-  if (err) die("leveldb_write", err);
-}
-static long ldb_get(void *p, const char *k) {
-  ldb *h = p;
-  char *err = NULL;
-  size_t len;
-  char *v = leveldb_get(h->db, h->ro, k, KEY_LEN, &len, &err);
-  if (err) die("leveldb_get", err);
-  if (!v) return -1;
-  leveldb_free(v);
-  return (long) len;
-}
-static long ldb_scan_all(void *p, long *bytes) {
-  ldb *h = p;
-  long n = 0;
-  leveldb_iterator_t *it = leveldb_create_iterator(h->db, h->ro);
-  for (leveldb_iter_seek_to_first(it); leveldb_iter_valid(it); leveldb_iter_next(it), n++) {
-    size_t len;
-    leveldb_iter_value(it, &len);
-    *bytes += (long) len;
-  }
-  leveldb_iter_destroy(it);
-  return n;
-}
+LSM_CALLS(leveldb, ldb)
 static void ldb_close(void *p) {
   ldb *h = p;
   leveldb_close(h->db);
@@ -243,45 +238,7 @@ static void *rdb_open(const char *dir, int big) {
   h->wo = rocksdb_writeoptions_create();
   return h;
 }
-static void rdb_put(void *p, const char *k, const char *v, size_t vlen) {
-  rdb *h = p;
-  char *err = NULL;
-  rocksdb_put(h->db, h->wo, k, KEY_LEN, v, vlen, &err);
-  if (err) die("rocksdb_put", err);
-}
-static void rdb_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {
-  rdb *h = p;
-  char *err = NULL;
-  rocksdb_writebatch_t *b = rocksdb_writebatch_create();
-  for (int i = 0; i < n; i++) {
-    rocksdb_writebatch_put(b, keys[i], KEY_LEN, values[i], vlen);
-  }
-  rocksdb_write(h->db, h->wo, b, &err);
-  rocksdb_writebatch_destroy(b);
-  if (err) die("rocksdb_write", err);
-}
-static long rdb_get(void *p, const char *k) {
-  rdb *h = p;
-  char *err = NULL;
-  size_t len;
-  char *v = rocksdb_get(h->db, h->ro, k, KEY_LEN, &len, &err);
-  if (err) die("rocksdb_get", err);
-  if (!v) return -1;
-  rocksdb_free(v);
-  return (long) len;
-}
-static long rdb_scan_all(void *p, long *bytes) {
-  rdb *h = p;
-  long n = 0;
-  rocksdb_iterator_t *it = rocksdb_create_iterator(h->db, h->ro);
-  for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it); rocksdb_iter_next(it), n++) {
-    size_t len;
-    rocksdb_iter_value(it, &len);
-    *bytes += (long) len;
-  }
-  rocksdb_iter_destroy(it);
-  return n;
-}
+LSM_CALLS(rocksdb, rdb)
 static void rdb_close(void *p) {
   rdb *h = p;
   rocksdb_close(h->db);
@@ -340,16 +297,13 @@ static void sdb_step_done(sdb *h, sqlite3_stmt *s) {
 }
 static void *sdb_open(const char *dir, int big) {
   sdb *h = calloc(1, sizeof *h);
-  char path[4096], pragma[128];
+  char path[4096], pragma[256];
   snprintf(path, sizeof path, "%s/ycsb.db", dir);
   if (sqlite3_open(path, &h->db) != SQLITE_OK) die("sqlite3_open", sqlite3_errmsg(h->db));
-  sdb_exec(h, "PRAGMA page_size=1024");
   sdb_cache_kib = big ? 128 * 1024L : 4 * 1024L;
-  snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%ld", sdb_cache_kib);
+  snprintf(pragma, sizeof pragma, "PRAGMA page_size=1024; PRAGMA cache_size=-%ld; PRAGMA locking_mode=EXCLUSIVE;"
+           " PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF", sdb_cache_kib);
   sdb_exec(h, pragma);
-  sdb_exec(h, "PRAGMA locking_mode=EXCLUSIVE");
-  sdb_exec(h, "PRAGMA journal_mode=WAL");
-  sdb_exec(h, "PRAGMA synchronous=OFF");
   sdb_exec(h, "CREATE TABLE IF NOT EXISTS usertable (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)"
               " WITHOUT ROWID");
   h->put = sdb_prepare(h, "INSERT OR REPLACE INTO usertable (key, value) VALUES (?, ?)");
@@ -359,17 +313,17 @@ static void *sdb_open(const char *dir, int big) {
   h->commit = sdb_prepare(h, "COMMIT");
   return h;
 }
-static void sdb_bind_put(sdb *h, const char *k, const char *v, size_t vlen) {
+static void sdb_put(void *p, const char *k, const char *v, size_t vlen) {
+  sdb *h = p;
   sqlite3_bind_blob(h->put, 1, k, KEY_LEN, SQLITE_STATIC);
   sqlite3_bind_blob(h->put, 2, v, (int) vlen, SQLITE_STATIC);
   sdb_step_done(h, h->put);
 }
-static void sdb_put(void *p, const char *k, const char *v, size_t vlen) { sdb_bind_put(p, k, v, vlen); }
 static void sdb_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {
   sdb *h = p;
   sdb_step_done(h, h->begin);
   for (int i = 0; i < n; i++) {
-    sdb_bind_put(h, keys[i], values[i], vlen);
+    sdb_put(h, keys[i], values[i], vlen);
   }
   sdb_step_done(h, h->commit);
 }
@@ -404,11 +358,8 @@ static long sdb_scan_all(void *p, long *bytes) {
 }
 static void sdb_close(void *p) {
   sdb *h = p;
-  sqlite3_finalize(h->put);
-  sqlite3_finalize(h->get);
-  sqlite3_finalize(h->scan);
-  sqlite3_finalize(h->begin);
-  sqlite3_finalize(h->commit);
+  sqlite3_stmt *all[] = {h->put, h->get, h->scan, h->begin, h->commit};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) sqlite3_finalize(all[i]);
   if (sqlite3_close(h->db) != SQLITE_OK) die("sqlite3_close", sqlite3_errmsg(h->db));
   free(h);
 }
@@ -497,16 +448,13 @@ static void *mdb_floor_open(const char *dir, int big) {
   mdb_txn_reset(h->reader);
   return h;
 }
-static void mdb_put_in(mdb *h, MDB_txn *txn, const char *k, const char *v, size_t vlen) {
-  MDB_val key = {KEY_LEN, (void *) k}, val = {vlen, (void *) v};
-  mdb_check(mdb_put(txn, h->dbi, &key, &val, 0), "mdb_put");
-}
 static void mdb_floor_put_batch(void *p, char *const *keys, char *const *values, size_t vlen, int n) {
   mdb *h = p;
   MDB_txn *txn;
   mdb_check(mdb_txn_begin(h->env, NULL, 0, &txn), "mdb_txn_begin");
   for (int i = 0; i < n; i++) {
-    mdb_put_in(h, txn, keys[i], values[i], vlen);
+    MDB_val key = {KEY_LEN, keys[i]}, val = {vlen, values[i]};
+    mdb_check(mdb_put(txn, h->dbi, &key, &val, 0), "mdb_put");
   }
   mdb_check(mdb_txn_commit(txn), "mdb_txn_commit");
 }
