@@ -1,5 +1,7 @@
 package site.ycsb.embedded.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,9 +13,13 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.rocksdb.RocksDB;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.NativeScanBuffer;
 import site.ycsb.embedded.kyoto.KyotoClient;
+import site.ycsb.embedded.kyoto.KyotoHandle;
 import site.ycsb.embedded.kyoto.KyotoJni;
 import site.ycsb.embedded.kyoto.KyotoOptions;
 import site.ycsb.embedded.leveldb.LevelDbClient;
@@ -21,7 +27,9 @@ import site.ycsb.embedded.leveldb.LevelDbHandle;
 import site.ycsb.embedded.leveldb.LevelDbOptions;
 import site.ycsb.embedded.lmdb.LmdbClient;
 import site.ycsb.embedded.lmdb.LmdbHandle;
+import site.ycsb.embedded.lmdb.LmdbOptions;
 import site.ycsb.embedded.rocksdb.RocksDbClient;
+import site.ycsb.embedded.rocksdb.RocksDbHandle;
 import site.ycsb.embedded.rocksdb.RocksDbOptions;
 import site.ycsb.embedded.sqlite.SqliteClient;
 import site.ycsb.embedded.sqlite.SqliteOptions;
@@ -47,45 +55,37 @@ final class Engines {
     String of(Properties raw) throws Exception;
   }
 
-  /** One engine: {@code sideBySide} sets the properties both sides of the side-by-side benchmark are opened with. */
-  record Engine(String name, Opener opener, Version version, Supplier<DB> client, Consumer<Properties> sideBySide) {
+  /**
+   * One engine: its Java library's opener and version (the engine and version inside the library {@link #openDirect}
+   * calls with these properties), its binding, and {@code sideBySide}, which sets the properties both sides of the
+   * side-by-side benchmark are opened with.
+   */
+  record Engine(String name, Opener opener, Version libraryVersion, Supplier<DB> binding,
+      Consumer<Properties> sideBySide) {
 
     /** The Java library opened directly (layer (b)) with the binding's Options read from {@code raw}. */
     LayerDirect openDirect(Path dir, Properties raw) throws Exception {
       return opener.open(dir, new EngineProperties(raw, name), raw);
     }
-
-    /** The engine and version inside the Java library {@link #openDirect} calls with these properties. */
-    String libraryVersion(Properties raw) throws Exception {
-      return version.of(raw);
-    }
-
-    /** A new instance of the binding. */
-    DB newClient() {
-      return client.get();
-    }
   }
 
   /** The engines, in the order the benchmarks list them. */
   static final List<Engine> ALL = List.of(
-      // leveldbjni, or the system library with leveldb.library=system: the binding's LevelDbHandle.
-      new Engine("leveldb", (dir, p, raw) -> LevelDbDirect.open(dir, p),
+      new Engine("leveldb", (dir, p, raw) -> leveldb(dir, p),
           raw -> LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, "leveldb"))),
           LevelDbClient::new, p -> { }),
-      // rocksdbjni: the binding's RocksDbHandle with RocksDbOptions; no statistics on either side by default.
-      new Engine("rocksdb", (dir, p, raw) -> RocksDirect.open(dir, new RocksDbOptions(p, raw)),
+      // No statistics on either side of the side-by-side benchmark.
+      new Engine("rocksdb", (dir, p, raw) -> rocksdb(dir, new RocksDbOptions(p, raw)),
           raw -> "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)",
           RocksDbClient::new, p -> p.setProperty("rocksdb.stats", "false")),
-      // sqlite-jdbc with the binding's kv table and statements and the pragmas SqliteOptions reads.
       new Engine("sqlite", (dir, p, raw) -> SqliteDirect.open(SqliteOptions.readKv(p, raw, dir)),
           Engines::sqliteVersion, SqliteClient::new, p -> { }),
-      // The Kyoto JNI layer: the binding's KyotoHandle with KyotoOptions (tuning string, open mode). Side by side, both
-      // sides open without auto-transaction (the binding's default adds one per write: a mode, not a cost).
-      new Engine("kyoto", (dir, p, raw) -> KyotoDirect.open(KyotoOptions.read(p, dir)),
+      // Side by side, both sides open without auto-transaction (the binding's default adds one per write: a mode,
+      // not a cost).
+      new Engine("kyoto", (dir, p, raw) -> kyoto(KyotoOptions.read(p, dir)),
           raw -> "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)",
           KyotoClient::new, p -> p.setProperty(KyotoOptions.AUTOTRAN, "false")),
-      // lmdbjava through the binding's LmdbHandle, opened with the options LmdbOptions reads.
-      new Engine("lmdb", (dir, p, raw) -> LmdbDirect.open(dir, p), raw -> LmdbHandle.libraryVersion(),
+      new Engine("lmdb", (dir, p, raw) -> lmdb(dir, p), raw -> LmdbHandle.libraryVersion(),
           LmdbClient::new, p -> { }));
 
   /** The names of {@link #ALL}, in its order: every list of engines the benchmarks default to. */
@@ -109,5 +109,75 @@ final class Engines {
       rs.next();
       return "SQLite " + rs.getString(1) + " (sqlite-jdbc)";
     }
+  }
+
+  /** leveldbjni, or the system library with leveldb.library=system: the binding's handle with LevelDbOptions. */
+  private static LayerDirect leveldb(Path dir, EngineProperties p) throws IOException {
+    LevelDbHandle h = LevelDbHandle.open(dir, LevelDbOptions.read(p));
+    LayerDirect.Batch batch = (k, v, from, n) -> h.write(LayerDirect.range(k, from, n),
+        LayerDirect.range(v, from, n), n);
+    LayerDirect.Pass all = LayerDirect.counting(pass -> h.scan(new byte[0], Integer.MAX_VALUE, pass));
+    return LayerDirect.of(h::put, batch, h::get, all, h::close);
+  }
+
+  /** rocksdbjni: the binding's handle with RocksDbOptions (it closes its native objects) and read/write options. */
+  private static LayerDirect rocksdb(Path dir, RocksDbOptions options) throws IOException {
+    RocksDB.loadLibrary();
+    RocksDbHandle h = RocksDbHandle.open(options, dir);
+    RocksDB db = h.db();
+    LayerDirect.Batch batch = (k, v, from, n) -> {
+      try (WriteBatch b = new WriteBatch()) {
+        for (int i = from; i < from + n; i++) {
+          b.put(k[i], v[i]);
+        }
+        db.write(h.writeOptions(), b);
+      }
+    };
+    LayerDirect.Pass all = () -> {
+      long n = 0;
+      try (RocksIterator it = db.newIterator(h.readOptions())) {
+        for (it.seekToFirst(); it.isValid(); it.next(), n++) {
+          BindingOverhead.touch(it.value());
+        }
+      }
+      return n;
+    };
+    return LayerDirect.of((k, v) -> db.put(h.writeOptions(), k, v), batch, k -> db.get(h.readOptions(), k), all,
+        h::close);
+  }
+
+  /** The Kyoto JNI layer: the binding's handle with KyotoOptions (tuning, open mode), a transaction per batch. */
+  private static LayerDirect kyoto(KyotoOptions options) throws IOException {
+    KyotoHandle h = KyotoHandle.open(options);
+    LayerDirect.Batch batch = (k, v, from, n) -> h.putInTransaction(LayerDirect.range(k, from, n),
+        LayerDirect.range(v, from, n), n);
+    LayerDirect.Pass all = LayerDirect.counting(pass -> h.withCursor(new byte[0], Integer.MAX_VALUE,
+        fill -> NativeScanBuffer.feed(fill, Integer.MAX_VALUE, pass)));
+    return LayerDirect.of(h::put, batch, h::get, all, h::close);
+  }
+
+  /** lmdbjava: the binding's handle with LmdbOptions and one reader, as a client keeps one (let go before a write). */
+  private static LayerDirect lmdb(Path dir, EngineProperties p) throws IOException {
+    LmdbHandle h = LmdbHandle.open(LmdbOptions.read(p), Files.createDirectories(dir));
+    LmdbHandle.Reader reader;
+    try {
+      reader = h.reader();
+    } catch (IOException | RuntimeException e) {
+      h.close();
+      throw e;
+    }
+    LayerDirect.Put put = (k, v) -> {
+      reader.drop();
+      h.put(k, v);
+    };
+    LayerDirect.Batch batch = (k, v, from, n) -> {
+      reader.drop();
+      h.putAll(LayerDirect.range(k, from, n), LayerDirect.range(v, from, n), n);
+    };
+    LayerDirect.Pass all = LayerDirect.counting(pass -> h.scan(reader, new byte[0], Integer.MAX_VALUE, pass));
+    return LayerDirect.of(put, batch, k -> h.get(reader, k), all, () -> {
+      h.release(reader);
+      h.close();
+    });
   }
 }

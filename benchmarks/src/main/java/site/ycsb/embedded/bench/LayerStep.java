@@ -75,8 +75,8 @@ public final class LayerStep {
     int passes = Boolean.parseBoolean(System.getProperty("layers.warmup", "true"))
         ? warmUp(engine, shape, direct, dir, props, seed) : 0;
     double micros = direct ? runDirect(engine, shape, dir, props, data) : runBinding(engine, shape, props, data);
-    String library = direct ? Engines.named(engine).libraryVersion(props)
-        : Engines.named(engine).newClient().getClass().getName();
+    String library = direct ? Engines.named(engine).libraryVersion().of(props)
+        : Engines.named(engine).binding().get().getClass().getName();
     System.out.printf(Locale.ROOT,
         "layer engine=%s shape=%s layer=%s count=%d us_per_op=%.4f warmup_passes=%d library=%s%n",
         args[0], shape.id, args[2], count, micros / (shape == LayerShape.READSEQ ? data.distinct : count), passes,
@@ -282,7 +282,7 @@ public final class LayerStep {
   }
 
   static DB open(String engine, Properties props) throws Exception {
-    DB db = Engines.named(engine).newClient();
+    DB db = Engines.named(engine).binding().get();
     db.setProperties((Properties) props.clone());
     db.init();
     return db;

@@ -126,7 +126,7 @@ public final class Layers {
       }
       double[] d0 = ycsb(where + " (d0)", spec, shape, count, LibraryDB.class.getName());
       add(cells, "d0", d0[0]);
-      double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).newClient().getClass().getName());
+      double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).binding().get().getClass().getName());
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
       add(cells, "dyc", d[2]);

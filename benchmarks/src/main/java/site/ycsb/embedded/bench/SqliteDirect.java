@@ -33,10 +33,7 @@ final class SqliteDirect implements LayerDirect {
     commit = c.prepareStatement("COMMIT");
   }
 
-  /**
-   * Opens (creating it) the options' file with the pragmas the binding sets from them, in the binding's order
-   * (locking mode before the first access, page size while the file is empty), and makes the binding's table.
-   */
+  /** Opens the options' file with the binding's pragmas in its order (locking mode first, page size while empty). */
   static SqliteDirect open(SqliteOptions o) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setGetGeneratedKeys(false); // as the binding: no last_insert_rowid() query after each INSERT
