@@ -14,6 +14,7 @@ import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.NothingDB;
+import site.ycsb.embedded.SharedHandles;
 import site.ycsb.embedded.workload.FullScanSink;
 
 /**
@@ -23,20 +24,17 @@ import site.ycsb.embedded.workload.FullScanSink;
  * through its atomic batch; no codec, no free-space check. (d0) minus (b) is what YCSB's client, its workload class
  * and a fresh JVM add around the library; (d) minus (d0) what the real binding costs inside YCSB's client.
  *
- * <p>Properties: {@value #ENGINE} (leveldb, rocksdb, sqlite, kyoto, lmdb; a variant row's binding properties, such
- * as leveldb.library=system, choose the library as they do for (b)), {@code path}, {@code batchsize},
- * {@code fieldnameprefix}. One handle per JVM, closed by the last client. Every operation it does not make is
- * NOT_IMPLEMENTED (common's {@link NothingDB} refusing), so that one the layers never make is not timed as nothing.
+ * <p>Properties: {@value #ENGINE} (an engine of {@link Engines}; a variant row's binding properties, such as
+ * leveldb.library=system, choose the library as they do for (b)), {@code path}, {@code batchsize},
+ * {@code fieldnameprefix}. One handle per path, shared by the clients ({@link SharedHandles}). Every operation it does
+ * not make is NOT_IMPLEMENTED ({@link NothingDB} refusing), so that one the layers never make is not timed as nothing.
  */
 public final class LibraryDB extends NothingDB {
 
   /** The engine whose Java library this DB calls. */
   public static final String ENGINE = "librarydb.engine";
 
-  private static final Object LOCK = new Object();
-  private static LayerDirect shared;
-  private static int clients;
-
+  private SharedHandles.Lease<LayerDirect> lease;
   private LayerDirect db;
   private String field;
   private int batchSize;
@@ -54,7 +52,7 @@ public final class LibraryDB extends NothingDB {
     Properties p = getProperties();
     String engine = p.getProperty(ENGINE);
     if (engine == null) {
-      throw new DBException(ENGINE + " must name the engine: leveldb, rocksdb, sqlite, kyoto or lmdb");
+      throw new DBException(ENGINE + " must name the engine: " + String.join(", ", Engines.names()));
     }
     field = p.getProperty("fieldnameprefix", "field") + "0";
     batchSize = Integer.parseInt(p.getProperty("batchsize", "1"));
@@ -62,17 +60,12 @@ public final class LibraryDB extends NothingDB {
       batchKeys = new byte[batchSize][];
       batchValues = new byte[batchSize][];
     }
-    synchronized (LOCK) {
-      if (shared == null) {
-        try {
-          Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // SQLite and Kyoto make only the file
-          shared = Engines.named(engine).openDirect(dir, p);
-        } catch (Exception e) {
-          throw new DBException(engine + "'s Java library could not open " + p.getProperty("path") + ": " + e, e);
-        }
-      }
-      clients++;
-      db = shared;
+    try {
+      Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // SQLite and Kyoto make only the file
+      lease = SharedHandles.acquire(ENGINE, dir, () -> Engines.named(engine).openDirect(dir, p), LayerDirect::close);
+      db = lease.get();
+    } catch (Exception e) {
+      throw new DBException(engine + "'s Java library could not open " + p.getProperty("path") + ": " + e, e);
     }
   }
 
@@ -90,16 +83,10 @@ public final class LibraryDB extends NothingDB {
       throw new DBException("the last batch could not be applied: " + e, e);
     } finally {
       db = null;
-      synchronized (LOCK) {
-        if (--clients == 0) {
-          try {
-            shared.close();
-          } catch (Exception e) {
-            throw new DBException("close failed: " + e, e);
-          } finally {
-            shared = null;
-          }
-        }
+      try {
+        lease.close();
+      } catch (Exception e) {
+        throw new DBException("close failed: " + e, e);
       }
     }
   }
