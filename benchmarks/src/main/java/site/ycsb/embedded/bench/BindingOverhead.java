@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,10 +18,8 @@ import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.embedded.KeyValueDB;
-import site.ycsb.embedded.Keys;
 import site.ycsb.embedded.workload.CompressibleValues;
 import site.ycsb.embedded.workload.FullScanSink;
-import site.ycsb.embedded.workload.KeyFormat;
 import site.ycsb.embedded.workload.Permutation;
 
 /**
@@ -76,28 +75,14 @@ public final class BindingOverhead {
     return 0;
   }
 
-  /** Keys and values made once, shared by both sides. */
-  static final class Workload {
-    final byte[][] keys;
-    final String[] keyStrings;
-    final byte[][] values;
-    final int[] readOrder;
+  /** Keys in random order and values made once, shared by both sides, and the gets' order. */
+  static final class Workload extends LayerStep.Entries {
+    final int[] readOrder = new int[keys.length];
 
     Workload(int n) {
-      KeyFormat format = KeyFormat.decimal(16);
-      Permutation load = new Permutation(n, 1);
+      super(n, new Permutation(n, 1)::apply, new CompressibleValues(0.5, 3), 100);
       Permutation read = new Permutation(n, 2);
-      CompressibleValues gen = new CompressibleValues(0.5, 3);
-      keys = new byte[n][];
-      keyStrings = new String[n];
-      values = new byte[n][];
-      readOrder = new int[n];
-      for (int i = 0; i < n; i++) {
-        keyStrings[i] = format.key(load.apply(i));
-        keys[i] = Keys.UTF8.bytes(keyStrings[i]);
-        values[i] = gen.next(100);
-        readOrder[i] = (int) read.apply(i);
-      }
+      Arrays.setAll(readOrder, i -> (int) read.apply(i));
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.LongUnaryOperator;
 
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -83,41 +84,43 @@ public final class LayerStep {
         library);
   }
 
-  /** Keys and values made once before the clock starts, in write order; the reads' keys and what they must find. */
-  static final class Data {
+  /** Keys (16-byte decimal: bytes, and YCSB's Strings) and values, made once before the clock starts, in order. */
+  static class Entries {
+    private static final KeyFormat FORMAT = KeyFormat.decimal(16);
     final byte[][] keys;
     final String[] keyStrings;
     final byte[][] values;
-    /** readrandom's keys, in read order (empty for other shapes). */
-    final byte[][] readKeys;
-    final String[] readKeyStrings;
+
+    /** {@code n} entries, entry i with key number {@code keyNumber(i)}; no values when {@code gen} is null. */
+    Entries(int n, LongUnaryOperator keyNumber, CompressibleValues gen, int valueLength) {
+      keys = new byte[n][];
+      keyStrings = new String[n];
+      values = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        keyStrings[i] = FORMAT.key(keyNumber.applyAsLong(i));
+        keys[i] = Keys.UTF8.bytes(keyStrings[i]);
+        values[i] = gen == null ? null : gen.next(valueLength);
+      }
+    }
+  }
+
+  /** A shape's fill in write order; the reads' keys, and what the reads and a full pass must find. */
+  static final class Data extends Entries {
+    /** readrandom's keys, in read order (none for other shapes). */
+    final Entries reads;
     /** Distinct keys the fill leaves: what a full pass must count. */
     final int distinct;
     /** Reads whose key the fill wrote: what readrandom must find. */
     final int readsFound;
 
     Data(LayerShape shape, int n, long seed) {
-      KeyFormat format = KeyFormat.decimal(16);
-      CompressibleValues gen = new CompressibleValues(0.5, seed);
-      keys = new byte[n][];
-      keyStrings = new String[n];
-      values = new byte[n][];
-      for (int i = 0; i < n; i++) {
-        keyStrings[i] = format.key(shape.loadKey(seed, i, n));
-        keys[i] = Keys.UTF8.bytes(keyStrings[i]);
-        values[i] = gen.next(shape.valueLength);
-      }
+      super(n, i -> shape.loadKey(seed, (int) i, n), new CompressibleValues(0.5, seed), shape.valueLength);
       BitSet loaded = shape.loadedKeys(seed, n);
       distinct = loaded.cardinality();
-      int reads = shape == LayerShape.READRANDOM ? n : 0;
-      readKeys = new byte[reads][];
-      readKeyStrings = new String[reads];
+      reads = new Entries(shape == LayerShape.READRANDOM ? n : 0, i -> SplitMix64.draw(seed + 1, i, n), null, 0);
       int hits = 0;
-      for (int i = 0; i < reads; i++) {
-        long k = SplitMix64.draw(seed + 1, i, n);
-        readKeyStrings[i] = format.key(k);
-        readKeys[i] = Keys.UTF8.bytes(readKeyStrings[i]);
-        hits += loaded.get((int) k) ? 1 : 0;
+      for (int i = 0; i < reads.keys.length; i++) {
+        hits += loaded.get((int) SplitMix64.draw(seed + 1, i, n)) ? 1 : 0;
       }
       readsFound = hits;
     }
@@ -148,7 +151,7 @@ public final class LayerStep {
       long found = 0;
       t0 = System.nanoTime();
       if (shape == LayerShape.READRANDOM) {
-        for (byte[] k : d.readKeys) {
+        for (byte[] k : d.reads.keys) {
           byte[] v = db.get(k);
           if (v != null && v.length == shape.valueLength) {
             found++;
@@ -213,7 +216,7 @@ public final class LayerStep {
           }
           long t0 = System.nanoTime();
           for (int j = 0; j < size; j++) {
-            statuses[j] = db.read(TABLE, d.readKeyStrings[from + j], null, maps.get(j));
+            statuses[j] = db.read(TABLE, d.reads.keyStrings[from + j], null, maps.get(j));
           }
           nanos += System.nanoTime() - t0;
           for (int j = 0; j < size; j++) {
