@@ -47,14 +47,9 @@ final class Alternation {
     return out;
   }
 
-  /** Figure {@code k} of every round of one path. */
-  static double[] column(double[][] rounds, int k) {
-    return Arrays.stream(rounds).mapToDouble(f -> f[k]).toArray();
-  }
-
   /** The median of figure {@code k} over the rounds. */
   static double median(double[][] rounds, int k) {
-    return median(column(rounds, k));
+    return median(Arrays.stream(rounds).mapToDouble(f -> f[k]).toArray());
   }
 
   /** The median of a list of figures; NaN when there is none. */

@@ -9,6 +9,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import site.ycsb.embedded.workload.SplitMix64;
 
@@ -75,19 +76,12 @@ enum LayerShape {
   /** The properties of the measured phase: the load files, then the run file over them. */
   Properties properties(Path workloads) throws IOException {
     Properties p = new Properties();
-    for (String f : loadFiles) {
-      read(p, workloads.resolve(f));
-    }
-    if (runFile != null) {
-      read(p, workloads.resolve(runFile));
+    for (String f : runFile == null ? loadFiles : Stream.concat(loadFiles.stream(), Stream.of(runFile)).toList()) {
+      try (Reader r = Files.newBufferedReader(workloads.resolve(f))) {
+        p.load(r);
+      }
     }
     return p;
-  }
-
-  private static void read(Properties p, Path file) throws IOException {
-    try (Reader r = Files.newBufferedReader(file)) {
-      p.load(r);
-    }
   }
 
   static LayerShape named(String id) {

@@ -49,13 +49,14 @@ public final class Layers {
   /** engine spec -> the floor's, the Java library's and (a')'s engine versions. */
   private final Map<String, String[]> versions = new HashMap<>();
   /** The warm-up's warmup.operations for the YCSB layers; null: the launcher's default. */
-  private String warmupOperations;
+  private final String warmupOperations;
 
-  private Layers(Path top, Path base, int records, PrintStream report) {
+  Layers(Path top, Path base, int records, PrintStream report, String warmupOperations) {
     this.top = top;
     this.base = base;
     this.records = records;
     this.report = report;
+    this.warmupOperations = warmupOperations;
   }
 
   /** The layered benchmark, printing to {@code out}; the exit status: 0, or 1 when a step failed. */
@@ -65,15 +66,12 @@ public final class Layers {
     boolean smoke = o.flag("--smoke");
     int records = smoke ? 2000 : o.integer("--records");
     int rounds = smoke ? 1 : o.integer("--rounds");
-    // --smoke: the warm-up's path runs, in a fraction of its seconds; else the launcher's default
-    String warmupOperations = smoke ? "2000" : null;
     for (String e : engines) {
       Engines.named(e.split(":")[0]); // an unknown engine stops here, before any step runs
     }
     try (Bench.WorkDir dir = o.dir("layers")) {
-      Layers run = new Layers(o.top(), dir.path(), records, out);
-      run.warmupOperations = warmupOperations;
-      return run.run(engines, shapes, rounds);
+      // --smoke: the warm-up's path runs, in a fraction of its seconds; else the launcher's default
+      return new Layers(o.top(), dir.path(), records, out, smoke ? "2000" : null).run(engines, shapes, rounds);
     }
   }
 
@@ -232,13 +230,6 @@ public final class Layers {
     }
     LayerStep.extras(spec).forEach((k, v) -> cmd.addAll(List.of("-p", k + "=" + v)));
     return cmd;
-  }
-
-  /** A layered run's steps for tests: its checkout, its base directory, the records, where it prints. */
-  static Layers forTest(Path top, Path base, int records, String warmupOperations) {
-    Layers l = new Layers(top, base, records, System.out);
-    l.warmupOperations = warmupOperations;
-    return l;
   }
 
   /** YCSB's "[SECTION], Name, value" lines of a step's stdout as "[SECTION], Name" -> "value". */

@@ -30,7 +30,7 @@ class AlternationTest {
     assertEquals(List.of("x0", "y0", "z0", "x1", "y1", "z1", "x2", "y2", "z2"), calls);
     assertEquals(List.of(0, 1, 2), lines, "a line per round");
     assertEquals(List.of("x", "y", "z"), List.copyOf(figures.keySet()), "the paths in the order added");
-    assertArrayEquals(new double[] {'y', 10 + 'y', 20 + 'y'}, Alternation.column(figures.get("y"), 0));
+    assertArrayEquals(new double[] {20 + 'y', -2}, figures.get("y")[2], "round 2's figures of y");
     assertEquals(10 + 'z', Alternation.median(figures.get("z"), 0), 1e-9);
     assertEquals(-1, Alternation.median(figures.get("z"), 1), 1e-9);
     // the median of an odd count is the middle one, of an even count the mean of the middle two

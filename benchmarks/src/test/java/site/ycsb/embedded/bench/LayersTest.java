@@ -22,7 +22,7 @@ class LayersTest {
 
   @Test
   void theThinDbStepIsWarmedOnAScratchDatabaseAndLeavesOnlyItsRecords() throws Exception {
-    Layers layers = Layers.forTest(Path.of("..").toAbsolutePath().normalize(), dir, 300, "2000");
+    Layers layers = new Layers(Path.of("..").toAbsolutePath().normalize(), dir, 300, System.out, "2000");
     Path data = dir.resolve("d0");
     List<String> cmd = layers.ycsbCommand("lmdb", LibraryDB.class.getName(), "-load", List.of("randwrite"), 300, data);
     assertTrue(cmd.contains(CheckedClient.class.getName()), cmd.toString());
