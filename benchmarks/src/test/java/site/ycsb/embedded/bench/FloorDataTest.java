@@ -2,6 +2,7 @@ package site.ycsb.embedded.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -20,14 +21,20 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksIterator;
 
 /**
  * The C floor (layer a) and the Java layers must write the same data, or the layers compare different work: the same
- * keys in the same order with the same value bytes, compared row by row in SQLite files.
+ * keys in the same order with the same value bytes, compared row by row in SQLite files; and layer (a'), floor.c
+ * linked against the native library inside the rocksdbjni jar, must run the Java library's own RocksDB (its version,
+ * not Debian's) and write what layer (b) writes, or (a')/(a) would not be the engine version alone.
  */
 class FloorDataTest {
 
   private static final Path FLOOR = Path.of("target/native/floor");
+  private static final Path JAVA_LIBRARY_FLOOR = Path.of("target/native", Layers.JAVA_LIBRARY_FLOORS.get("rocksdb"));
   private static final Path WORKLOADS = Path.of("../workloads");
 
   @ParameterizedTest
@@ -85,8 +92,27 @@ class FloorDataTest {
         data);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"fillrandom", "fillbatch"})
+  void rocksdbjniFloorRunsTheJavaLibrarysEngineAndWritesLayerBsData(String shapeId, @TempDir Path tmp)
+      throws Exception {
+    LayerShape shape = LayerShape.named(shapeId);
+    int count = 1500;
+    Path c = Files.createDirectories(tmp.resolve("c"));
+    String out = runFloor(JAVA_LIBRARY_FLOOR, "rocksdb", shapeId, count, c);
+    RocksDB.loadLibrary();
+    assertTrue(out.contains(" library=RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni's native library"),
+        "the floor must run rocksdbjni's RocksDB " + RocksDB.rocksdbVersion() + ": " + out);
+    assertFalse(out.contains("system librocksdb"), out);
+
+    Path java = Files.createDirectories(tmp.resolve("java"));
+    LayerStep.runDirect("rocksdb", shape, java, shape.properties(WORKLOADS), new LayerStep.Data(shape, count,
+        20110727L));
+    assertSameEntries(rocksdbEntries(java), rocksdbEntries(c), shape.loadedKeys(20110727L, count).cardinality());
+  }
+
   /** Runs a floor binary on one shape into {@code dir}; returns its output after checking it exited 0. */
-  static String runFloor(Path floor, String engine, String shapeId, int count, Path dir) throws Exception {
+  private static String runFloor(Path floor, String engine, String shapeId, int count, Path dir) throws Exception {
     Process p = new ProcessBuilder(floor.toString(), engine, shapeId, Integer.toString(count), dir.toString())
         .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -107,7 +133,7 @@ class FloorDataTest {
   }
 
   /** The same count of (key, value) entries, byte for byte, in the same (key) order. */
-  static void assertSameEntries(List<byte[][]> fromJava, List<byte[][]> fromC, int count) {
+  private static void assertSameEntries(List<byte[][]> fromJava, List<byte[][]> fromC, int count) {
     assertEquals(count, fromC.size());
     assertEquals(fromJava.size(), fromC.size());
     for (int i = 0; i < count; i++) {
@@ -124,6 +150,18 @@ class FloorDataTest {
         ResultSet rs = s.executeQuery("SELECT key, value FROM usertable ORDER BY key")) {
       while (rs.next()) {
         rows.add(new byte[][] {rs.getBytes(1), rs.getBytes(2)});
+      }
+    }
+    return rows;
+  }
+
+  /** Every (key, value) in key order, read back through rocksdbjni. */
+  private static List<byte[][]> rocksdbEntries(Path dir) throws Exception {
+    List<byte[][]> rows = new ArrayList<>();
+    try (Options o = new Options(); RocksDB db = RocksDB.openReadOnly(o, dir.toString());
+        RocksIterator it = db.newIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        rows.add(new byte[][] {it.key(), it.value()});
       }
     }
     return rows;
