@@ -1,12 +1,8 @@
 #!/usr/bin/env bash
-# The layered benchmark (default): per engine and 2011 shape, us/op from a C loop over the system
-# library (a), the Java library (b), the binding (c), the binding through YCSB (d), YCSB with a
-# do-nothing DB (e); a table per engine with what each layer adds. See benchmarks/README.md.
+# The benchmarks' one driver, Bench (benchmarks/README.md): the layered benchmark (the default) and
+# the side-by-side binding overhead; engine lists default to every engine (Engines.ALL).
 #   bash benchmarks/run.sh [--engines leveldb,rocksdb,sqlite,kyoto,lmdb] [--shapes fillseq,...]
 #                          [--records 200000] [--rounds 3] [--smoke] [--dir D]
-# Every verb is a question of one driver, Bench (the layered benchmark: layers, the default); engine lists
-# default to every engine (Engines.ALL).
-# The side-by-side binding overhead (one JVM, direct and binding rounds alternating):
 #   bash benchmarks/run.sh side-by-side [--engines ...] [--ops 200000] [--rounds 3] [--dir D]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -23,11 +23,8 @@ import site.ycsb.embedded.workload.FullScanSink;
 import site.ycsb.embedded.workload.Permutation;
 
 /**
- * The side-by-side benchmark, what a binding costs over its engine: the same puts, gets (db_bench's shape: 16-byte
- * keys in random order, 100-byte half-compressible values) and one ordered pass, on the engine's Java library and
- * through the binding (with the String key and field map YCSB's API imposes, without YCSB's client), rounds
- * alternating in one JVM ({@link Alternation}), each on a fresh database; ops/sec per round and the median ratio.
- * The question side-by-side of {@link Bench}: [--engines e,...] [--ops N] [--rounds R] [--dir D].
+ * The side-by-side benchmark (benchmarks/README.md), the question side-by-side of {@link Bench}: what a binding costs
+ * over its engine's Java library, the two sides alternating in one JVM ({@link Alternation}).
  */
 public final class BindingOverhead {
 
@@ -37,10 +34,7 @@ public final class BindingOverhead {
   private BindingOverhead() {
   }
 
-  /**
-   * side-by-side: per engine, {@code --rounds} rounds of the direct side then the binding side ({@link Alternation}),
-   * each on a fresh directory; a line per round, then the medians per phase and their ratio binding/direct.
-   */
+  /** Per engine, rounds of the direct side then the binding side; a line per round, then the medians and ratios. */
   static int sideBySide(Bench.Options o, PrintStream out) throws Exception {
     int ops = o.integer("--ops");
     int rounds = o.integer("--rounds");

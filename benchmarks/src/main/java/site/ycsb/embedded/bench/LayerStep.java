@@ -27,15 +27,11 @@ import site.ycsb.embedded.workload.SplitMix64;
 
 /**
  * One step of the layered benchmark in its own JVM: layer (b), the engine's Java library, or layer (c), the YCSB
- * binding, called directly for one shape on a fresh database, with the shape's workload files as tuning. Prints one
- * line: "layer engine=E shape=S layer=L count=N us_per_op=X library=...".
+ * binding, called directly for one shape on a fresh database, with the shape's workload files as tuning and data
+ * (benchmarks/README.md). Only the loop is timed, as in the C floor, after an untimed warm-up ({@link #warmUp}).
+ * Prints one line: "layer engine=E shape=S layer=L count=N us_per_op=X library=...".
  *
  * <p>Usage: LayerStep ENGINE[:name=value...] SHAPE direct|binding COUNT EMPTY_DIR WORKLOADS_DIR
- *
- * <p>Data: the workload class's own generators (16-byte decimal keys, CompressibleValues at 0.5, keys drawn with
- * replacement from {@code loadseed} where the workload file draws them); reads draw as many from the seed + 1. Read
- * shapes fill (untimed), close, reopen, then time, like a YCSB load then run. Only the loop is timed, as in the C
- * floor, after an untimed warm-up ({@link #warmUp}); the binding's YCSB arguments are made outside the clock.
  */
 public final class LayerStep {
 

@@ -19,16 +19,11 @@ import site.ycsb.embedded.NothingDB;
 import site.ycsb.embedded.Warmup;
 
 /**
- * The layered benchmark: for each engine and 2011 shape, microseconds per operation at each layer, each step in its
- * own process on a fresh database, rounds alternating the layers: (a) the C floor (floor.c; (a') over the Java
- * library's own engine build where it exports the C API), (b) the Java library, (c) the binding, (d0) YCSB's client
- * around {@link LibraryDB} (only layer (b)'s library calls), (d) the binding through YCSB's client, (e) YCSB's client
- * around a do-nothing DB. Prints each step as it ends, then one table per engine with the medians, what each layer
- * adds and the share of the floor's throughput that (d0) and (d) reach (benchmarks/README.md).
- *
- * <p>The question layers of {@link Bench} (run.sh's default): [--engines leveldb,rocksdb,sqlite,kyoto,lmdb]
- * [--shapes fillseq,...] [--records N] [--rounds R] [--smoke] [--dir D]. An engine may carry binding properties for
- * a variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
+ * The layered benchmark (benchmarks/README.md), the question layers of {@link Bench}: for each engine and 2011 shape,
+ * microseconds per operation at layers (a) to (e), each step in its own process on a fresh database, rounds
+ * alternating the layers. Prints each step as it ends, then one table per engine with the medians, what each layer
+ * adds and the share of the floor's throughput that (d0) and (d) reach. An engine may carry binding properties for a
+ * variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
  */
 public final class Layers {
 
