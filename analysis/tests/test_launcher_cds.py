@@ -80,7 +80,7 @@ def checkout(tmp_path: Path) -> Path:
     """A copy of the launcher and of the SQLite binding's build (times kept), whose files the tests may age."""
     root = tmp_path / "checkout"
     (root / "bin").mkdir(parents=True)
-    for name in ("ycsb", "bindings.properties"):
+    for name in ("ycsb", "bindings.properties", "jvm.options"):
         shutil.copy2(REPO / "bin" / name, root / "bin" / name)
     (root / "workloads").symlink_to(REPO / "workloads")
     target = REPO / "sqlite-binding" / "target"
