@@ -62,6 +62,7 @@ def test_the_registry_gives_the_suite_what_it_ran_before():
     assert ENGINE_PROPS == {
         "leveldb": (("leveldb.library", "leveldbjni"),),
         "leveldb-system": (("leveldb.library", "system"),),
+        "lmdb": (("lmdb.library", "system"),),
     }
     assert DISPLAY_ORDER == ("leveldb", "leveldb-system", "kyoto", "sqlite", "rocksdb", "lmdb", "fastdb")
     assert FILE_CHECKS == {
