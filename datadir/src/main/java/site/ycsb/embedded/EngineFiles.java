@@ -83,10 +83,10 @@ public final class EngineFiles {
   public static final String LMDB_DATA_FILE = "data.mdb";
   public static final String LMDB_LOCK_FILE = "lock.mdb";
   /** MDB_MAGIC, little-endian after the 16-byte page header of a 64-bit build (both meta pages). */
-  static final int LMDB_MAGIC = 0xBEEFC0DE;
+  public static final int LMDB_MAGIC = 0xBEEFC0DE;
   /** In a meta page (lmdb/mdb.c MDB_meta after PAGEHDRSZ): magic, version, page size, last page, txn id. */
-  static final int LMDB_MAGIC_OFFSET = 16;
-  static final int LMDB_PAGE_SIZE_OFFSET = 40;
+  public static final int LMDB_MAGIC_OFFSET = 16;
+  public static final int LMDB_PAGE_SIZE_OFFSET = 40;
   static final int LMDB_META_BYTES = 152;
 
   /** LevelDB's and RocksDB's numbered files (compiled once: a directory can hold thousands). */
@@ -215,7 +215,7 @@ public final class EngineFiles {
   }
 
   /** The first {@link #LMDB_META_BYTES} of the page at {@code offset}, little-endian as LMDB writes it on x86. */
-  static ByteBuffer lmdbMeta(Path file, long offset) throws IOException {
+  public static ByteBuffer lmdbMeta(Path file, long offset) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(LMDB_META_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
       while (b.hasRemaining() && ch.read(b, offset + b.position()) > 0) {

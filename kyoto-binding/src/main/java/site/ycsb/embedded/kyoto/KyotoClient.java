@@ -9,7 +9,6 @@ import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
 import site.ycsb.embedded.MmapSpace;
 import site.ycsb.embedded.NativeScanBuffer;
-import site.ycsb.embedded.RecordsInFiles;
 
 /**
  * YCSB binding for Kyoto Cabinet (the system library, libkyotocabinet 1.2.79) through the
@@ -75,7 +74,7 @@ public class KyotoClient extends KeyValueDB<KyotoHandle> {
   /** An empty file, or one whose header or meta record counts no record: the open would find none. */
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {
-    return RecordsInFiles.kyoto(options.file());
+    return KyotoFileRecords.whyNone(options.file());
   }
 
   /** kyoto.repair: Kyoto rebuilds the file at open, so one shorter than its header records is not refused. */

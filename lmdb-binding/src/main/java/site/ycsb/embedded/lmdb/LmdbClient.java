@@ -9,7 +9,6 @@ import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineFiles;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
-import site.ycsb.embedded.RecordsInFiles;
 
 /**
  * YCSB binding for LMDB through lmdbjava: one environment per data directory, shared by the client
@@ -56,7 +55,7 @@ public class LmdbClient extends KeyValueDB<LmdbHandle> {
   /** No data.mdb, an empty one, or a meta page that counts no entry: the open would find no record. */
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {
-    return RecordsInFiles.lmdb(dir);
+    return LmdbMetaPages.noEntry(dir);
   }
 
   /**

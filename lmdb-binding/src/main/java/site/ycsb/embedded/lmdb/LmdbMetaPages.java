@@ -3,11 +3,15 @@ package site.ycsb.embedded.lmdb;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+
+import site.ycsb.embedded.EngineFiles;
 
 /**
  * data.mdb's two meta pages, mapped read-only, so that the last page LMDB has used (the file's real size in
@@ -15,13 +19,15 @@ import java.nio.file.StandardOpenOption;
  * mdb_env_info} allocates a native struct and crosses JNR-FFI on each call. LMDB writes its meta pages with
  * {@code pwrite} (or through its own write map), which a shared map of the same file sees at once.
  *
- * <p>In a meta page (lmdb/mdb.c, MDB_meta after the 16-byte page header, 64-bit build): the last page
- * number at byte 136, the transaction id at byte 144; the newer meta page is the one with the larger id.
+ * <p>In a meta page (lmdb/mdb.c, MDB_meta after the 16-byte page header, 64-bit build): the main database's
+ * entry count (md_entries of its MDB_db, after the free list's) at byte 120, the last page number at byte 136,
+ * the transaction id at byte 144; the newer meta page is the one with the larger id.
  * The map is released by {@link #close}, not left to the garbage collector: a mapped file keeps its
  * filesystem busy (a tmpfs could not be unmounted).
  */
 final class LmdbMetaPages implements AutoCloseable {
 
+  private static final int MAIN_ENTRIES_OFFSET = 120;
   private static final int LAST_PAGE_OFFSET = 136;
   private static final int TXNID_OFFSET = 144;
 
@@ -32,6 +38,33 @@ final class LmdbMetaPages implements AutoCloseable {
   private LmdbMetaPages(MappedByteBuffer map, int pageSize) {
     this.map = map;
     this.pageSize = pageSize;
+  }
+
+  /**
+   * Why the environment in {@code dir} holds no record, read from data.mdb alone (no lock.mdb written), or null
+   * when it holds one or this cannot tell: none when data.mdb is missing or has no byte (the open would make a new
+   * environment, whatever lock.mdb holds), or when its newer meta page counts no entry in the main database.
+   */
+  static String noEntry(Path dir) throws IOException {
+    Path data = dir.resolve(EngineFiles.LMDB_DATA_FILE);
+    if (!Files.isRegularFile(data)) {
+      return "it has no " + EngineFiles.LMDB_DATA_FILE + " (LMDB would make a new environment)";
+    }
+    long size = Files.size(data);
+    if (size == 0) {
+      return "its " + EngineFiles.LMDB_DATA_FILE + " is empty (LMDB would make a new environment)";
+    }
+    ByteBuffer first = EngineFiles.lmdbMeta(data, 0);
+    int pageSize = first.getInt(EngineFiles.LMDB_PAGE_SIZE_OFFSET);
+    if (first.getInt(EngineFiles.LMDB_MAGIC_OFFSET) != EngineFiles.LMDB_MAGIC || pageSize <= 0
+        || size < 2L * pageSize) {
+      return null; // DamagedFiles.refuseDamaged says what is wrong; nothing to count here
+    }
+    ByteBuffer second = EngineFiles.lmdbMeta(data, pageSize);
+    ByteBuffer newer = second.getInt(EngineFiles.LMDB_MAGIC_OFFSET) == EngineFiles.LMDB_MAGIC
+        && Long.compareUnsigned(second.getLong(TXNID_OFFSET), first.getLong(TXNID_OFFSET)) > 0 ? second : first;
+    return newer.getLong(MAIN_ENTRIES_OFFSET) == 0 ? "the newer meta page of its " + EngineFiles.LMDB_DATA_FILE
+        + " (transaction " + newer.getLong(TXNID_OFFSET) + ") counts no entry" : null;
   }
 
   /** Maps the two meta pages of {@code dataFile}, whose pages have {@code pageSize} bytes. */

@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.KeyValueDB;
-import site.ycsb.embedded.RecordsInFiles;
 import site.ycsb.embedded.WriteGroup;
 
 /**
@@ -75,7 +74,7 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** An empty file, no table of this name, or a table whose root page holds no row: the open would find none. */
   @Override
   protected String noRecordInFiles(Path dir) throws IOException {
-    return RecordsInFiles.sqlite(dir.resolve(fileName), tableName);
+    return SqliteFileRecords.whyNone(dir.resolve(fileName), tableName);
   }
 
   @Override
