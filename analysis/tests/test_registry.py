@@ -133,8 +133,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     # with only its own jar on the classpath (a drop-in into upstream YCSB).
     "datadir/src/main/java/site/ycsb/embedded/EngineFiles.java": (9, "each engine's files, recognised by header"),
     "datadir/src/main/java/site/ycsb/embedded/DamagedFiles.java": (5, "each engine's damaged files"),
-    # Not moved to the registry or the modules yet: upstream YCSB's names (EngineProperties) and the benchmarks.
-    "common/src/main/java/site/ycsb/embedded/EngineProperties.java": (8, "upstream YCSB's property names per engine"),
+    # Not moved to the registry or the modules yet: the benchmarks.
     "benchmarks/pom.xml": (7, "not moved yet: the benchmarks' engine libraries"),
     "benchmarks/run.sh": (2, "not moved yet: the benchmarks' usage and native paths"),
     "benchmarks/src/main/c/floor.c": (15, "not moved yet: the engine floor's C loops"),

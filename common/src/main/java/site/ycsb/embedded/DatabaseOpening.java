@@ -45,7 +45,7 @@ final class DatabaseOpening<H> {
 
   /** Opens the engine or joins its open handle, and hands the client its parts; a refusal as a DBException. */
   void open() throws DBException {
-    EngineProperties props = new EngineProperties(p, engineName);
+    EngineProperties props = new EngineProperties(p, client.engine());
     try {
       props.refuseUpstreamNames();
       Path dir = props.directory(EngineProperties.PATH, "data/" + engineName);

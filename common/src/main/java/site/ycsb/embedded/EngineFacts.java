@@ -1,9 +1,12 @@
 package site.ycsb.embedded;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -23,9 +26,16 @@ import java.util.TreeSet;
  * @param diskSpaceWriteFactor how many copies of one write the engine may hold on disk at once (its log, the table a
  *     flush writes, a compaction's output, a copy-on-write page): a write larger than the free-space guard's
  *     interval must find that many times its size free beyond the margin ({@link DiskSpaceGuard})
+ * @param upstreamAliases upstream YCSB 0.17's property names that mean the same as one of the binding's, each with
+ *     the engine-prefixed name of ours it means: honoured ({@link EngineProperties}), so that a pipeline that swaps
+ *     upstream's binding for this one keeps its command line; sorted by upstream's name
+ * @param upstreamRefused upstream YCSB 0.17's property names whose meaning differs from anything the binding does,
+ *     each with what upstream meant and what to set instead: refused at start rather than ignored
+ *     ({@link EngineProperties#refuseUpstreamNames}); sorted by name
  */
 public record EngineFacts(String name, Class<?> optionsClass, List<String> ownNeutralNames,
-    Set<String> filesAFailedOpenRewrites, double diskSpaceWriteFactor) {
+    Set<String> filesAFailedOpenRewrites, double diskSpaceWriteFactor, Map<String, String> upstreamAliases,
+    Map<String, String> upstreamRefused) {
 
   /**
    * The engine-neutral knobs KeyValueDB and every binding read: each also as engine.NAME, which overrides it
@@ -40,14 +50,17 @@ public record EngineFacts(String name, Class<?> optionsClass, List<String> ownNe
   public EngineFacts {
     ownNeutralNames = List.copyOf(ownNeutralNames);
     filesAFailedOpenRewrites = Set.copyOf(filesAFailedOpenRewrites);
+    upstreamAliases = Collections.unmodifiableSortedMap(new TreeMap<>(upstreamAliases));
+    upstreamRefused = Collections.unmodifiableSortedMap(new TreeMap<>(upstreamRefused));
   }
 
   /**
    * The engine {@code name} whose property names {@code optionsClass} holds: no name of its own beyond every
-   * binding's, no file rewritten by a failed open, one copy of a write on disk (the write itself).
+   * binding's, no file rewritten by a failed open, one copy of a write on disk (the write itself), no upstream YCSB
+   * name honoured or refused.
    */
   public static EngineFacts of(String name, Class<?> optionsClass) {
-    return new EngineFacts(name, optionsClass, List.of(), Set.of(), 1);
+    return new EngineFacts(name, optionsClass, List.of(), Set.of(), 1, Map.of(), Map.of());
   }
 
   /**
@@ -75,23 +88,38 @@ public record EngineFacts(String name, Class<?> optionsClass, List<String> ownNe
         throw new IllegalStateException(e);
       }
     }
-    names.addAll(EngineProperties.upstreamAliases(name).keySet());
-    names.addAll(EngineProperties.upstreamRefused(name));
+    names.addAll(upstreamAliases.keySet());
+    names.addAll(upstreamRefused.keySet());
     return names;
   }
 
   /** These facts with {@code names} as the binding's own names without a dot. */
   public EngineFacts withOwnNeutralNames(List<String> names) {
-    return new EngineFacts(name, optionsClass, names, filesAFailedOpenRewrites, diskSpaceWriteFactor);
+    return new EngineFacts(name, optionsClass, names, filesAFailedOpenRewrites, diskSpaceWriteFactor, upstreamAliases,
+        upstreamRefused);
   }
 
   /** These facts with {@code files} as the files a failed open rewrites. */
   public EngineFacts withFilesAFailedOpenRewrites(Set<String> files) {
-    return new EngineFacts(name, optionsClass, ownNeutralNames, files, diskSpaceWriteFactor);
+    return new EngineFacts(name, optionsClass, ownNeutralNames, files, diskSpaceWriteFactor, upstreamAliases,
+        upstreamRefused);
   }
 
   /** These facts with {@code copies} as the copies of one write the engine may hold on disk at once. */
   public EngineFacts withDiskSpaceWriteFactor(double copies) {
-    return new EngineFacts(name, optionsClass, ownNeutralNames, filesAFailedOpenRewrites, copies);
+    return new EngineFacts(name, optionsClass, ownNeutralNames, filesAFailedOpenRewrites, copies, upstreamAliases,
+        upstreamRefused);
+  }
+
+  /** These facts with {@code aliases} (upstream's name -> ours) as the upstream YCSB names the binding honours. */
+  public EngineFacts withUpstreamAliases(Map<String, String> aliases) {
+    return new EngineFacts(name, optionsClass, ownNeutralNames, filesAFailedOpenRewrites, diskSpaceWriteFactor,
+        aliases, upstreamRefused);
+  }
+
+  /** These facts with {@code refused} (upstream's name -> what to set instead) as the upstream names refused. */
+  public EngineFacts withUpstreamRefused(Map<String, String> refused) {
+    return new EngineFacts(name, optionsClass, ownNeutralNames, filesAFailedOpenRewrites, diskSpaceWriteFactor,
+        upstreamAliases, refused);
   }
 }

@@ -11,7 +11,7 @@ import java.util.Properties;
  * Typed reading of YCSB properties with defaults, clear errors and a record of what was used.
  *
  * <p>A name without a dot is an engine-neutral knob ({@code cachesize}): the engine-prefixed
- * property ({@code leveldb.cachesize}) overrides it, so one workload file can drive every engine
+ * property ({@code <engine>.cachesize}) overrides it, so one workload file can drive every engine
  * and still give one engine its own value. A name with a dot is read as written.
  *
  * <p>Every value read is remembered, so that {@link #describe()} can print the effective
@@ -34,54 +34,40 @@ public final class EngineProperties {
   /** Write buffer (memtable) size in bytes (k, m, g and t suffixes allowed). */
   public static final String WRITE_BUFFER_SIZE = "writebuffersize";
 
-  /**
-   * Upstream YCSB 0.17's property names that mean the same as one of ours, per engine: a pipeline
-   * that swaps upstream's binding for ours keeps its command line ({@code rocksdb.dir} is the data
-   * directory of upstream's RocksDB binding). Key: our engine-prefixed name; value: upstream's.
-   */
-  private static final java.util.Map<String, java.util.Map<String, String>> UPSTREAM_ALIASES = java.util.Map.of(
-      "rocksdb", java.util.Map.of("rocksdb.path", "rocksdb.dir"));
-
-  /**
-   * Upstream YCSB 0.17's property names whose meaning differs from anything ours does, per engine:
-   * refused at start rather than ignored. Value: what upstream meant and what to set instead.
-   */
-  private static final java.util.Map<String, java.util.Map<String, String>> UPSTREAM_REFUSED = java.util.Map.of(
-      "sqlite", java.util.Map.of(
-          "db.url", "upstream's JDBC binding names the database with a JDBC URL; this binding takes a"
-              + " directory: set path=DIR (and sqlite.file=NAME)",
-          "db.batchsize", "upstream's JDBC binding batches inserts only; here batchsize groups every write"
-              + " into one transaction: set batchsize=N",
-          "jdbc.autocommit", "this binding commits every batchsize writes: set batchsize=N",
-          "jdbc.batchupdateapi", "this binding always writes a batch in one transaction: set batchsize=N",
-          "jdbc.fetchsize", "this binding reads a scan through one SQLite cursor: there is no fetch size"));
-
   private final Properties props;
   private final String engine;
+  /** Upstream YCSB's names the engine honours, by the engine-prefixed name of ours each means. */
+  private final java.util.Map<String, String> upstreamByOurs = new java.util.HashMap<>();
+  /** Upstream YCSB's names the engine refuses, sorted, each with what to set instead. */
+  private final java.util.SortedMap<String, String> upstreamRefused;
   private final List<String> effective = new ArrayList<>();
   private final java.util.Set<String> read = new java.util.HashSet<>();
   /** The last lookup of each name, so that a rule between two properties can name both as they were read. */
   private final java.util.Map<String, Found> found = new java.util.HashMap<>();
 
+  /**
+   * The properties as read for {@code engine}, the prefix that overrides a neutral knob (a part that is not a binding
+   * reads its own, {@code workload}), with no upstream YCSB name honoured or refused.
+   */
   public EngineProperties(Properties props, String engine) {
+    this(props, engine, java.util.Map.of(), java.util.Map.of());
+  }
+
+  /** The properties as read for a binding's engine, with the upstream YCSB names its facts honour and refuse. */
+  public EngineProperties(Properties props, EngineFacts facts) {
+    this(props, facts.name(), facts.upstreamAliases(), facts.upstreamRefused());
+  }
+
+  private EngineProperties(Properties props, String engine, java.util.Map<String, String> upstreamAliases,
+      java.util.Map<String, String> upstreamRefused) {
     this.props = props;
     this.engine = engine;
+    upstreamAliases.forEach((theirs, ours) -> upstreamByOurs.put(ours, theirs));
+    this.upstreamRefused = new java.util.TreeMap<>(upstreamRefused);
   }
 
   public String engine() {
     return engine;
-  }
-
-  /** Upstream YCSB's names this engine honours, as upstream name -> our engine-prefixed name. */
-  public static java.util.SortedMap<String, String> upstreamAliases(String engine) {
-    java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
-    UPSTREAM_ALIASES.getOrDefault(engine, java.util.Map.of()).forEach((ours, theirs) -> out.put(theirs, ours));
-    return out;
-  }
-
-  /** Upstream YCSB's names this engine refuses ({@link #refuseUpstreamNames}). */
-  public static java.util.SortedSet<String> upstreamRefused(String engine) {
-    return new java.util.TreeSet<>(UPSTREAM_REFUSED.getOrDefault(engine, java.util.Map.of()).keySet());
   }
 
   /**
@@ -90,7 +76,7 @@ public final class EngineProperties {
    */
   public void refuseUpstreamNames() {
     java.util.List<String> problems = new java.util.ArrayList<>();
-    new java.util.TreeMap<>(UPSTREAM_REFUSED.getOrDefault(engine, java.util.Map.of())).forEach((name, why) -> {
+    upstreamRefused.forEach((name, why) -> {
       if (props.getProperty(name) != null) {
         problems.add("property " + name + " = '" + props.getProperty(name) + "' (upstream YCSB's) is not"
             + " honoured: " + why);
@@ -210,7 +196,7 @@ public final class EngineProperties {
 
   /**
    * The engine-prefixed properties that are set but were never read: most likely typos
-   * ({@code leveldb.cachsize}), which would otherwise be ignored without a word.
+   * ({@code <engine>.cachsize}), which would otherwise be ignored without a word.
    */
   public java.util.SortedSet<String> unread() {
     java.util.SortedSet<String> out = new java.util.TreeSet<>();
@@ -241,8 +227,8 @@ public final class EngineProperties {
 
   /**
    * States a rule between two properties: when {@code holds} is false, refuses {@code name}'s value in the
-   * message format of every refusal, naming {@code other} with the value it has ("expected at most
-   * rocksdb.level0slowdownwritestrigger (20)"). {@code why}, when not null, ends the message.
+   * message format of every refusal, naming {@code other} with the value it has ("expected auto or fields with
+   * fieldcount (3)"). {@code why}, when not null, ends the message.
    */
   public void require(boolean holds, String name, String allowed, String other, String why) {
     if (!holds) {
@@ -293,7 +279,7 @@ public final class EngineProperties {
     String key = prefixed(name);
     String v = props.getProperty(key);
     String origin;
-    String upstream = UPSTREAM_ALIASES.getOrDefault(engine, java.util.Map.of()).get(key);
+    String upstream = upstreamByOurs.get(key);
     String upstreamValue = upstream == null ? null : props.getProperty(upstream);
     if (upstreamValue != null) {
       read.add(upstream);
@@ -302,7 +288,8 @@ public final class EngineProperties {
       throw new BadPropertyException("properties " + key + " = '" + v + "' and " + upstream + " = '"
           + upstreamValue + "' (upstream YCSB's name for it) disagree: set one of them");
     }
-    // The neutral name (path) loses to upstream's (rocksdb.dir) as to ours: a different value is refused too.
+    // The neutral name (path) loses to upstream's name (its alias of <engine>.path) as to ours: a different value is
+    // refused too.
     String neutral = key.equals(name) ? null : props.getProperty(name);
     if (v == null && upstreamValue != null && neutral != null && !neutral.equals(upstreamValue)) {
       throw new BadPropertyException("properties " + name + " = '" + neutral + "' and " + upstream + " = '"

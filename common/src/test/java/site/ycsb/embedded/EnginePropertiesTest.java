@@ -119,56 +119,71 @@ class EnginePropertiesTest {
     assertThrows(EngineProperties.BadPropertyException.class, () -> props("sync", "ture").bool("sync", false));
   }
 
-  private static EngineProperties engine(String engine, String... kv) {
+  /**
+   * An engine whose facts honour one upstream YCSB name and refuse two: the mechanism, apart from any binding's
+   * (each binding that gives such names tests its own, in its module).
+   */
+  private static final EngineFacts UPSTREAM = EngineFacts.of("eng", null)
+      .withUpstreamAliases(java.util.Map.of("eng.dir", "eng.path"))
+      .withUpstreamRefused(java.util.Map.of("db.url", "it names a file: set path=DIR", "db.batchsize",
+          "it batches inserts only: set batchsize=N"));
+
+  private static EngineProperties upstream(String... kv) {
     Properties p = new Properties();
     for (int i = 0; i < kv.length; i += 2) {
       p.setProperty(kv[i], kv[i + 1]);
     }
-    return new EngineProperties(p, engine);
+    return new EngineProperties(p, UPSTREAM);
   }
 
   @Test
-  void upstreamRocksDbDirIsTheDataDirectory() {
-    EngineProperties e = engine("rocksdb", "rocksdb.dir", "/data/x", "path", "/data/x");
-    assertEquals("/data/x", e.string(EngineProperties.PATH, "data/rocksdb"));
-    assertTrue(e.describe().contains("rocksdb.path = /data/x (from rocksdb.dir, upstream YCSB's name)"), e.describe());
-    assertTrue(e.unread().isEmpty(), "rocksdb.dir is read, so no typo warning: " + e.unread());
-    assertEquals("/data/x", engine("rocksdb", "rocksdb.dir", "/data/x", "rocksdb.path", "/data/x")
-        .string(EngineProperties.PATH, "data/rocksdb"), "the same value under both names is fine");
+  void anUpstreamNameTheFactsHonourIsReadAsOurs() {
+    EngineProperties e = upstream("eng.dir", "/data/x", "path", "/data/x");
+    assertEquals("/data/x", e.string(EngineProperties.PATH, "data/eng"));
+    assertTrue(e.describe().contains("eng.path = /data/x (from eng.dir, upstream YCSB's name)"), e.describe());
+    assertTrue(e.unread().isEmpty(), "eng.dir is read, so no typo warning: " + e.unread());
+    assertEquals("/data/x", upstream("eng.dir", "/data/x", "eng.path", "/data/x").string(EngineProperties.PATH,
+        "data/eng"), "the same value under both names is fine");
+    assertEquals("/data/x", upstream("eng.dir", "/data/x").string(EngineProperties.PATH, "data/eng"));
   }
 
   @Test
   void upstreamNameAndOursDisagreeingIsRefused() {
     var e = assertThrows(EngineProperties.BadPropertyException.class,
-        () -> engine("rocksdb", "rocksdb.dir", "/a", "rocksdb.path", "/b").string(EngineProperties.PATH, "d"));
-    assertTrue(e.getMessage().contains("rocksdb.path = '/b'") && e.getMessage().contains("rocksdb.dir = '/a'"),
-        e.getMessage());
+        () -> upstream("eng.dir", "/a", "eng.path", "/b").string(EngineProperties.PATH, "d"));
+    assertEquals("properties eng.path = '/b' and eng.dir = '/a' (upstream YCSB's name for it) disagree: set one of"
+        + " them", e.getMessage());
   }
 
   @Test
   void upstreamNameAndTheNeutralOneDisagreeingIsRefused() {
     var e = assertThrows(EngineProperties.BadPropertyException.class,
-        () -> engine("rocksdb", "rocksdb.dir", "/a", "path", "/b").string(EngineProperties.PATH, "d"));
-    assertEquals("properties path = '/b' and rocksdb.dir = '/a' (upstream YCSB's name for rocksdb.path) disagree:"
+        () -> upstream("eng.dir", "/a", "path", "/b").string(EngineProperties.PATH, "d"));
+    assertEquals("properties path = '/b' and eng.dir = '/a' (upstream YCSB's name for eng.path) disagree:"
         + " set one of them", e.getMessage());
   }
 
   @Test
-  void upstreamNamesBelongToTheirEngineOnly() {
-    assertEquals("data/leveldb", engine("leveldb", "rocksdb.dir", "/data/x").string(EngineProperties.PATH,
-        "data/leveldb"));
-    assertEquals(java.util.Map.of("rocksdb.dir", "rocksdb.path"), EngineProperties.upstreamAliases("rocksdb"));
-    assertTrue(EngineProperties.upstreamAliases("kyoto").isEmpty());
+  void upstreamNamesBelongToTheFactsThatGiveThem() {
+    Properties p = new Properties();
+    p.setProperty("eng.dir", "/data/x");
+    p.setProperty("db.url", "jdbc:sqlite:/tmp/x.db");
+    EngineProperties byName = new EngineProperties(p, "eng"); // a name alone: no upstream name honoured or refused
+    assertEquals("data/eng", byName.string(EngineProperties.PATH, "data/eng"));
+    byName.refuseUpstreamNames();
+    assertEquals(java.util.Set.of("eng.dir"), byName.unread(), "an upstream name no facts give is not read");
+    assertTrue(UPSTREAM.propertyNames(Object.class).containsAll(java.util.List.of("eng.dir", "db.url",
+        "db.batchsize")), "known to the launcher: " + UPSTREAM.propertyNames(Object.class));
+    assertFalse(EngineFacts.of("eng", null).propertyNames(Object.class).contains("eng.dir"));
   }
 
   @Test
   void upstreamNamesThatMeanSomethingElseAreRefusedAllAtOnce() {
-    EngineProperties e = engine("sqlite", "db.url", "jdbc:sqlite:/tmp/x.db", "db.batchsize", "100");
+    EngineProperties e = upstream("db.url", "jdbc:sqlite:/tmp/x.db", "db.batchsize", "100");
     var thrown = assertThrows(EngineProperties.BadPropertyException.class, e::refuseUpstreamNames);
-    assertTrue(thrown.getMessage().contains("db.url = 'jdbc:sqlite:/tmp/x.db'")
-        && thrown.getMessage().contains("set path=DIR") && thrown.getMessage().contains("db.batchsize = '100'"),
-        thrown.getMessage());
-    engine("leveldb", "db.url", "jdbc:sqlite:/tmp/x.db").refuseUpstreamNames(); // not an upstream name for LevelDB
-    engine("sqlite", "path", "/tmp").refuseUpstreamNames();
+    assertEquals("property db.batchsize = '100' (upstream YCSB's) is not honoured: it batches inserts only: set"
+        + " batchsize=N; property db.url = 'jdbc:sqlite:/tmp/x.db' (upstream YCSB's) is not honoured: it names a"
+        + " file: set path=DIR", thrown.getMessage());
+    upstream("path", "/tmp").refuseUpstreamNames();
   }
 }

@@ -44,10 +44,11 @@ final class ScratchDatabase {
 
   static ScratchDatabase of(DB probe, String target, Properties props) {
     if (probe instanceof KeyValueDB<?> kv) {
-      String engine = kv.engineName();
-      Path dir = new EngineProperties(props, engine).directory(EngineProperties.PATH, "data/" + engine);
+      EngineFacts facts = kv.engine();
+      String engine = facts.name();
+      Path dir = new EngineProperties(props, facts).directory(EngineProperties.PATH, "data/" + engine);
       List<String> names = new ArrayList<>(List.of(EngineProperties.PATH, engine + "." + EngineProperties.PATH));
-      EngineProperties.upstreamAliases(engine).forEach((upstream, ours) -> {
+      facts.upstreamAliases().forEach((upstream, ours) -> {
         if (ours.equals(engine + "." + EngineProperties.PATH)) {
           names.add(upstream);
         }

@@ -2,6 +2,7 @@ package site.ycsb.embedded.rocksdb;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 
 import org.rocksdb.RocksDB;
@@ -34,10 +35,12 @@ public class RocksDbClient extends KeyValueDB<RocksDbHandle> {
 
   /**
    * The engine, its property names in RocksDbOptions (what the launcher takes as known: KeyValueDB.propertyNames);
-   * RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open.
+   * RocksDB renames LOG to LOG.old.<time> and starts a new LOG before it finds that it cannot open. Upstream YCSB
+   * 0.17's RocksDB binding names the data directory rocksdb.dir: honoured as rocksdb.path, so that a pipeline that
+   * swaps upstream's binding for this one keeps its command line.
    */
   private static final EngineFacts FACTS = EngineFacts.of("rocksdb", RocksDbOptions.class)
-      .withFilesAFailedOpenRewrites(Set.of("LOG"));
+      .withFilesAFailedOpenRewrites(Set.of("LOG")).withUpstreamAliases(Map.of("rocksdb.dir", "rocksdb.path"));
 
   @Override
   protected EngineFacts facts() {

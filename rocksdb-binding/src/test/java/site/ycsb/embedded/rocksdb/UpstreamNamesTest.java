@@ -19,12 +19,53 @@ import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.StringByteIterator;
+import site.ycsb.embedded.EngineFacts;
+import site.ycsb.embedded.EngineProperties;
 
 /** A pipeline that swaps upstream YCSB's RocksDB binding for ours keeps its -p rocksdb.dir. */
 class UpstreamNamesTest {
 
   @TempDir
   Path tmp;
+
+  /** The properties as the binding reads them, through its facts. */
+  private static EngineProperties read(String... kv) {
+    Properties p = new Properties();
+    for (int i = 0; i < kv.length; i += 2) {
+      p.setProperty(kv[i], kv[i + 1]);
+    }
+    return new EngineProperties(p, new RocksDbClient().facts());
+  }
+
+  @Test
+  void theFactsHonourRocksDbDirAsRocksDbPathAndRefuseNothing() {
+    EngineFacts facts = new RocksDbClient().facts();
+    assertEquals(Map.of("rocksdb.dir", "rocksdb.path"), facts.upstreamAliases());
+    assertTrue(facts.upstreamRefused().isEmpty(), facts.upstreamRefused().toString());
+    assertTrue(new RocksDbClient().propertyNames().contains("rocksdb.dir"), "known to the launcher");
+  }
+
+  @Test
+  void rocksDbDirIsReadAsTheDataDirectory() {
+    EngineProperties e = read("rocksdb.dir", "/data/x", "path", "/data/x");
+    assertEquals("/data/x", e.string(EngineProperties.PATH, "data/rocksdb"));
+    assertTrue(e.describe().contains("rocksdb.path = /data/x (from rocksdb.dir, upstream YCSB's name)"), e.describe());
+    assertTrue(e.unread().isEmpty(), "rocksdb.dir is read, so no typo warning: " + e.unread());
+    assertEquals("/data/x", read("rocksdb.dir", "/data/x", "rocksdb.path", "/data/x")
+        .string(EngineProperties.PATH, "data/rocksdb"), "the same value under both names is fine");
+  }
+
+  @Test
+  void rocksDbDirAndRocksDbPathDisagreeingIsRefused() {
+    var e = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> read("rocksdb.dir", "/a", "rocksdb.path", "/b").string(EngineProperties.PATH, "d"));
+    assertTrue(e.getMessage().contains("rocksdb.path = '/b'") && e.getMessage().contains("rocksdb.dir = '/a'"),
+        e.getMessage());
+    var neutral = assertThrows(EngineProperties.BadPropertyException.class,
+        () -> read("rocksdb.dir", "/a", "path", "/b").string(EngineProperties.PATH, "d"));
+    assertEquals("properties path = '/b' and rocksdb.dir = '/a' (upstream YCSB's name for rocksdb.path) disagree:"
+        + " set one of them", neutral.getMessage());
+  }
 
   @Test
   void upstreamsRocksDbDirHoldsTheData() throws Exception {

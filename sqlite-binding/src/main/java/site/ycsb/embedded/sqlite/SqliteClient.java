@@ -3,6 +3,7 @@ package site.ycsb.embedded.sqlite;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Map;
 
 import site.ycsb.embedded.EngineFacts;
 import site.ycsb.embedded.EngineProperties;
@@ -31,8 +32,22 @@ public class SqliteClient extends KeyValueDB<Session> {
   /** The kv table, as the first client created or found it. */
   private KvTable kv;
 
+  /**
+   * Upstream YCSB 0.17's JDBC binding's property names, whose meaning differs from anything this binding does:
+   * refused at start rather than ignored, each with what upstream meant and what to set instead.
+   */
+  private static final Map<String, String> UPSTREAM_REFUSED = Map.of(
+      "db.url", "upstream's JDBC binding names the database with a JDBC URL; this binding takes a"
+          + " directory: set path=DIR (and sqlite.file=NAME)",
+      "db.batchsize", "upstream's JDBC binding batches inserts only; here batchsize groups every write"
+          + " into one transaction: set batchsize=N",
+      "jdbc.autocommit", "this binding commits every batchsize writes: set batchsize=N",
+      "jdbc.batchupdateapi", "this binding always writes a batch in one transaction: set batchsize=N",
+      "jdbc.fetchsize", "this binding reads a scan through one SQLite cursor: there is no fetch size");
+
   /** The engine, its property names in SqliteOptions (what the launcher takes as known: KeyValueDB.propertyNames). */
-  private static final EngineFacts FACTS = EngineFacts.of("sqlite", SqliteOptions.class);
+  private static final EngineFacts FACTS = EngineFacts.of("sqlite", SqliteOptions.class)
+      .withUpstreamRefused(UPSTREAM_REFUSED);
 
   @Override
   protected EngineFacts facts() {
