@@ -122,8 +122,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "distribution/build.sh": (1, "a comment on a second client's module"),
     "distribution/install-into-ycsb.sh": (3, "upstream's own rocksdb binding and usage examples it prints"),
     "bin/ycsb": (1, "sqlite-jdbc's own native-library properties (org.sqlite.lib.*)"),
-    # A study of one engine.
-    "scripts/sqlite-table-shapes.sh": (9, "a study of SQLite's two table shapes"),
     # The build: Maven's module list and the libraries' versions; Debian's packages.
     "pom.xml": (9, "the modules and the engines' library versions"),
     "scripts/setup.sh": (3, "each engine's Debian packages"),

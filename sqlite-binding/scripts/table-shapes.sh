@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SQLite's two kv table shapes side by side: a rowid table plus a key index
 # (sqlite.withoutrowid=false) as A, WITHOUT ROWID (true, db_bench_sqlite3's table) as B.
-#   bash scripts/sqlite-table-shapes.sh [--out DIR] [--repeat N] [--cap N] [--full] [SCENARIO|GROUP ...]
+#   bash sqlite-binding/scripts/table-shapes.sh [--out DIR] [--repeat N] [--cap N] [--full] [SCENARIO|GROUP ...]
 # Default: the suite's 2011 group and upstream's A-F (ycsb), quick counts, --repeat 3. Each scenario
 # runs on both shapes back to back (A, then B, each --repeat N), so the two see the same machine;
 # then `python -m analysis compare` writes DIR/compare.md (B / A per figure). The suite passes no
 # -p, so each shape gets a copy of workloads/ whose top-level files end with its sqlite.withoutrowid;
 # the binding's "[sqlite] table:" line of every step is checked against it.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 python=${PYTHON:-$top/.venv/bin/python}
 out=results/$(date -u +%Y%m%d-%H%M%S)-sqlite-table-shapes
@@ -38,7 +38,7 @@ for shape in rowid withoutrowid; do
   cp -r workloads "$out/workloads-$shape"
   for file in "$out/workloads-$shape"/*; do
     if [ -f "$file" ]; then
-      printf '\n# scripts/sqlite-table-shapes.sh\nsqlite.withoutrowid=%s\n' "$value" >>"$file"
+      printf '\n# sqlite-binding/scripts/table-shapes.sh\nsqlite.withoutrowid=%s\n' "$value" >>"$file"
     fi
   done
 done
