@@ -35,9 +35,8 @@ public final class DamagedFiles {
   /** A Kyoto Cabinet file's header (kchashdb.h HEADSIZ), and where in it the file size is (MOFFSIZE, big-endian). */
   private static final int KYOTO_HEADER_BYTES = 64;
   private static final int KYOTO_SIZE_OFFSET = 40;
-  /** In an LMDB meta page ({@link EngineFiles#lmdbMeta}): the last page used, and the transaction id. */
+  /** In an LMDB meta page ({@link EngineFiles#lmdbMeta}): the last page used. */
   private static final int LMDB_LAST_PAGE_OFFSET = 136;
-  private static final int LMDB_TXNID_OFFSET = 144;
 
   private DamagedFiles() {
   }
@@ -243,12 +242,7 @@ public final class DamagedFiles {
       return "the LMDB file " + name + " is cut short: " + size + " bytes, less than its two meta pages of "
           + pageSize + " bytes." + repair;
     }
-    ByteBuffer newer = first;
-    ByteBuffer second = EngineFiles.lmdbMeta(file, pageSize);
-    if (second.getInt(EngineFiles.LMDB_MAGIC_OFFSET) == EngineFiles.LMDB_MAGIC
-        && Long.compareUnsigned(second.getLong(LMDB_TXNID_OFFSET), first.getLong(LMDB_TXNID_OFFSET)) > 0) {
-      newer = second;
-    }
+    ByteBuffer newer = EngineFiles.lmdbNewerMeta(first, EngineFiles.lmdbMeta(file, pageSize));
     long lastPage = newer.getLong(LMDB_LAST_PAGE_OFFSET);
     if (lastPage < 1 || lastPage > Long.MAX_VALUE / pageSize - 1) {
       return "the meta page of the LMDB file " + name + " records an impossible last page " + lastPage + "." + repair;

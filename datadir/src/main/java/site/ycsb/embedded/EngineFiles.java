@@ -88,6 +88,8 @@ public final class EngineFiles {
   public static final int LMDB_MAGIC_OFFSET = 16;
   public static final int LMDB_PAGE_SIZE_OFFSET = 40;
   static final int LMDB_META_BYTES = 152;
+  /** In a meta page: the transaction id that last wrote it (the newer of the two meta pages has the larger). */
+  public static final int LMDB_TXNID_OFFSET = 144;
 
   /** LevelDB's and RocksDB's numbered files (compiled once: a directory can hold thousands). */
   private static final Pattern NUMBERED_FILE = Pattern.compile("[0-9]+\\.(ldb|sst|log)");
@@ -223,6 +225,16 @@ public final class EngineFiles {
       }
     }
     return b.clear();
+  }
+
+  /**
+   * The newer of an environment's two meta pages ({@link #lmdbMeta} at 0 and at the page size): the second when it
+   * carries LMDB's magic and a larger transaction id (compared unsigned), else the first.
+   */
+  public static ByteBuffer lmdbNewerMeta(ByteBuffer first, ByteBuffer second) {
+    boolean secondIsNewer = second.getInt(LMDB_MAGIC_OFFSET) == LMDB_MAGIC
+        && Long.compareUnsigned(second.getLong(LMDB_TXNID_OFFSET), first.getLong(LMDB_TXNID_OFFSET)) > 0;
+    return secondIsNewer ? second : first;
   }
 
   /** Up to {@link #NAMES_SHOWN} of {@code names}, then "and N more". */

@@ -29,7 +29,6 @@ final class LmdbMetaPages implements AutoCloseable {
 
   private static final int MAIN_ENTRIES_OFFSET = 120;
   private static final int LAST_PAGE_OFFSET = 136;
-  private static final int TXNID_OFFSET = 144;
 
   private final MappedByteBuffer map;
   private final int pageSize;
@@ -60,11 +59,9 @@ final class LmdbMetaPages implements AutoCloseable {
         || size < 2L * pageSize) {
       return null; // DamagedFiles.refuseDamaged says what is wrong; nothing to count here
     }
-    ByteBuffer second = EngineFiles.lmdbMeta(data, pageSize);
-    ByteBuffer newer = second.getInt(EngineFiles.LMDB_MAGIC_OFFSET) == EngineFiles.LMDB_MAGIC
-        && Long.compareUnsigned(second.getLong(TXNID_OFFSET), first.getLong(TXNID_OFFSET)) > 0 ? second : first;
+    ByteBuffer newer = EngineFiles.lmdbNewerMeta(first, EngineFiles.lmdbMeta(data, pageSize));
     return newer.getLong(MAIN_ENTRIES_OFFSET) == 0 ? "the newer meta page of its " + EngineFiles.LMDB_DATA_FILE
-        + " (transaction " + newer.getLong(TXNID_OFFSET) + ") counts no entry" : null;
+        + " (transaction " + newer.getLong(EngineFiles.LMDB_TXNID_OFFSET) + ") counts no entry" : null;
   }
 
   /** Maps the two meta pages of {@code dataFile}, whose pages have {@code pageSize} bytes. */
@@ -84,8 +81,8 @@ final class LmdbMetaPages implements AutoCloseable {
 
   /** The bytes up to and including the last page the newer meta page records. */
   long usedBytes() {
-    long first = map.getLong(TXNID_OFFSET);
-    long second = map.getLong(pageSize + TXNID_OFFSET);
+    long first = map.getLong(EngineFiles.LMDB_TXNID_OFFSET);
+    long second = map.getLong(pageSize + EngineFiles.LMDB_TXNID_OFFSET);
     long lastPage = Long.compareUnsigned(second, first) > 0 ? map.getLong(pageSize + LAST_PAGE_OFFSET)
         : map.getLong(LAST_PAGE_OFFSET);
     return (lastPage + 1) * pageSize;
