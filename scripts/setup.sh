@@ -16,14 +16,20 @@ command -v python3 >/dev/null || apt_packages+=(python3)
 command -v gcc >/dev/null || apt_packages+=(gcc)
 command -v make >/dev/null || apt_packages+=(make)
 command -v shellcheck >/dev/null || apt_packages+=(shellcheck)   # scripts/test.sh checks the shell scripts
-need_pkg libkyotocabinet-dev   # Kyoto Cabinet's C library and kclangc.h, for the Kyoto binding
-need_pkg kyotocabinet-utils    # kctreemgr, used by the Kyoto tests
 need_pkg libsnappy-dev
-need_pkg libleveldb-dev       # LevelDB 1.23 and leveldb/c.h: leveldb.library=system and the benchmark's floor
-need_pkg librocksdb-dev       # the layered benchmark's engine floor (benchmarks/src/main/c/floor.c)
-need_pkg libsqlite3-dev       # the same
-need_pkg liblmdb-dev          # the same (lmdb-binding itself uses the liblmdb inside the lmdbjava jar)
-need_pkg lmdb-utils           # mdb_stat and mdb_dump: the crash check's LMDB file checker
+# Each engine's packages (its C library, its file checker): the registry's <name>.debian.packages, whose comments
+# say what each is for. A tree without the registry (a test's copy of this script) has no engine to install for.
+if [ -f bin/bindings.properties ]; then
+  while IFS= read -r line; do
+    case "$line" in ''|\#*|\!*) continue ;; esac
+    case "${line%%[:=]*}" in
+      *.debian.packages)
+        read -r -a packages <<< "${line#*=}"
+        for package in "${packages[@]}"; do need_pkg "$package"; done
+        ;;
+    esac
+  done < bin/bindings.properties
+fi
 need_pkg chromium            # headless browser: the test that the HTML report fits a 1280-pixel window
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)

@@ -122,9 +122,8 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "distribution/build.sh": (1, "a comment on a second client's module"),
     "distribution/install-into-ycsb.sh": (3, "upstream's own rocksdb binding and usage examples it prints"),
     "bin/ycsb": (1, "sqlite-jdbc's own native-library properties (org.sqlite.lib.*)"),
-    # The build: Maven's module list and the libraries' versions; Debian's packages.
+    # The build: Maven's module list and the libraries' versions.
     "pom.xml": (9, "the modules and the engines' library versions"),
-    "scripts/setup.sh": (3, "each engine's Debian packages"),
     "datadir/src/main/c/mmap_space.c": (2, "comments naming the engines that write through mmap"),
     "common/src/main/c/jni_shared.h": (1, "a comment"),
     # Every engine's file signatures and damage checks, in code: a binding refuses any other engine's directory
