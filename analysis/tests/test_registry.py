@@ -121,7 +121,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "scripts/quick.sh": (1, "a usage example"),
     "distribution/build.sh": (1, "a comment on a second client's module"),
     "distribution/install-into-ycsb.sh": (3, "upstream's own rocksdb binding and usage examples it prints"),
-    "bin/ycsb": (1, "sqlite-jdbc's own native-library properties (org.sqlite.lib.*)"),
     # The build: Maven's module list and the libraries' versions.
     "pom.xml": (9, "the modules and the engines' library versions"),
     "datadir/src/main/c/mmap_space.c": (2, "comments naming the engines that write through mmap"),
