@@ -18,7 +18,7 @@ cp -r "$top/workloads" "$top/README.md" "$top/docs" "$stage/"  # docs/: the READ
 core_jars=(core-*.jar HdrHistogram-*.jar htrace-core4-*.jar jackson-core-asl-*.jar jackson-mapper-asl-*.jar)
 while IFS=: read -r engine _; do
   case "$engine" in ''|\#*|*.*) continue ;; esac # *.*: a fact line (name.fact=value), not name:class
-  engine=${engine%%-*} # sqlite-columns: a second client of sqlite-binding, staged once
+  engine=${engine%%-*} # NAME-VARIANT: a second client of NAME-binding, staged once
   [ -d "$stage/$engine-binding" ] && continue
   module="$top/$engine-binding"
   if [ ! -d "$module/target/lib" ]; then

@@ -119,8 +119,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/running/peers.py": (1, "an example of a --peer argument"),
     "analysis/running/run_args.py": (2, "usage examples in the run command's help"),
     "scripts/quick.sh": (1, "a usage example"),
-    "distribution/build.sh": (1, "a comment on a second client's module"),
-    "distribution/install-into-ycsb.sh": (3, "upstream's own rocksdb binding and usage examples it prints"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
         6,

@@ -86,7 +86,10 @@ def test_bindings_drop_into_a_ycsb_017_tree(distribution: Path, tmp_path: Path) 
     ycsb = ycsb_017_tree(distribution, tmp_path / "ycsb-0.17.0")
     installed = install_into(ycsb, distribution)
     assert installed.returncode == 0, installed.stderr
-    assert f"{ycsb}/bin/ycsb.sh load sqlite -P" in installed.stdout, "the launcher that works is named"
+    assert f"{ycsb}/bin/ycsb.sh load <engine> -P" in installed.stdout, "the launcher that works is named"
+    assert "  (<engine>: leveldb erocksdb sqlite sqlite-columns kyoto lmdb)\n" in installed.stdout, installed.stdout
+    # the engines the registry marks launch.mmapspace, by the names they were installed under
+    assert "\nleveldb kyoto write through memory maps: with LD_PRELOAD=" in installed.stdout
     for engine in ("leveldb", "kyoto"):  # the preload upstream's launcher does not set, and where it is
         assert (ycsb / f"{engine}-binding" / "lib" / "libycsb_mmap_space.so").is_file(), engine
     assert f"LD_PRELOAD={ycsb}/<engine>-binding/lib/libycsb_mmap_space.so" in installed.stdout
