@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run the quick reproduction of every published scenario on
 # every engine (python -m analysis run); the last line printed is the path of the report.
-# Options pass through: bash scripts/quick.sh --engines leveldb --scenarios baseline --repeat 3
+# Options pass through: bash scripts/quick.sh --engines ENGINE --scenarios baseline --repeat 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -118,15 +118,12 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/running/crash.py": (3, "usage examples and the promise-less modes named in its docstring"),
     "analysis/running/peers.py": (1, "an example of a --peer argument"),
     "analysis/running/run_args.py": (2, "usage examples in the run command's help"),
-    "scripts/quick.sh": (1, "a usage example"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
         6,
         "Maven's module list: a new engine's one build line; and RocksDB's library, whose managed version "
         "benchmarks/pom.xml unpacks",
     ),
-    "datadir/src/main/c/mmap_space.c": (2, "comments naming the engines that write through mmap"),
-    "common/src/main/c/jni_shared.h": (1, "a comment"),
     # Every engine's file signatures and damage checks, in code: a binding refuses any other engine's directory
     # with only its own jar on the classpath (a drop-in into upstream YCSB).
     "datadir/src/main/java/site/ycsb/embedded/EngineFiles.java": (9, "each engine's files, recognised by header"),

@@ -1,5 +1,5 @@
 /*
- * jni_shared.h: what the project's JNI layers (kyoto-binding's kyotojni.c, leveldb-binding's
+ * jni_shared.h: what the project's JNI layers (the Kyoto binding's kyotojni.c, the LevelDB binding's
  * leveldbjni_sys.c) share: the library's exception class, found once at load and thrown with a C
  * string; the copies between Java arrays and C memory; a batch's pairs copied one at a time; and the
  * scan fill's buffer format. Included by their Maven builds with -I common/src/main/c; define

@@ -5,11 +5,11 @@
  * LevelDB 1.13 (inside leveldbjni) writes its log, tables and MANIFEST through mmap: it grows a file
  * with ftruncate, maps the new region and copies into it. ftruncate only sets the length; the blocks
  * are taken when a page is first touched, and on a full filesystem that page fault is a SIGBUS, which
- * kills the JVM. Kyoto Cabinet's TreeDB does the same within the first kyoto.mapsize bytes of its
- * file (it grows the file with ftruncate and copies into its map). Loaded with LD_PRELOAD (bin/ycsb
- * does it for the leveldb and kyoto engines), this ftruncate first reserves the blocks of the new
- * range with fallocate: when there is no room it fails with ENOSPC, LevelDB turns that into an
- * IOError and Kyoto into "ftruncate failed", and the binding's write returns ERROR.
+ * kills the JVM. Kyoto Cabinet's TreeDB does the same within the first mapsize bytes of its file
+ * (it grows the file with ftruncate and copies into its map). Loaded with LD_PRELOAD (bin/ycsb does
+ * it for each engine the registry marks launch.mmapspace), this ftruncate first reserves the blocks
+ * of the new range with fallocate: when there is no room it fails with ENOSPC, LevelDB turns that
+ * into an IOError and Kyoto into "ftruncate failed", and the binding's write returns ERROR.
  *
  * Only growth is changed; a filesystem without fallocate (EOPNOTSUPP) keeps the plain ftruncate.
  */
