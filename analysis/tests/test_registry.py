@@ -126,8 +126,11 @@ ALLOWED: dict[str, tuple[int, str]] = {
     ),
     # Every engine's file signatures and damage checks, in code: a binding refuses any other engine's directory
     # with only its own jar on the classpath (a drop-in into upstream YCSB).
-    "datadir/src/main/java/site/ycsb/embedded/EngineFiles.java": (9, "each engine's files, recognised by header"),
-    "datadir/src/main/java/site/ycsb/embedded/DamagedFiles.java": (5, "each engine's damaged files"),
+    "datadir/src/main/java/site/ycsb/embedded/EngineFiles.java": (5, "each engine's name beside its files' recogniser"),
+    "datadir/src/main/java/site/ycsb/embedded/DamagedFiles.java": (
+        2,
+        "the repair property (leveldb.repair, kyoto.repair) a damaged file's message tells the user to set",
+    ),
     # Not moved to the registry or the modules yet: the benchmarks.
     "benchmarks/pom.xml": (7, "not moved yet: the benchmarks' engine libraries"),
     "benchmarks/run.sh": (2, "not moved yet: the benchmarks' usage and native paths"),

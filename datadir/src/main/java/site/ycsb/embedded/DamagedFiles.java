@@ -50,12 +50,12 @@ public final class DamagedFiles {
    * <ul>
    *   <li>LevelDB/RocksDB: non-empty table or log files without {@code CURRENT}; a {@code CURRENT}
    *       that does not name a MANIFEST, or names one that is missing. Not checked when
-   *       {@code repairing} (leveldb.repair rebuilds them), except for RocksDB's files.</li>
+   *       {@code repairing} (LevelDB's RepairDB rebuilds them), except for RocksDB's files.</li>
    *   <li>SQLite: a database file shorter than its header's page count times page size (when no
    *       non-empty WAL or rollback journal, which may hold the rest, is beside it), or whose header
    *       fields are impossible.</li>
    *   <li>Kyoto Cabinet: a file shorter than the size its header records; not checked when {@code repairing}
-   *       (kyoto.repair: Kyoto rebuilds the file from the records up to its real end).</li>
+   *       (the binding's repair: Kyoto rebuilds the file from the records up to its real end).</li>
    *   <li>LMDB: a non-empty {@code data.mdb} without a valid first meta page, shorter than its two meta
    *       pages, or shorter than the last page its newer meta page records (LMDB would map the missing
    *       pages as zeros). An empty one is a new environment, as LMDB treats it.</li>
@@ -191,7 +191,7 @@ public final class DamagedFiles {
 
   /**
    * Why a Kyoto Cabinet file is shorter than its header says, or null; recoveryBeside: its write-ahead log;
-   * repairing: kyoto.repair, whose rebuild reads the records up to the file's real end.
+   * repairing: the binding's repair, whose rebuild reads the records up to the file's real end.
    */
   private static String kyotoDamage(Path file, boolean recoveryBeside, boolean repairing) throws IOException {
     long size = Files.size(file);

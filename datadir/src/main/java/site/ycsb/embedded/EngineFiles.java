@@ -74,9 +74,9 @@ public final class EngineFiles {
   static final String PROJECT_FILES = ".ycsb-embedded";
   /** In a registry's {@code files.owned} pattern: the binding's database file, for an engine that has one. */
   static final String DATABASE_FILE = "{file}";
-  /** The name of kyoto.repair's working copy of a Kyoto Cabinet file, before the file's own name. */
+  /** The name of the Kyoto binding's working copy of a file it repairs, before the file's own name. */
   public static final String REPAIR_COPY_PREFIX = PROJECT_FILES + ".repairing.";
-  /** Added to a Kyoto Cabinet file's name (and its .wal's), the file as it was before kyoto.repair rebuilt it. */
+  /** Added to a Kyoto Cabinet file's name (and its .wal's), the file as it was before the binding's repair. */
   public static final String KYOTO_BEFORE_REPAIR = ".before-repair";
 
   /** An LMDB environment's files in its directory: the B+tree (two meta pages first) and the reader table. */
@@ -84,7 +84,7 @@ public final class EngineFiles {
   public static final String LMDB_LOCK_FILE = "lock.mdb";
   /** MDB_MAGIC, little-endian after the 16-byte page header of a 64-bit build (both meta pages). */
   public static final int LMDB_MAGIC = 0xBEEFC0DE;
-  /** In a meta page (lmdb/mdb.c MDB_meta after PAGEHDRSZ): magic, version, page size, last page, txn id. */
+  /** In a meta page (MDB_meta in LMDB's mdb.c, after PAGEHDRSZ): magic, version, page size, last page, txn id. */
   public static final int LMDB_MAGIC_OFFSET = 16;
   public static final int LMDB_PAGE_SIZE_OFFSET = 40;
   static final int LMDB_META_BYTES = 152;
@@ -200,7 +200,7 @@ public final class EngineFiles {
 
   /**
    * Refuses {@code dir} when it holds files of an engine other than {@code ownEngine} (a binding
-   * name, "leveldb"), naming that engine and the directory. Reads only; call it before anything
+   * name, as bin/ycsb takes it), naming that engine and the directory. Reads only; call it before anything
    * creates a file in {@code dir}.
    */
   public static void refuseForeign(Path dir, String ownEngine) throws IOException {
