@@ -18,18 +18,16 @@ command -v make >/dev/null || apt_packages+=(make)
 command -v shellcheck >/dev/null || apt_packages+=(shellcheck)   # scripts/test.sh checks the shell scripts
 need_pkg libsnappy-dev
 # Each engine's packages (its C library, its file checker): the registry's <name>.debian.packages, whose comments
-# say what each is for. A tree without the registry (a test's copy of this script) has no engine to install for.
-if [ -f bin/bindings.properties ]; then
-  while IFS= read -r line; do
-    case "$line" in ''|\#*|\!*) continue ;; esac
-    case "${line%%[:=]*}" in
-      *.debian.packages)
-        read -r -a packages <<< "${line#*=}"
-        for package in "${packages[@]}"; do need_pkg "$package"; done
-        ;;
-    esac
-  done < bin/bindings.properties
-fi
+# say what each is for.
+while IFS= read -r line; do
+  case "$line" in ''|\#*|\!*) continue ;; esac
+  case "${line%%[:=]*}" in
+    *.debian.packages)
+      read -r -a packages <<< "${line#*=}"
+      for package in "${packages[@]}"; do need_pkg "$package"; done
+      ;;
+  esac
+done < bin/bindings.properties
 need_pkg chromium            # headless browser: the test that the HTML report fits a 1280-pixel window
 if command -v python3 >/dev/null && ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   apt_packages+=(python3-venv python3-pip)

@@ -27,6 +27,7 @@ def test_setup_prints_a_line_per_stage(tmp_path: Path) -> None:
     (tree / "lmdb-binding").mkdir()
     _stub(tree, ".venv/bin/python")
     _stub(tree, "bin/ycsb")
+    shutil.copy(REPO / "bin" / "bindings.properties", tree / "bin" / "bindings.properties")  # the engines' packages
     stubs = tmp_path / "stubs"
     for tool in ("javac", "mvn", "python3", "gcc", "make", "shellcheck"):
         _stub(stubs, tool)
