@@ -34,6 +34,11 @@ def binding_of(engine: str) -> str:
     return ENGINE_BINDINGS.get(engine, engine)
 
 
+def rows_of(binding: str) -> tuple[str, ...]:
+    """The suite engines that run through a binding (its rows in the report), in the registry's order."""
+    return tuple(e for e in ENGINES if binding_of(e) == binding)
+
+
 # An upstream YCSB binding run beside ours (`--peer`) is an engine named "<binding>@ycsb-<version>":
 # its results directory, its rows in the report and its label all come from that one name.
 PEER_MARK = "@ycsb-"

@@ -1,5 +1,9 @@
 """Each published finding (reference/findings.csv) checked against this run's figures.
 
+A check is written over roles, not engines: the finding's row in findings.csv names its engines in the order
+of the check's roles (for "X is the fastest", X first), and a binding it names in `each_row_of` is judged on
+each of that binding's rows the run has, one verdict per row.
+
 A check names the figures it needs; if any is missing the finding is "not measured" (a partial
 comparison would read as a verdict it is not). Otherwise it is "reproduced" or "not reproduced",
 with the numbers and the criterion that decided it. A finding of two claims (F12: LevelDB is faster,
@@ -12,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from ..catalogue.model import ENGINE_LABELS
+from ..catalogue.model import ENGINE_LABELS, rows_of
 from ..results.noise import NO_NOISE, Noise
 from ..results.results import CloseStats, Figure
 from .formatting import format_count, format_level_one, format_level_shape, format_number, format_ratio
@@ -47,21 +51,14 @@ class FindingResult:
     finding: str
     status: str
     evidence: str
-    library: str = ""  # the LevelDB row a 2011 finding was judged on, when the run has both libraries
+    library: str = ""  # the row of its `each_row_of` binding it was judged on, when the run has several
     scenarios: tuple[str, ...] = ()  # the scenarios its check reads figures of
     figures: tuple[tuple[str, str, str], ...] = ()  # the (engine, scenario, variant) figures it read
 
     @property
     def label(self) -> str:
-        """The id as the report shows it: 'F1', or 'F1 (LevelDB 1.23)' when judged per library."""
-        return f"{self.id} ({LIBRARY_SHORT.get(self.library, self.library)})" if self.library else self.id
-
-
-# The 2011 page's findings about LevelDB, judged on each LevelDB library the run has (its sections run
-# on both); the RocksDB-vs-LevelDB findings (F11, F12) run on leveldbjni only.
-LEVELDB_FINDINGS: tuple[str, ...] = ("F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9")
-LEVELDB_LIBRARIES: tuple[str, ...] = ("leveldb", "leveldb-system")
-LIBRARY_SHORT: Mapping[str, str] = {"leveldb": "LevelDB 1.13", "leveldb-system": "LevelDB 1.23"}
+        """The id as the report shows it: 'F1', or 'F1 (LevelDB 1.23)' when judged per row."""
+        return f"{self.id} ({short_label(self.library)})" if self.library else self.id
 
 
 @dataclass(frozen=True)
@@ -84,12 +81,12 @@ class Numbers:
         values: Values,
         machine: Mapping | None = None,
         figures: Figures | None = None,
-        leveldb: str = "leveldb",
+        engines: tuple[str, ...] = (),
         noise: Noise = NO_NOISE,
     ):
         self.values = values
         self.noise = noise
-        self.leveldb = leveldb  # the LevelDB row a finding about "LevelDB" is judged on
+        self.engines = engines  # the finding's engines in its check's roles, each the row it is judged on
         self.machine = machine or {}
         self.figures = figures or {}
         self.missing: list[str] = []
@@ -146,6 +143,11 @@ def label(engine: str) -> str:
     return ENGINE_LABELS.get(engine, engine)
 
 
+def short_label(engine: str) -> str:
+    """An engine's label without its parenthesis: 'LevelDB 1.23 (system library)' -> 'LevelDB 1.23'."""
+    return label(engine).split(" (", 1)[0]
+
+
 def too_close(margin: float, spreads: list[float | None]) -> float | None:
     """The spread that a margin (relative, signed) lies inside, or None when the margin decides:
     both figures were repeated and the margin is no larger than the wider of their spreads (pure)."""
@@ -159,7 +161,9 @@ def _percent(fraction: float) -> str:
     return f"{fraction * 100:.1f} %"
 
 
-def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], unit: str) -> Verdict:
+def _fastest(n: Numbers, scenario: str, unit: str) -> Verdict:
+    """The first engine's figure above each of the others'."""
+    engine, *rivals = n.engines
     mine = n.get(engine, scenario)
     others = {r: n.get(r, scenario) for r in rivals}
     n.check()
@@ -179,16 +183,14 @@ def _fastest(n: Numbers, scenario: str, engine: str, rivals: tuple[str, ...], un
     return Verdict(REPRODUCED if holds else NOT_REPRODUCED, evidence)
 
 
-def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
-    tables = {
-        s: {e: n.get(e, s) for e in (n.leveldb, "kyoto", "sqlite")}
-        for s in ("largevalue-seqwrite", "largevalue-randwrite")
-    }
+def _weakest_at_large_values(n: Numbers) -> Verdict:
+    """The first engine's figure the lowest of all in both orders."""
+    tables = {s: {e: n.get(e, s) for e in n.engines} for s in ("largevalue-seqwrite", "largevalue-randwrite")}
     n.check()
     parts, holds = [], True
     for scenario, figures in tables.items():
         lowest = min(figures, key=figures.__getitem__)
-        holds &= lowest == n.leveldb
+        holds &= lowest == n.engines[0]
         parts.append(
             f"{scenario}: "
             + ", ".join(f"{label(e)} {format_number(v)}" for e, v in figures.items())
@@ -200,24 +202,25 @@ def _leveldb_weakest_large_values(n: Numbers) -> Verdict:
 BATCH_ORDERS = (("sequential", "batch-seqwrite", "seqwrite"), ("random", "batch-randwrite", "randwrite"))
 
 
-def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
+def _batching_helps_first_more(n: Numbers) -> Verdict:
+    """The first engine's gain from batching above the second's in both orders."""
+    helped, other = n.engines
     gains = {
-        order: (n.ratio("sqlite", batch, plain), n.ratio(n.leveldb, batch, plain))
-        for order, batch, plain in BATCH_ORDERS
+        order: (n.ratio(helped, batch, plain), n.ratio(other, batch, plain)) for order, batch, plain in BATCH_ORDERS
     }
     n.check()
     parts, against, close = [], [], []
     for order, batch, plain in BATCH_ORDERS:
-        sqlite, leveldb = gains[order]
+        gain, other_gain = gains[order]
         parts.append(
-            f"{order}: SQLite3 {format_ratio(sqlite)}, {label(n.leveldb)} {format_ratio(leveldb)} of unbatched"
+            f"{order}: {label(helped)} {format_ratio(gain)}, {label(other)} {format_ratio(other_gain)} of unbatched"
         )
         # A gain is the ratio of two figures: the margin between two gains is judged by the wider of their spreads.
-        margin = sqlite / leveldb - 1
-        spread = too_close(margin, [n.gain_spread("sqlite", batch, plain), n.gain_spread(n.leveldb, batch, plain)])
+        margin = gain / other_gain - 1
+        spread = too_close(margin, [n.gain_spread(helped, batch, plain), n.gain_spread(other, batch, plain)])
         if spread is not None:
             close.append(f"{order}: margin {_percent(margin)}, spread {_percent(spread)}")
-        elif sqlite <= leveldb:
+        elif gain <= other_gain:
             against.append(order)
     evidence = "; ".join(parts) + " (criterion: SQLite's gain above LevelDB's in both orders)"
     if against or not close:
@@ -229,14 +232,12 @@ def _batching_helps_sqlite_more(n: Numbers) -> Verdict:
     )
 
 
-SYNC_ENGINES = ("kyoto", "sqlite")  # and the LevelDB row judged
-
-
 def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
+    """Every engine's synchronous writes at most 0.1x its asynchronous ones and near the disk's flush rate."""
     fsync = n.machine.get("fsync_per_sec")
     figures = {
         (e, s): (n.get(e, s), n.ratio(e, s, plain))
-        for e in (n.leveldb, *SYNC_ENGINES)
+        for e in n.engines
         for s, plain in (("sync-seqwrite", "seqwrite"), ("sync-randwrite", "randwrite"))
     }
     n.check()
@@ -253,17 +254,19 @@ def _sync_writes_at_flush_rate(n: Numbers) -> Verdict:
     )
 
 
-def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
+def _compression_helps_first_hurts_second(n: Numbers) -> Verdict:
+    """Without compression, the first engine's writes slower than its baseline and the second's faster."""
+    helped, hurt = n.engines
     ratios = {
-        s: (n.ratio(n.leveldb, s, plain), n.ratio("kyoto", s, plain))
+        s: (n.ratio(helped, s, plain), n.ratio(hurt, s, plain))
         for s, plain in (("nocomp-seqwrite", "seqwrite"), ("nocomp-randwrite", "randwrite"))
     }
     n.check()
     parts, holds = [], True
-    for scenario, (leveldb, kyoto) in ratios.items():
-        holds &= leveldb < 1 < kyoto
+    for scenario, (slower, faster) in ratios.items():
+        holds &= slower < 1 < faster
         parts.append(
-            f"{scenario}: {label(n.leveldb)} {format_ratio(leveldb)}, Kyoto TreeDB {format_ratio(kyoto)} baseline"
+            f"{scenario}: {label(helped)} {format_ratio(slower)}, {label(hurt)} {format_ratio(faster)} baseline"
         )
     return Verdict(
         REPRODUCED if holds else NOT_REPRODUCED,
@@ -272,9 +275,11 @@ def _compression_helps_leveldb_hurts_treedb(n: Numbers) -> Verdict:
 
 
 def _more_write_memory(n: Numbers) -> Verdict:
-    ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in (n.leveldb, "kyoto", "sqlite")}
+    """Every engine but the last at least 2x faster with more write memory, the last about as fast."""
+    *doubled, flat = n.engines
+    ratios = {e: n.ratio(e, "bigwrite-randwrite", "randwrite") for e in n.engines}
     n.check()
-    holds = ratios[n.leveldb] >= 2 and ratios["kyoto"] >= 2 and 0.8 <= ratios["sqlite"] <= 1.25
+    holds = all(ratios[e] >= 2 for e in doubled) and 0.8 <= ratios[flat] <= 1.25
     return Verdict(
         REPRODUCED if holds else NOT_REPRODUCED,
         "bigwrite-randwrite / randwrite: "
@@ -283,12 +288,13 @@ def _more_write_memory(n: Numbers) -> Verdict:
     )
 
 
-def _bigger_cache_triples_treedb(n: Numbers) -> Verdict:
-    ratio = n.ratio("kyoto", "bigread-randread", "randread")
+def _bigger_cache_triples(n: Numbers) -> Verdict:
+    (engine,) = n.engines
+    ratio = n.ratio(engine, "bigread-randread", "randread")
     n.check()
     return Verdict(
         REPRODUCED if ratio >= 3 else NOT_REPRODUCED,
-        f"bigread-randread / randread for Kyoto TreeDB: {format_ratio(ratio)} (criterion: at least 3x)",
+        f"bigread-randread / randread for {label(engine)}: {format_ratio(ratio)} (criterion: at least 3x)",
     )
 
 
@@ -319,23 +325,26 @@ def _both(first: Verdict, second: Verdict, criterion: str) -> Verdict:
     return Verdict(status, f"{first.evidence}; {second.evidence} (criterion: {criterion})")
 
 
-def _leveldb_beats_rocksdb_and_l1_overgrows(n: Numbers) -> Verdict:
-    faster = _fastest(n, "kv1000", "leveldb", ("rocksdb",), "ops/sec")
-    overgrown = _level_one_overgrows(n.close("rocksdb", "kv1000"), "rocksdb")
-    leveldb = n.close("leveldb", "kv1000")
-    if leveldb is not None and leveldb.l1_bytes is not None:  # for comparison, not judged
+def _first_faster_and_second_l1_overgrows(n: Numbers) -> Verdict:
+    """The first engine faster than the second, and the second's level 1 above its target at close."""
+    first, second = n.engines
+    faster = _fastest(n, "kv1000", "ops/sec")
+    overgrown = _level_one_overgrows(n.close(second, "kv1000"), second)
+    own = n.close(first, "kv1000")
+    if own is not None and own.l1_bytes is not None:  # for comparison, not judged
         context = (
-            f"; LevelDB at close: {format_level_one(leveldb.l1_bytes, leveldb.l1_target_bytes, leveldb.l1_estimated)} "
-            f"(files {format_level_shape(leveldb.files_per_level)})"
+            f"; LevelDB at close: {format_level_one(own.l1_bytes, own.l1_target_bytes, own.l1_estimated)} "
+            f"(files {format_level_shape(own.files_per_level)})"
         )
         overgrown = Verdict(overgrown.status, overgrown.evidence + context)
     return _both(faster, overgrown, "LevelDB faster, and RocksDB's L1 above its target")
 
 
 def _shared_cache_collapses(n: Numbers) -> Verdict:
-    one = n.get("sqlite", "pk-query-threads", "shared-1t")
+    (engine,) = n.engines
+    one = n.get(engine, "pk-query-threads", "shared-1t")
     pairs = {
-        t: (n.get("sqlite", "pk-query-threads", f"shared-{t}t"), n.get("sqlite", "pk-query-threads", f"private-{t}t"))
+        t: (n.get(engine, "pk-query-threads", f"shared-{t}t"), n.get(engine, "pk-query-threads", f"private-{t}t"))
         for t in (2, 4)
     }
     n.check()
@@ -351,8 +360,9 @@ def _shared_cache_collapses(n: Numbers) -> Verdict:
 
 
 def _transaction_per_row_slow(n: Numbers) -> Verdict:
-    one = n.get("sqlite", "bulk-import", "one-row-per-txn")
-    all_ = n.get("sqlite", "bulk-import", "all-rows-one-txn")
+    (engine,) = n.engines
+    one = n.get(engine, "bulk-import", "one-row-per-txn")
+    all_ = n.get(engine, "bulk-import", "all-rows-one-txn")
     n.check()
     factor = all_ / one
     return Verdict(
@@ -363,8 +373,9 @@ def _transaction_per_row_slow(n: Numbers) -> Verdict:
 
 
 def _delete_all_statement(n: Numbers) -> Verdict:
-    all_ = n.get("sqlite", "fastdb-delete", "delete-all-one-statement")
-    one = n.get("sqlite", "fastdb-delete", "delete-one-by-one")
+    (engine,) = n.engines
+    all_ = n.get(engine, "fastdb-delete", "delete-all-one-statement")
+    one = n.get(engine, "fastdb-delete", "delete-one-by-one")
     n.check()
     return Verdict(
         REPRODUCED if one / all_ >= 100 else NOT_REPRODUCED,
@@ -372,19 +383,20 @@ def _delete_all_statement(n: Numbers) -> Verdict:
     )
 
 
+# Each finding's check, over the roles its engines (findings.csv) fill.
 CHECKS: Mapping[str, Callable[[Numbers], Verdict]] = {
-    "F1": lambda n: _fastest(n, "seqwrite", n.leveldb, ("kyoto", "sqlite"), "ops/sec"),
-    "F2": lambda n: _fastest(n, "randwrite", n.leveldb, ("kyoto", "sqlite"), "ops/sec"),
-    "F3": lambda n: _fastest(n, "seqread", n.leveldb, ("kyoto", "sqlite"), "entries/sec"),
-    "F4": lambda n: _fastest(n, "randread", "kyoto", (n.leveldb, "sqlite"), "ops/sec"),
-    "F5": _leveldb_weakest_large_values,
-    "F6": _batching_helps_sqlite_more,
+    "F1": lambda n: _fastest(n, "seqwrite", "ops/sec"),
+    "F2": lambda n: _fastest(n, "randwrite", "ops/sec"),
+    "F3": lambda n: _fastest(n, "seqread", "entries/sec"),
+    "F4": lambda n: _fastest(n, "randread", "ops/sec"),
+    "F5": _weakest_at_large_values,
+    "F6": _batching_helps_first_more,
     "F7": _sync_writes_at_flush_rate,
-    "F8": _compression_helps_leveldb_hurts_treedb,
+    "F8": _compression_helps_first_hurts_second,
     "F9": _more_write_memory,
-    "F10": _bigger_cache_triples_treedb,
-    "F11": lambda n: _fastest(n, "tinykeys", "leveldb", ("rocksdb",), "ops/sec"),
-    "F12": _leveldb_beats_rocksdb_and_l1_overgrows,
+    "F10": _bigger_cache_triples,
+    "F11": lambda n: _fastest(n, "tinykeys", "ops/sec"),
+    "F12": _first_faster_and_second_l1_overgrows,
     "F13": _shared_cache_collapses,
     "F14": _transaction_per_row_slow,
     "F15": _delete_all_statement,
@@ -401,15 +413,17 @@ def evaluate_finding(
     values: Values,
     machine: Mapping | None = None,
     figures: Figures | None = None,
-    leveldb: str = "leveldb",
+    row: str = "",
     noise: Noise = NO_NOISE,
 ) -> FindingResult:
-    """The finding checked against the run's figures, a finding about LevelDB on the `leveldb` row; noise:
-    the run's measured spread per kind of step, which one-run figures are judged by."""
+    """The finding checked against the run's figures, its `each_row_of` binding on `row` (default: that
+    binding's first row); noise: the run's measured spread per kind of step, which one-run figures are judged by."""
     check = CHECKS.get(finding.id)
     if check is None:
         return FindingResult(finding.id, finding.source, finding.finding, NOT_MEASURED, "no check for this finding")
-    numbers = Numbers(values, machine, figures, leveldb, noise)
+    row = row or next(iter(rows_of(finding.each_row_of)), finding.each_row_of)
+    engines = tuple(row if e == finding.each_row_of else e for e in finding.engines)
+    numbers = Numbers(values, machine, figures, engines, noise)
     try:
         verdict = check(numbers)
     except MissingFigures as e:
@@ -434,10 +448,14 @@ def ran_any_finding(results: list[FindingResult], scenarios: set[str]) -> bool:
     return any(scenarios.intersection(r.scenarios) for r in results)
 
 
-def leveldb_libraries(values: Values) -> tuple[str, ...]:
-    """The LevelDB rows with figures in this run, in catalogue order; leveldbjni's when it has none."""
+def judged_rows(finding: PublishedFinding, values: Values) -> tuple[str, ...]:
+    """The rows of the finding's `each_row_of` binding with figures in this run, in the registry's order, or
+    its first row when none has; () for a finding judged once (pure)."""
+    if not finding.each_row_of:
+        return ()
+    rows = rows_of(finding.each_row_of)
     ran = {engine for engine, _, _ in values}
-    return tuple(e for e in LEVELDB_LIBRARIES if e in ran) or LEVELDB_LIBRARIES[:1]
+    return tuple(e for e in rows if e in ran) or rows[:1]
 
 
 def evaluate_findings(
@@ -447,31 +465,34 @@ def evaluate_findings(
     figures: Figures | None = None,
     noise: Noise = NO_NOISE,
 ) -> list[FindingResult]:
-    """Every finding; one about LevelDB once per LevelDB library the run has (labelled when there are two)."""
-    libraries = leveldb_libraries(values)
+    """Every finding; one with an `each_row_of` binding once per row of it the run has (labelled when there
+    are several: the 2011 page's findings about LevelDB, once per LevelDB library)."""
     results = []
     for f in findings:
-        if f.id not in LEVELDB_FINDINGS:
+        rows = judged_rows(f, values)
+        if not rows:
             results.append(evaluate_finding(f, values, machine, figures, noise=noise))
             continue
-        for library in libraries:
-            result = evaluate_finding(f, values, machine, figures, library, noise)
-            results.append(replace(result, library=library) if len(libraries) > 1 else result)
+        for row in rows:
+            result = evaluate_finding(f, values, machine, figures, row, noise)
+            results.append(replace(result, library=row) if len(rows) > 1 else result)
     return results
 
 
 def closer_library(results: list[FindingResult]) -> str | None:
-    """Which LevelDB library reproduces more of the 2011 page's LevelDB findings, as a sentence, or None
-    when the run judged them on one library only."""
-    counts = {lib: [r for r in results if r.library == lib] for lib in LEVELDB_LIBRARIES}
-    if not all(counts.values()):
+    """Which LevelDB library reproduces more of the 2011 page's LevelDB findings (those judged per row), as a
+    sentence, or None when the run judged them on one library only."""
+    libraries = tuple(dict.fromkeys(r.library for r in results if r.library))
+    if len(libraries) < 2:
         return None
+    counts = {lib: [r for r in results if r.library == lib] for lib in libraries}
     tally = {lib: sum(r.status == REPRODUCED for r in rs) for lib, rs in counts.items()}
-    parts = ", ".join(f"{LIBRARY_SHORT[lib]} {tally[lib]} of {len(counts[lib])}" for lib in LEVELDB_LIBRARIES)
+    parts = ", ".join(f"{short_label(lib)} {tally[lib]} of {len(counts[lib])}" for lib in libraries)
     best = max(tally.values())
-    leaders = [lib for lib in LEVELDB_LIBRARIES if tally[lib] == best]
+    leaders = [lib for lib in libraries if tally[lib] == best]
     if len(leaders) > 1:
         verdict = "the two libraries reproduce as many: neither is closer"
     else:
         verdict = f"the 2011 page's LevelDB behaves more like {label(leaders[0])} here"
-    return f"reproduced per LevelDB library ({', '.join(LEVELDB_FINDINGS)}): {parts}; {verdict}"
+    per_row = dict.fromkeys(r.id for r in results if r.library)
+    return f"reproduced per LevelDB library ({', '.join(per_row)}): {parts}; {verdict}"

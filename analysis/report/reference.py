@@ -175,10 +175,14 @@ class PublishedFinding:
     source: str
     finding: str
     how_to_check: str
+    engines: tuple[str, ...] = ()  # the engines its check compares, in the order of the check's roles
+    each_row_of: str = ""  # a binding among them judged on each of its rows (suite engines) in turn
 
 
 def load_findings(directory: Path = REFERENCE_DIR) -> list[PublishedFinding]:
     return [
-        PublishedFinding(r["id"], r["source"], r["finding"], r["how_to_check"])
+        PublishedFinding(
+            r["id"], r["source"], r["finding"], r["how_to_check"], tuple(r["engines"].split()), r["each_row_of"]
+        )
         for r in _rows(directory / "findings.csv")
     ]
