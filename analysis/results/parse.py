@@ -272,7 +272,8 @@ _ERROR_LINE = re.compile(
 )
 
 
-# A binding's advice at start-up ("[kyoto] NOTE: kctreemgr cannot name a compressor ..."), not a failure.
+# A binding's advice at start-up ("[name] NOTE: ..." under its own prefix: what a tool of the engine's cannot do),
+# not a failure.
 _NOTE_LINE = re.compile(r"^\[[a-z0-9]+\] NOTE: ")
 
 

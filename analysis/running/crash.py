@@ -1,7 +1,7 @@
 """The crash check: does an engine keep every write it acknowledged when its process is killed?
 
     python -m analysis crash                                   3 rounds per engine, sync=true and sync=false
-    python -m analysis crash --engines kyoto --rounds 10 --sync true --seed 7
+    python -m analysis crash --engines ENGINE --rounds 10 --sync true --seed 7
     python -m analysis crash --out results/<run>               beside a suite run: its report gets a Durability section
 
 Per engine and sync mode, each round: a fresh data directory; `bin/ycsb crash-write <engine>`
@@ -13,8 +13,8 @@ and reads back every acknowledged key.
 Exit status: 1 when a round broke what the project promises for its engine and sync mode (`PROMISES`,
 the README's durability table and the binding READMEs: an acknowledged write lost, changed or unreadable,
 a database that does not reopen, a file its checker rejects), or when a round could not be run at all;
-losses in a mode with no promise (Kyoto with `kyoto.autotran=false`, RocksDB with `rocksdb.disablewal=true`)
-are reported and are not failures. 2: usage.
+losses in a mode with no promise (an engine's `crash.withdrawn` properties in bin/bindings.properties, such as
+Kyoto's autotran=false) are reported and are not failures. 2: usage.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def check_files(engine: str, data: Path, result: Round) -> None:
     copy = data.with_name(data.name + "-copy")
     shutil.rmtree(copy, ignore_errors=True)
     try:
-        # holes stay holes: with lmdb.writemap=true data.mdb is as long as the whole map (64 GiB by default)
+        # holes stay holes: with LMDB's writemap data.mdb is as long as the whole map (64 GiB by default)
         subprocess.run(["cp", "-a", "--sparse=always", str(data), str(copy)], check=True, timeout=VERIFY_TIMEOUT)
         # the project's own files (.ycsb-embedded.layout.ycsb.kct, the layout record) are not the engine's
         files = sorted(f for f in copy.glob(pattern) if not f.name.startswith("."))

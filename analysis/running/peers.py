@@ -108,7 +108,7 @@ def binding_dir(ycsb_home: Path, name: str) -> Path | None:
 
 
 def parse_peer_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """`rocksdb` or `jdbc:db.driver=org.sqlite.JDBC,db.url=jdbc:sqlite:{dir}/x.db` -> (name, properties).
+    """`basic` or `jdbc:db.driver=DRIVER,db.url=jdbc:SUBPROTOCOL:{dir}/x.db` -> (name, properties).
     A comma starts a new property only where the text after it reads `name=`."""
     name, _, rest = spec.partition(":")
     if not name:

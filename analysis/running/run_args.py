@@ -32,11 +32,11 @@ REPO = Path(__file__).resolve().parents[2]
 QUICK_WARMUP_SECONDS = 0.5
 
 
-# `python -m analysis run --help`'s description.
-RUN_USAGE = """Runs engines x scenarios, then renders the report; prints the report's path last.
+# `python -m analysis run --help`'s description; its example engine is the registry's first.
+RUN_USAGE = f"""Runs engines x scenarios, then renders the report; prints the report's path last.
 
 python -m analysis run --quick                       every scenario on every engine, scaled down
-python -m analysis run --full --engines leveldb      the published counts
+python -m analysis run --full --engines {ENGINES[0]:<13}the published counts
 python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
 python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer rocksdb --peer basic:basicdb.verbose=false
                                                      upstream YCSB bindings as rows of their own

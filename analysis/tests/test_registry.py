@@ -111,12 +111,9 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/report/scale_readings.py": (1, "the report's explanation of LevelDB's mapped reads at scale"),
     # Readers of what one binding prints: the line exists only for that engine.
     "analysis/results/engine_lines.py": (13, "the parsers of RocksDB's stats line and LevelDB's leveldb.stats"),
-    "analysis/results/parse.py": (1, "an example of a binding's advice at start-up, which is not a failure"),
     "analysis/results/tidy.py": (3, "LevelDB's fixed level-1 size, read from its leveldb.stats"),
     # Usage examples in docstrings, help and messages.
-    "analysis/running/crash.py": (3, "usage examples and the promise-less modes named in its docstring"),
-    "analysis/running/peers.py": (1, "an example of a --peer argument"),
-    "analysis/running/run_args.py": (2, "usage examples in the run command's help"),
+    "analysis/running/run_args.py": (1, "upstream YCSB's own rocksdb binding, the run command's --peer example"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
         6,
