@@ -71,6 +71,7 @@ class Engine:
     scale_workload: str = ""
     notes: Mapping[str, str] = field(default_factory=dict)  # knob or scenario id -> the report's note
     clients: Mapping[str, str] = field(default_factory=dict)  # record layout -> the bin/ycsb engine for it
+    published_names: tuple[str, ...] = ()  # its names in the published tables, besides its own
 
 
 def _engine(name: str, facts: Mapping[str, str]) -> Engine:
@@ -92,6 +93,7 @@ def _engine(name: str, facts: Mapping[str, str]) -> Engine:
         facts.get("scale.workload", ""),
         {k.removeprefix("note."): v for k, v in facts.items() if k.startswith("note.")},
         {k.removeprefix("client."): v for k, v in facts.items() if k.startswith("client.")},
+        tuple(n.strip() for n in facts.get("published.names", "").split(",") if n.strip()),
     )
 
 

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..catalogue.engines import REGISTERED
+
 REFERENCE_DIR = Path(__file__).resolve().parents[1] / "reference"
 
 # Column headings for each source, "2011, X5650, ext3" style: when, on what.
@@ -16,13 +18,11 @@ ROCKSDB_LABEL = "published, LevelDB 1.18 / RocksDB 3.10"
 SQLITE_LABEL = "published, SQLite 3.8.11, 8 cores, SSD"
 FASTDB_LABEL = "published, FastDB vs SQLite"
 
-# Engine names in the published tables -> ours ("fastdb" has no binding: a published-only row).
+# Engine names in the published tables -> ours: each engine's own name and its `published.names` (the registry);
+# "fastdb" has no binding: a published-only row.
 ENGINE_NAMES: Mapping[str, str] = {
-    "leveldb": "leveldb",
-    "kyoto-treedb": "kyoto",
-    "sqlite3": "sqlite",
-    "sqlite": "sqlite",
-    "rocksdb": "rocksdb",
+    **{e.name: e.name for e in REGISTERED.engines},
+    **{name: e.name for e in REGISTERED.engines for name in e.published_names},
     "fastdb-disk": "fastdb",
     "fastdb-disk-hash": "fastdb",
 }
@@ -141,7 +141,7 @@ def sqlite_notes(rows: list[dict[str, str]]) -> dict[Key, Published]:
             if not variant:
                 continue
         unit = "queries/sec" if row["metric"] == "qps" else "rows/sec"
-        out[(row["scenario"], variant, "sqlite")] = Published(
+        out[(row["scenario"], variant, ENGINE_NAMES[row["engine"]])] = Published(
             float(row["value"]), unit, SQLITE_LABEL, note=row["notes"]
         )
     return out
