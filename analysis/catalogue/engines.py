@@ -72,6 +72,7 @@ class Engine:
     notes: Mapping[str, str] = field(default_factory=dict)  # knob or scenario id -> the report's note
     clients: Mapping[str, str] = field(default_factory=dict)  # record layout -> the bin/ycsb engine for it
     published_names: tuple[str, ...] = ()  # its names in the published tables, besides its own
+    scale_props: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # step kind -> templates
 
 
 def _engine(name: str, facts: Mapping[str, str]) -> Engine:
@@ -94,6 +95,7 @@ def _engine(name: str, facts: Mapping[str, str]) -> Engine:
         {k.removeprefix("note."): v for k, v in facts.items() if k.startswith("note.")},
         {k.removeprefix("client."): v for k, v in facts.items() if k.startswith("client.")},
         tuple(n.strip() for n in facts.get("published.names", "").split(",") if n.strip()),
+        {k.removeprefix("scale.props."): _pairs(v) for k, v in facts.items() if k.startswith("scale.props.")},
     )
 
 

@@ -27,9 +27,7 @@ SCALE_SUSTAINED_SECONDS = 60
 SCALE_LOAD_RATE = 14_000
 SCALE_LOAD_MIN_SECONDS = 60
 SCALE_HEAP = "256m"  # every step's JVM, whatever N: the binding's own memory stays flat
-SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache; SQLite's is per connection, divided among threads
-# Kyoto TreeDB: about one hash bucket per leaf page (8 KB pages of ~1 KB records).
-KYOTO_RECORDS_PER_BUCKET = 8
+SCALE_CACHE_BYTES = 256 << 20  # scale/base's engine cache
 # The registry's `scale.workload`: a file stacked on an engine's steps.
 SCALE_ENGINE_FILES: tuple[tuple[str, str], ...] = tuple(
     (e.name, e.scale_workload) for e in REGISTERED.engines if e.scale_workload
@@ -68,13 +66,34 @@ def _scale_step(phase: str, workload: str, records: int, seconds: int, variant: 
     )
 
 
+def scaled(template: str, **quantities: int) -> str:
+    """A `scale.props.STEP` value: '{records}/8' with records=1000 -> '125'; a quantity, or one divided by a
+    number or another, as a whole number of at least 1 (pure)."""
+    numerator, _, denominator = template.partition("/")
+    value = int(numerator.format(**quantities))
+    return str(max(value // int(denominator.format(**quantities)), 1) if denominator else value)
+
+
+def engine_props(step: str, **quantities: int) -> tuple[tuple[str, str], ...]:
+    """Every engine's `scale.props.<step>` (the registry), its values for these quantities."""
+    return tuple(
+        (name, scaled(template, cache=SCALE_CACHE_BYTES, **quantities))
+        for e in REGISTERED.engines
+        for name, template in e.scale_props.get(step, ())
+    )
+
+
 def scale_scenario(records: int, settings: ScaleSettings) -> Scenario:
     """The scale cell of one data size: its steps depend on where N sits in the series (pure)."""
     series = sorted(set(settings.records))
-    buckets = str(max(records // KYOTO_RECORDS_PER_BUCKET, 1))
     steps = [
         _scale_step(
-            "load", "load", records, settings.load_seconds(records), "load", props=(("kyoto.buckets", buckets),)
+            "load",
+            "load",
+            records,
+            settings.load_seconds(records),
+            "load",
+            props=engine_props("load", records=records),
         ),
         *(_scale_step("run", w, records, settings.step_seconds, w) for w in SCALE_WORKLOADS),
     ]
@@ -86,7 +105,7 @@ def scale_scenario(records: int, settings: ScaleSettings) -> Scenario:
                 records,
                 settings.thread_seconds,
                 f"{w}-{t}t",
-                props=(("threadcount", str(t)), ("sqlite.cachesize", str(SCALE_CACHE_BYTES // t))),
+                props=(("threadcount", str(t)), *engine_props("threads", records=records, threads=t)),
             )
             for w in SCALE_THREAD_WORKLOADS
             for t in settings.threads

@@ -57,6 +57,16 @@ def test_the_series_are_settable():
     assert large.steps[-1].variant == "sustained" and large.steps[-1].seconds == 7
     three = next(s for s in small.steps if s.variant == "mix-3t")
     assert dict(three.props) == {"threadcount": "3", "sqlite.cachesize": str((256 << 20) // 3)}
+    assert small.steps[0].props == (("kyoto.buckets", "6"),)  # the registry's: a bucket per 8 records
+
+
+def test_a_registry_template_scales_with_the_step():
+    from analysis.catalogue.scale_group import scaled
+
+    assert scaled("{records}/8", records=1000) == "125"
+    assert scaled("{records}/8", records=5) == "1"  # at least 1
+    assert scaled("{cache}/{threads}", cache=300, threads=7) == "42"
+    assert scaled("{threads}", threads=4) == "4" and scaled("512", records=1) == "512"
 
 
 def test_scale_is_selected_only_by_name():
