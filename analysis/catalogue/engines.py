@@ -73,6 +73,7 @@ class Engine:
     clients: Mapping[str, str] = field(default_factory=dict)  # record layout -> the bin/ycsb engine for it
     published_names: tuple[str, ...] = ()  # its names in the published tables, besides its own
     scale_props: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # step kind -> templates
+    close_stats: str = ""  # what it prints at close about its background work: "line" or "table"
 
 
 def _engine(name: str, facts: Mapping[str, str]) -> Engine:
@@ -96,6 +97,7 @@ def _engine(name: str, facts: Mapping[str, str]) -> Engine:
         {k.removeprefix("client."): v for k, v in facts.items() if k.startswith("client.")},
         tuple(n.strip() for n in facts.get("published.names", "").split(",") if n.strip()),
         {k.removeprefix("scale.props."): _pairs(v) for k, v in facts.items() if k.startswith("scale.props.")},
+        facts.get("report.closestats", ""),
     )
 
 

@@ -95,7 +95,8 @@ def published_ratio(published: Mapping[Key, Published], engine: str, column: Col
     return entry.value / other.value if other and other.value else None
 
 
-def today_text(figures: FigureMap, engine: str, column: Column) -> str:
+def today_text(figures: FigureMap, engine: str, column: Column, slowest: bool = False) -> str:
+    """The figure of this run; slowest: with its slowest second (the tests layout, whose note says why)."""
     scenario = SCENARIOS_BY_ID[column.scenario]
     if not scenario.runs_on(engine):
         return "n/a"
@@ -109,7 +110,7 @@ def today_text(figures: FigureMap, engine: str, column: Column) -> str:
         text += f" [{format_number(figure.value_min)}–{format_number(figure.value_max)}]"
     if figure.mb_per_sec is not None:
         text += f", {figure.mb_per_sec:.2f} MB/s"
-    if figure.slowest_interval_ops_per_sec is not None and scenario.section == "rocksdb":
+    if figure.slowest_interval_ops_per_sec is not None and slowest:
         text += f"; slowest second {format_number(figure.slowest_interval_ops_per_sec)} ops/sec"
     ratio = today_ratio(figures, engine, column)
     return text + (f" ({format_ratio(ratio)} baseline)" if ratio is not None else "")
@@ -376,7 +377,7 @@ def build_tests_table(definition: ReportTable, figures: FigureMap, published: Ma
             row = [
                 column.label,
                 engine_label(engine),
-                today_text(shown, engine, column) if measured_here(engine) else "n/a",
+                today_text(shown, engine, column, slowest=True) if measured_here(engine) else "n/a",
                 *([ycsb_text(figures, engine, column)] if two else []),
                 stalls_text(close),
                 level_shape_text(close),

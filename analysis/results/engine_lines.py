@@ -1,6 +1,6 @@
 """Parse what the binding prints on stderr around YCSB's lines: its start-up banner (engine version, open
-time, effective configuration), its close line, and the engines' own statistics at close (LevelDB's
-leveldb.stats table, RocksDB's stats line), with the size grammar the bindings print sizes in.
+time, effective configuration), its close line, and the engines' own statistics at close (a stats line or a
+table of levels, as the registry's `report.closestats` says), with the size grammar the bindings print sizes in.
 
 Everything here is a pure function of text; reading files is the caller's business.
 """
@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..catalogue.engines import REGISTERED
 from ..catalogue.model import binding_of
 
 # --- the binding's start-up and close lines ----------------------------------------------------
@@ -100,6 +101,7 @@ class EngineStats:
 
 
 LEVELDB_LEVELS = 7  # config::kNumLevels
+LEVEL_TABLE = "leveldb.stats at close:"  # the line before the table: LevelDB's property that prints it
 
 
 def _int_field(fields: dict[str, str], name: str) -> int | None:
@@ -107,19 +109,20 @@ def _int_field(fields: dict[str, str], name: str) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def parse_rocksdb_stats(stderr: str) -> EngineStats | None:
-    """The last `[rocksdb] stats: name=value ...` line. A line with `source=properties` takes every
-    figure from DB properties, whatever rocksdb.stats says. An older line (no source) took its stall
-    time and byte counts from RocksDB's statistics object: with rocksdb.stats=false they read 0 and
+def parse_stats_line(stderr: str, binding: str) -> EngineStats | None:
+    """The last `[<binding>] stats: name=value ...` line (RocksDB's). A line with `source=properties` takes
+    every figure from DB properties, whatever <binding>.stats says. An older line (no source) took its stall
+    time and byte counts from the engine's statistics object: with <binding>.stats=false they read 0 and
     are left out here."""
-    lines = [line for line in stderr.splitlines() if line.startswith("[rocksdb] stats: ")]
+    prefix = f"[{binding}] stats: "
+    lines = [line for line in stderr.splitlines() if line.startswith(prefix)]
     if not lines:
         return None
-    fields = dict(part.partition("=")[::2] for part in lines[-1][len("[rocksdb] stats: ") :].split())
+    fields = dict(part.partition("=")[::2] for part in lines[-1][len(prefix) :].split())
     files = tuple(int(f) for f in fields.get("files_per_level", "").split(",") if f.strip().isdigit())
     tickers = (
         fields.get("source") == "properties"
-        or parse_engine_banner(stderr, "rocksdb").configuration.get("rocksdb.stats", "true") != "false"
+        or parse_engine_banner(stderr, binding).configuration.get(f"{binding}.stats", "true") != "false"
     )
     micros = _int_field(fields, "stall_micros")
     return EngineStats(
@@ -137,18 +140,19 @@ def parse_rocksdb_stats(stderr: str) -> EngineStats | None:
 _LEVELDB_STATS_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$")
 
 
-def parse_leveldb_stats(stderr: str) -> EngineStats | None:
-    """The table after the last `[leveldb] leveldb.stats at close:` line: a row per level that holds
-    files or did compaction work (Level, Files, Size(MB), Time(sec), Read(MB), Write(MB))."""
+def parse_level_table(stderr: str, binding: str) -> EngineStats | None:
+    """The table after the last `[<binding>] leveldb.stats at close:` line (LevelDB's property of that name): a
+    row per level that holds files or did compaction work (Level, Files, Size(MB), Time(sec), Read(MB), Write(MB))."""
     lines = stderr.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.startswith("[leveldb] leveldb.stats at close:")]
+    header = f"[{binding}] {LEVEL_TABLE}"
+    starts = [i for i, line in enumerate(lines) if line.startswith(header)]
     if not starts:
         return None
     files, sizes = [0] * LEVELDB_LEVELS, [0] * LEVELDB_LEVELS
     read_mb = write_mb = 0.0
     for line in lines[starts[-1] + 1 :]:
         if line.startswith("["):
-            break  # the binding's next line ("[leveldb] closed ...")
+            break  # the binding's next line ("[<binding>] closed ...")
         m = _LEVELDB_STATS_ROW.match(line)
         if not m or int(m.group(1)) >= LEVELDB_LEVELS:
             continue  # the headings, the dashes, a `-s` status line printed in between
@@ -164,11 +168,14 @@ def parse_leveldb_stats(stderr: str) -> EngineStats | None:
     )
 
 
+# The registry's `report.closestats` -> the reader of what the binding prints at close.
+CLOSE_STATS_READERS = {"line": parse_stats_line, "table": parse_level_table}
+
+
 def parse_engine_stats(stderr: str, engine: str) -> EngineStats | None:
-    """The statistics an engine prints at close: RocksDB's stats line, LevelDB's leveldb.stats;
+    """The statistics an engine prints at close, read as its binding's `report.closestats` says (the registry);
     None for the other engines and for outputs without them (a failed step, an older binding)."""
-    if engine == "rocksdb":
-        return parse_rocksdb_stats(stderr)
-    if binding_of(engine) == "leveldb":
-        return parse_leveldb_stats(stderr)
-    return None
+    binding = binding_of(engine)
+    registered = REGISTERED.by_name.get(binding)
+    reader = CLOSE_STATS_READERS.get(registered.close_stats) if registered else None
+    return reader(stderr, binding) if reader else None

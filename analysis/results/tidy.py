@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalogue.keydraws import distinct_keys
-from ..catalogue.model import binding_of
 from ..catalogue.scenarios import SCENARIOS_BY_ID
 from .costs import COST_COLUMNS, cost_columns
 from .engine_lines import EngineStats, parse_engine_banner, parse_engine_stats, parse_size
@@ -129,11 +128,12 @@ class LevelOne:
 
 
 def level_one(engine: str, stats: EngineStats, configuration: dict[str, str]) -> LevelOne | None:
-    """LevelDB: L1's size from leveldb.stats against its fixed 10 MB. RocksDB: L1's files x
-    rocksdb.targetfilesize against rocksdb.maxbytesforlevelbase (pure)."""
+    """From a table of levels' sizes (LevelDB's): L1's size against LevelDB's fixed 10 MB. From files per
+    level alone (RocksDB's stats line): L1's files x <engine>.targetfilesize against
+    <engine>.maxbytesforlevelbase (pure)."""
     if len(stats.files_per_level) < 2:
         return None
-    if binding_of(engine) == "leveldb" and len(stats.level_bytes) >= 2:
+    if len(stats.level_bytes) >= 2:
         return LevelOne(stats.level_bytes[1], LEVELDB_L1_TARGET_BYTES, estimated=False)
     file_size = parse_size(configuration.get(f"{engine}.targetfilesize"))
     if file_size is None:

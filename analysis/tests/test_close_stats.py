@@ -46,6 +46,22 @@ def test_rocksdb_stats_line_of_a_kv1000_fill():
     assert columns["files_per_level"] == "4,7,16,0,0,0,0" and columns["stall_stops"] == 23
 
 
+def test_the_registry_says_which_reader_an_engine_s_close_takes():
+    """report.closestats picks the reader, which finds the line under the binding's own prefix."""
+    from analysis.catalogue.engines import REGISTERED
+    from analysis.results.engine_lines import parse_stats_line
+
+    assert {e.name: e.close_stats for e in REGISTERED.engines if e.close_stats} == {
+        "leveldb": "table",
+        "rocksdb": "line",
+    }
+    stderr = Captured("rocksdb").stderr("load-kv1000")
+    assert parse_engine_stats(stderr, "leveldb-system") is None  # a table reader finds no table in it
+    renamed = parse_stats_line(stderr.replace("[rocksdb] ", "[other] ").replace("rocksdb.", "other."), "other")
+    assert renamed == parse_engine_stats(stderr, "rocksdb") and renamed.files_per_level == (4, 7, 16, 0, 0, 0, 0)
+    assert parse_stats_line(stderr, "other") is None
+
+
 def test_rocksdb_with_dynamic_level_sizes_has_no_fixed_l1_target():
     # The baseline workloads leave RocksDB 11's defaults: 64 MB files, dynamic level sizes.
     columns = close_columns("rocksdb", Captured("rocksdb").stderr("load"))
