@@ -53,7 +53,7 @@ def is_peer(engine: str) -> bool:
 
 
 def peer_label(engine: str) -> str:
-    """'rocksdb@ycsb-0.17.0' -> 'rocksdb (YCSB 0.17.0)': the binding's name and its tree's version."""
+    """'basic@ycsb-0.17.0' -> 'basic (YCSB 0.17.0)': the binding's name and its tree's version."""
     binding, _, version = engine.partition(PEER_MARK)
     return f"{binding} (YCSB {version})"
 
@@ -115,7 +115,7 @@ class Step:
 @dataclass(frozen=True)
 class Scenario:
     id: str
-    section: str  # report section id ("1", "2A", ..., "rocksdb", "sqlite", "fastdb", "ycsb")
+    section: str  # report section id: a 2011 page section ("1", "2A", ...) or another page's ("fastdb", "ycsb", ...)
     title: str
     what: str  # what one measured operation is
     engines: tuple[str, ...]

@@ -120,7 +120,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         14,
         "the published tests of named engines (RocksDB vs LevelDB, SQLite's notes: their sections, groups and engines)",
     ),
-    "analysis/catalogue/model.py": (2, "a peer's name in an example, and the sections of two engines' published tests"),
     "analysis/report/reference.py": (4, "the published pages' files, each named by its source id"),
     "analysis/report/report_tables.py": (1, "the report section of the RocksDB vs LevelDB test"),
     "analysis/report/tables.py": (3, "the report's note on how it reads RocksDB's and LevelDB's statistics at close"),
