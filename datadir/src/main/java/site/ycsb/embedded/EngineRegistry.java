@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -33,7 +35,7 @@ public final class EngineRegistry {
 
   /** The packaged registry, then each file of {@code extra} (":"-separated; null or empty: none). */
   static Properties load(String extra) {
-    Properties p = new Properties();
+    Properties p = new InOrder();
     try (InputStream in = EngineRegistry.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException("no " + RESOURCE + " in the datadir jar: the registry of engines is missing");
@@ -63,8 +65,30 @@ public final class EngineRegistry {
     return names;
   }
 
+  /**
+   * The registry's bin/ycsb engines in the order of their {@code name:class} lines (the packaged file's, then each
+   * further file's new names): the order the benchmarks list their engines in.
+   */
+  public static List<String> enginesInOrder() {
+    return List.copyOf(((InOrder) FACTS).engines);
+  }
+
   /** The fact {@code fact} of {@code engine} (a bin/ycsb engine name), or null when the registry has none. */
   public static String fact(String engine, String fact) {
     return FACTS.getProperty(engine + "." + fact);
+  }
+
+  /** Properties that keep the names of the {@code name:class} lines in the order the files give them. */
+  private static final class InOrder extends Properties {
+    private static final long serialVersionUID = 1L;
+    private final transient List<String> engines = new ArrayList<>();
+
+    @Override
+    public synchronized Object put(Object key, Object value) {
+      if (!key.toString().contains(".") && !engines.contains(key.toString())) {
+        engines.add(key.toString());
+      }
+      return super.put(key, value);
+    }
   }
 }

@@ -40,6 +40,8 @@ class EngineRegistryTest {
     assertNull(EngineRegistry.fact("nosuchengine", "files.owned"));
     assertEquals(List.of("kyoto", "leveldb", "lmdb", "rocksdb", "sqlite", "sqlite-columns"),
         List.copyOf(EngineRegistry.engines()), "the name:class lines, no fact");
+    assertEquals(List.of("leveldb", "rocksdb", "sqlite", "sqlite-columns", "kyoto", "lmdb"),
+        EngineRegistry.enginesInOrder(), "the name:class lines in the file's order");
   }
 
   @Test
