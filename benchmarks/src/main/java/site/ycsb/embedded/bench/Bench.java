@@ -34,7 +34,7 @@ public final class Bench {
   record Question(Body body, String... defaults) {
   }
 
-  /** Every engine of {@link Engines#ALL}, comma-separated: the default where a question runs them all. */
+  /** Every engine of {@link Engines#ALL} (every row on the class path), comma-separated: the default of --engines. */
   static final String ALL_ENGINES = String.join(",", Engines.names());
 
   /** The questions, by the name run.sh gives them. */

@@ -44,7 +44,7 @@ public final class BindingOverhead {
           + " 100-byte values, %d rounds alternating direct/binding%n", ops, ops, rounds);
       List<String> summary = new ArrayList<>();
       for (String name : o.list("--engines")) {
-        Engines.Engine e = Engines.named(name);
+        BenchEngine e = Engines.named(name);
         Map<String, double[][]> sides = new Alternation()
             .path("direct", r -> runDirect(e, dir.path().resolve(name + "-direct-" + r), w))
             .path("binding", r -> runBinding(e, dir.path().resolve(name + "-binding-" + r), w))
@@ -80,7 +80,7 @@ public final class BindingOverhead {
     }
   }
 
-  static double[] runDirect(Engines.Engine e, Path dir, Workload w) throws Exception {
+  static double[] runDirect(BenchEngine e, Path dir, Workload w) throws Exception {
     Files.createDirectories(dir);
     try (LayerDirect d = e.openDirect(dir, properties(e, dir))) {
       long t0 = System.nanoTime();
@@ -104,16 +104,16 @@ public final class BindingOverhead {
   }
 
   /** The properties both sides open {@code e} with in {@code dir}. */
-  private static Properties properties(Engines.Engine e, Path dir) {
+  private static Properties properties(BenchEngine e, Path dir) {
     Properties p = new Properties();
     p.setProperty("path", dir.toString());
     p.setProperty("fieldcount", "1"); // one field stored bare: the same 100 bytes as the direct side
-    e.sideBySide().accept(p);
+    e.sideBySide(p);
     return p;
   }
 
   /** The binding side, opened with the direct side's properties. */
-  static double[] runBinding(Engines.Engine e, Path dir, Workload w) throws Exception {
+  static double[] runBinding(BenchEngine e, Path dir, Workload w) throws Exception {
     DB db = LayerStep.open(e.name(), properties(e, dir));
     try {
       long t0 = System.nanoTime();

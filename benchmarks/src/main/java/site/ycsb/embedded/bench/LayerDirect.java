@@ -3,9 +3,12 @@ package site.ycsb.embedded.bench;
 import java.io.IOException;
 import java.util.Arrays;
 
+import site.ycsb.embedded.KeyValueDB;
+
 /**
  * An engine's Java library called directly (layer (b), the side-by-side benchmark's direct side), opened with the
- * values its binding reads from the same properties ({@link Engines}, which gives each library's calls to {@link #of}).
+ * values its binding reads from the same properties (each engine's {@link BenchEngine} row gives its library's calls to
+ * {@link #of}).
  */
 public interface LayerDirect extends AutoCloseable {
   void put(byte[] key, byte[] value) throws Exception;
@@ -46,7 +49,7 @@ public interface LayerDirect extends AutoCloseable {
 
   /** A library's pass that hands every value to a sink. */
   interface Into {
-    void pass(BindingOverhead.Counter sink) throws Exception;
+    void pass(KeyValueDB.ValueSink sink) throws Exception;
   }
 
   /** A full pass that counts the values {@code pass} hands its sink, touching each. */

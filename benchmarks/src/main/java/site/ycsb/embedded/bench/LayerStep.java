@@ -72,8 +72,8 @@ public final class LayerStep {
     int passes = Boolean.parseBoolean(System.getProperty("layers.warmup", "true"))
         ? warmUp(engine, shape, direct, dir, props, seed) : 0;
     double micros = direct ? runDirect(engine, shape, dir, props, data) : runBinding(engine, shape, props, data);
-    String library = direct ? Engines.named(engine).libraryVersion().of(props)
-        : Engines.named(engine).binding().get().getClass().getName();
+    String library = direct ? Engines.named(engine).libraryVersion(props)
+        : Engines.named(engine).binding().getClass().getName();
     System.out.printf(Locale.ROOT,
         "layer engine=%s shape=%s layer=%s count=%d us_per_op=%.4f warmup_passes=%d library=%s%n",
         args[0], shape.id, args[2], count, micros / (shape == LayerShape.READSEQ ? data.distinct : count), passes,
@@ -124,7 +124,7 @@ public final class LayerStep {
 
   /** Microseconds of the measured loop on the Java library. */
   static double runDirect(String engine, LayerShape shape, Path dir, Properties props, Data d) throws Exception {
-    Engines.Engine library = Engines.named(engine);
+    BenchEngine library = Engines.named(engine);
     long t0;
     long t1;
     try (LayerDirect db = library.openDirect(dir, props)) {
@@ -281,7 +281,7 @@ public final class LayerStep {
   }
 
   static DB open(String engine, Properties props) throws Exception {
-    DB db = Engines.named(engine).binding().get();
+    DB db = Engines.named(engine).binding();
     db.setProperties((Properties) props.clone());
     db.init();
     return db;

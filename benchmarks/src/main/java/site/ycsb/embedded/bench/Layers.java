@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import site.ycsb.embedded.CheckedClient;
@@ -23,14 +24,13 @@ import site.ycsb.embedded.Warmup;
  * microseconds per operation at layers (a) to (e), each step in its own process on a fresh database, rounds
  * alternating the layers. Prints each step as it ends, then one table per engine with the medians, what each layer
  * adds and the share of the floor's throughput that (d0) and (d) reach. An engine may carry binding properties for a
- * variant row: {@code leveldb:leveldb.library=system} passes {@code -p leveldb.library=system} to (c) and (d).
+ * variant row: {@code ENGINE:NAME=VALUE} passes {@code -p NAME=VALUE} to (c) and (d). Each engine's floors are its
+ * row's ({@link BenchEngine}).
  */
 public final class Layers {
 
   /** The median columns: (a) to (d0); (d) in-operation ({@link NanoTimedDB}), YCSB's figure, wall; (e), wall. */
   static final String[] COLUMNS = {"a", "a2", "b", "c", "d0", "d", "dyc", "dwall", "e", "ewall"};
-  /** Layer (a'): floor.c built against the engine inside the Java library; only rocksdbjni exports its C API. */
-  static final Map<String, String> JAVA_LIBRARY_FLOORS = Map.of("rocksdb", "floor-rocksdbjni");
   /** A step that takes longer than this is a hang, not a measurement. */
   private static final long STEP_TIMEOUT_MINUTES = 60;
 
@@ -98,11 +98,14 @@ public final class Layers {
     Map<String, List<Double>> cells = figures.computeIfAbsent(spec, k -> new LinkedHashMap<>())
         .computeIfAbsent(shape, k -> new HashMap<>());
     String where = spec + " " + shape.id + " round " + r;
+    BenchEngine row = Engines.named(engine);
     try {
-      versionsOf(spec)[0] = floor(where + " (a)", "floor", engine, shape, count, cells, "a");
-      if (JAVA_LIBRARY_FLOORS.containsKey(engine)) {
-        String binary = JAVA_LIBRARY_FLOORS.get(engine);
-        versionsOf(spec)[2] = floor(where + " (a')", binary, engine, shape, count, cells, "a2");
+      versionsOf(spec)[0] = floor(where + " (a)", Engines.floor(row, BenchEngine.FLOOR), engine, shape, count, cells,
+          "a");
+      Optional<String> javaLibraryFloor = row.javaLibraryFloor();
+      if (javaLibraryFloor.isPresent()) {
+        versionsOf(spec)[2] = floor(where + " (a')", Engines.floor(row, javaLibraryFloor.get()), engine, shape, count,
+            cells, "a2");
       }
       for (String layer : List.of("direct", "binding")) {
         List<String> cmd = java("1g");
@@ -119,7 +122,7 @@ public final class Layers {
       }
       double[] d0 = ycsb(where + " (d0)", spec, shape, count, LibraryDB.class.getName());
       add(cells, "d0", d0[0]);
-      double[] d = ycsb(where + " (d)", spec, shape, count, Engines.named(engine).binding().get().getClass().getName());
+      double[] d = ycsb(where + " (d)", spec, shape, count, row.binding().getClass().getName());
       add(cells, "d", d[0]);
       add(cells, "dwall", d[1]);
       add(cells, "dyc", d[2]);
@@ -137,10 +140,10 @@ public final class Layers {
   }
 
   /** Runs one floor binary into column {@code column}; the engine version it names. */
-  private String floor(String where, String binary, String engine, LayerShape shape, int count,
+  private String floor(String where, Path binary, String engine, LayerShape shape, int count,
       Map<String, List<Double>> cells, String column) throws Exception {
-    Map<String, String> a = keyValues(step(where, List.of(top.resolve("benchmarks/target/native").resolve(binary)
-        .toString(), engine, shape.id, Integer.toString(count), freshDir(column).toString())));
+    Map<String, String> a = keyValues(step(where, List.of(binary.toString(), engine, shape.id,
+        Integer.toString(count), freshDir(column).toString())));
     add(cells, column, Double.parseDouble(a.get("us_per_op")));
     return a.get("library");
   }

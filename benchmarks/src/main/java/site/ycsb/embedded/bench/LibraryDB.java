@@ -19,15 +19,16 @@ import site.ycsb.embedded.workload.FullScanSink;
 
 /**
  * Layer (d0) of the layered benchmark: YCSB's client around the thinnest DB there can be, one that makes per call
- * only the Java library call layer (b) makes ({@link Engines}, the same tuning): the key's UTF-8 bytes and the one
- * value's array to the library's put, the library's get into the result map, the library's own full pass, batches
- * through its atomic batch; no codec, no free-space check. (d0) minus (b) is what YCSB's client, its workload class
- * and a fresh JVM add around the library; (d) minus (d0) what the real binding costs inside YCSB's client.
+ * only the Java library call layer (b) makes (the engine's {@link BenchEngine} row, the same tuning): the key's UTF-8
+ * bytes and the one value's array to the library's put, the library's get into the result map, the library's own full
+ * pass, batches through its atomic batch; no codec, no free-space check. (d0) minus (b) is what YCSB's client, its
+ * workload class and a fresh JVM add around the library; (d) minus (d0) what the real binding costs inside YCSB's
+ * client.
  *
- * <p>Properties: {@value #ENGINE} (an engine of {@link Engines}; a variant row's binding properties, such as
- * leveldb.library=system, choose the library as they do for (b)), {@code path}, {@code batchsize},
- * {@code fieldnameprefix}. One handle per path, shared by the clients ({@link SharedHandles}). Every operation it does
- * not make is NOT_IMPLEMENTED ({@link NothingDB} refusing), so that one the layers never make is not timed as nothing.
+ * <p>Properties: {@value #ENGINE} (an engine of {@link Engines}; a variant row's binding properties choose the
+ * library as they do for (b)), {@code path}, {@code batchsize}, {@code fieldnameprefix}. One handle per path, shared
+ * by the clients ({@link SharedHandles}). Every operation it does not make is NOT_IMPLEMENTED ({@link NothingDB}
+ * refusing), so that one the layers never make is not timed as nothing.
  */
 public final class LibraryDB extends NothingDB {
 
@@ -61,7 +62,7 @@ public final class LibraryDB extends NothingDB {
       batchValues = new byte[batchSize][];
     }
     try {
-      Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // SQLite and Kyoto make only the file
+      Path dir = Files.createDirectories(Path.of(p.getProperty("path"))); // an engine of one file makes only the file
       lease = SharedHandles.acquire(ENGINE, dir, () -> Engines.named(engine).openDirect(dir, p), LayerDirect::close);
       db = lease.get();
     } catch (Exception e) {

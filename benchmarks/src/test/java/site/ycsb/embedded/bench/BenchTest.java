@@ -27,14 +27,15 @@ class BenchTest {
     assertEquals(200_000, layers.integer("--records"));
     assertFalse(layers.flag("--smoke"));
     Bench.Options smoke = new Bench.Options("layers", Bench.QUESTIONS.get("layers").defaults(),
-        new String[] {"--smoke", "--engines", "lmdb", "--rounds", "7"});
+        new String[] {"--smoke", "--engines", MemoryBench.NAME, "--rounds", "7"});
     assertTrue(smoke.flag("--smoke"), "a flag takes no value");
-    assertEquals(List.of("lmdb"), smoke.list("--engines"));
+    assertEquals(List.of(MemoryBench.NAME), smoke.list("--engines"));
     assertEquals(7, smoke.integer("--rounds"));
     assertEquals(200_000, smoke.integer("--records"), "an option not given keeps its default");
     for (String q : List.of("layers", "side-by-side")) {
       Bench.Options o = options(q);
       assertEquals(Engines.names(), o.list("--engines"), q + ": every engine of Engines.ALL by default");
+      assertTrue(o.list("--engines").contains(MemoryBench.NAME), q + ": the test's row is on the class path");
       assertEquals(3, o.integer("--rounds"));
     }
     assertEquals(200_000, options("side-by-side").integer("--ops"));
@@ -75,8 +76,8 @@ class BenchTest {
 
   @Test
   void sideBySideRunsBothSidesOfEachEngineInEachRound() throws Exception {
-    String text = run("side-by-side", "--engines", "lmdb,sqlite", "--ops", "300", "--rounds", "2");
-    for (String engine : List.of("lmdb", "sqlite")) {
+    String text = run("side-by-side", "--engines", MemoryBench.NAME, "--ops", "300", "--rounds", "2");
+    for (String engine : List.of(MemoryBench.NAME)) {
       for (int r = 1; r <= 2; r++) {
         assertTrue(text.contains(String.format("  %-8s round %d: put direct ", engine, r)), text);
       }

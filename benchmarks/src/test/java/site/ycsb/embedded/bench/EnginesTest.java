@@ -4,71 +4,39 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
+import java.util.List;
 
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
 
-import site.ycsb.embedded.EngineProperties;
+import site.ycsb.embedded.EngineRegistry;
 
 /**
- * The direct side (layer (b), the side-by-side benchmark's direct side) takes each setting from the binding's Options,
- * so that a property means there what it means in the binding.
+ * The harness's rows come from the class path (java.util.ServiceLoader), in the registry's order, and a row's floors
+ * from its own module's target/native; each engine's own row is checked in its module ({@link BenchRowContract}).
  */
 class EnginesTest {
 
-  /** sync=true is synchronous=FULL in the binding: on the direct side too, not OFF whatever sync says. */
-  @ParameterizedTest
-  @CsvSource({"false,,0", "true,,2", "true,NORMAL,1", "false,EXTRA,3"})
-  void sqliteRunsWithTheSynchronousLevelTheBindingChooses(String sync, String synchronous, String level,
-      @TempDir Path dir) throws Exception {
-    Properties p = new Properties();
-    p.setProperty(EngineProperties.SYNC, sync);
-    if (synchronous != null) {
-      p.setProperty("sqlite.synchronous", synchronous);
-    }
-    try (SqliteDirect db = (SqliteDirect) Engines.named("sqlite").openDirect(dir, p)) {
-      assertEquals(level, db.pragma("synchronous"), "sync=" + sync + " sqlite.synchronous=" + synchronous);
-      assertEquals("wal", db.pragma("journal_mode"));
-    }
-    assertTrue(Files.isRegularFile(dir.resolve("ycsb.db")), "the binding's file name");
+  @Test
+  void theRowsOnTheClassPathAreTheEnginesInTheRegistrysOrderAnUnregisteredOneLast() {
+    List<String> names = Engines.names();
+    assertEquals(MemoryBench.NAME, names.get(names.size() - 1), names.toString());
+    List<String> order = EngineRegistry.enginesInOrder();
+    List<String> registered = names.subList(0, names.size() - 1);
+    assertEquals(registered.stream().sorted((a, b) -> order.indexOf(a) - order.indexOf(b)).toList(), registered);
+    assertTrue(Engines.named(MemoryBench.NAME) instanceof MemoryBench);
   }
 
-  /** A property the binding refuses is refused by the direct side with the binding's words. */
-  @ParameterizedTest
-  @CsvSource(quoteCharacter = '"', value = {
-      "leveldb,leveldb.bloombits,10,leveldb.bloombits = '10' is not allowed with leveldb.library=leveldbjni",
-      "rocksdb,rocksdb.disablewal,true,rocksdb.disablewal"}) // RocksDB syncs writes through its write-ahead log
-  void theDirectSideRefusesWhatTheBindingRefuses(String engine, String name, String value, String words,
-      @TempDir Path dir) {
-    Properties p = new Properties();
-    p.setProperty(EngineProperties.SYNC, "true");
-    p.setProperty(name, value);
-    Exception e = assertThrows(EngineProperties.BadPropertyException.class,
-        () -> Engines.named(engine).openDirect(dir, p).close());
-    assertTrue(e.getMessage().contains(words), e.getMessage());
+  @Test
+  void anUnknownEngineIsRefusedWithTheKnownOnes() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Engines.named("mongodb"));
+    assertTrue(e.getMessage().startsWith("unknown engine mongodb; known: "), e.getMessage());
+    assertTrue(e.getMessage().contains(MemoryBench.NAME), e.getMessage());
   }
 
-  /** Both LevelDB libraries through the binding's handle (LibraryDBTest reads back through both in more ways). */
-  @ParameterizedTest
-  @CsvSource({"leveldbjni,LevelDB 1.13 (leveldbjni-all", "system,LevelDB 1.23 (system library"})
-  void leveldbOpensTheLibraryTheBindingChooses(String library, String version, @TempDir Path dir) throws Exception {
-    Properties p = new Properties();
-    p.setProperty("leveldb.library", library);
-    Engines.Engine leveldb = Engines.named("leveldb");
-    try (LayerDirect db = leveldb.openDirect(dir, p)) {
-      db.put("k1".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8));
-    }
-    leveldb.openDirect(dir, p).close();
-    assertTrue(leveldb.libraryVersion().of(p).startsWith(version), leveldb.libraryVersion().of(p));
-    // the second open replayed the first one's log into a table: 1.13 names it .sst, 1.23 .ldb
-    String table = library.equals("system") ? ".ldb" : ".sst";
-    try (var files = Files.list(dir)) {
-      assertEquals(1, files.filter(f -> f.toString().endsWith(table)).count(), "one " + table + " table");
-    }
+  @Test
+  void aRowsFloorIsInTheNativeFolderBesideItsClasses() {
+    Path floor = Engines.floor(Engines.named(MemoryBench.NAME), BenchEngine.FLOOR);
+    assertEquals(Path.of("target/native/floor").toAbsolutePath(), floor, "the test classes are in target/");
   }
 }
