@@ -145,9 +145,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         2,
         "the repair property (leveldb.repair, kyoto.repair) a damaged file's message tells the user to set",
     ),
-    # Not moved to its engine's row yet.
-    "benchmarks/pom.xml": (1, "not moved yet: SqliteDirect's binding"),
-    "benchmarks/src/main/java/site/ycsb/embedded/bench/SqliteDirect.java": (4, "not moved yet: a Direct"),
 }
 
 

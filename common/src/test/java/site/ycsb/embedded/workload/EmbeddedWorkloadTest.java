@@ -171,7 +171,7 @@ class EmbeddedWorkloadTest {
   @Test
   void replacementDrawsAreSplitMix64OfSeedAndIndexAsTheCFloorComputesThem() throws Exception {
     // Computed apart from this code (a few lines of Python over SplitMix64): the C floor's draw()
-    // must give these too, and FloorDataTest checks that it writes the same rows.
+    // must give these too, and SqliteBenchTest (sqlite-binding/bench) checks that it writes the same rows.
     long[] golden = {600_989, 334_309, 387_726, 203_109, 837_401};
     RecordingDb db = load(workload("keyformat", "decimal", "loadorder", "replacement", "recordcount", "1000000"),
         golden.length);

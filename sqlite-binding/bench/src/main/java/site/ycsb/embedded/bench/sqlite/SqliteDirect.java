@@ -1,4 +1,4 @@
-package site.ycsb.embedded.bench;
+package site.ycsb.embedded.bench.sqlite;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.sqlite.SQLiteConfig;
 
+import site.ycsb.embedded.bench.BindingOverhead;
+import site.ycsb.embedded.bench.LayerDirect;
 import site.ycsb.embedded.sqlite.SqliteOptions;
 
 /**
