@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +28,9 @@ import site.ycsb.embedded.workload.FullScanSink;
 /**
  * What every engine's row of the benchmarks ({@link BenchEngine}, in {@code <engine>-binding/bench/}) must do, run by
  * the test class its module extends from this one (the benchmarks' test jar): the harness finds the row by its name,
- * its floors run a shape and name the engine, and layer (d0)'s {@link LibraryDB} over its Java library stores what
- * it acknowledges and reads it back. The helpers give a row's own tests the harness's steps (layer (a)'s floor,
- * layer (b)'s loop) on the shapes' data.
+ * its floors run a shape and name the engine, the side-by-side benchmark runs both its sides, and layer (d0)'s
+ * {@link LibraryDB} over its Java library stores what it acknowledges and reads it back. The helpers give a row's own
+ * tests the harness's steps (layer (a)'s floor, layer (b)'s loop) on the shapes' data.
  */
 public abstract class BenchRowContract {
 
@@ -66,6 +68,21 @@ public abstract class BenchRowContract {
   void libraryDbStoresWhatItAcknowledgesAndReadsItBack(@TempDir Path dir) throws Exception {
     for (String spec : specs()) {
       assertLibraryDbStoresAndReadsBack(spec, dir.resolve(spec.replace(':', '_')));
+    }
+  }
+
+  @Test
+  void theSideBySideBenchmarkRunsBothSidesOfTheRow(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      assertEquals(0, Bench.run(new String[] {"side-by-side", "--engines", engine(), "--ops", "300", "--rounds", "1",
+          "--dir", dir.toString()}, out));
+    }
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains(String.format("  %-8s round 1: put direct ", engine())), text);
+    for (String phase : BindingOverhead.PHASES) {
+      assertTrue(text.lines().anyMatch(l -> l.startsWith(String.format("  %-8s %-4s direct ", engine(), phase))
+          && l.contains(" binding/direct ")), phase + ": " + text);
     }
   }
 
