@@ -134,9 +134,9 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/running/run_args.py": (1, "upstream YCSB's own rocksdb binding, the run command's --peer example"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
-        6,
-        "Maven's module list: a new engine's one build line; and RocksDB's library, whose managed version "
-        "benchmarks/pom.xml unpacks",
+        11,
+        "Maven's module list (each binding and its benchmark row: a new engine's two build lines); and RocksDB's "
+        "library, whose managed version its benchmark row unpacks",
     ),
     # Every engine's file signatures and damage checks, in code: a binding refuses any other engine's directory
     # with only its own jar on the classpath (a drop-in into upstream YCSB).
