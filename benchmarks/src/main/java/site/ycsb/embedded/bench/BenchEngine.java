@@ -3,6 +3,7 @@ package site.ycsb.embedded.bench;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 
 import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
@@ -16,37 +17,50 @@ import site.ycsb.embedded.EngineProperties;
  * its C floor: the binary {@value #FLOOR} (layer (a)) that its module's build writes to {@code target/native}, beside
  * the row's classes, and optionally a second one over the engine build inside the Java library (layer (a')).
  */
-public interface BenchEngine {
+public abstract class BenchEngine {
 
   /** The floor binary of layer (a) in the row module's {@code target/native}. */
-  String FLOOR = "floor";
+  public static final String FLOOR = "floor";
+
+  private final String name;
+  private final Supplier<DB> binding;
+
+  /** A row for the engine {@code name} (its registry name), whose YCSB binding {@code binding} makes. */
+  protected BenchEngine(String name, Supplier<DB> binding) {
+    this.name = name;
+    this.binding = binding;
+  }
 
   /** The engine's bin/ycsb name (its registry name). */
-  String name();
+  public final String name() {
+    return name;
+  }
 
   /** Opens the engine's Java library directly, given the engine's properties and the raw ones. */
-  LayerDirect open(Path dir, EngineProperties p, Properties raw) throws Exception;
+  public abstract LayerDirect open(Path dir, EngineProperties p, Properties raw) throws Exception;
 
   /** The engine and version inside the Java library {@link #open} opens with these properties. */
-  String libraryVersion(Properties raw) throws Exception;
+  public abstract String libraryVersion(Properties raw) throws Exception;
 
   /** A new instance of the engine's YCSB binding. */
-  DB binding();
+  public final DB binding() {
+    return binding.get();
+  }
 
   /** Sets the properties both sides of the side-by-side benchmark open the engine with (none by default). */
-  default void sideBySide(Properties p) {
+  public void sideBySide(Properties p) {
   }
 
   /**
    * Layer (a'): the name of a floor binary in {@code target/native} built against the engine inside the Java library,
    * where that library exports the engine's C API; empty (the default) where it does not.
    */
-  default Optional<String> javaLibraryFloor() {
+  public Optional<String> javaLibraryFloor() {
     return Optional.empty();
   }
 
   /** The Java library opened directly (layer (b)) with the binding's Options read from {@code raw}. */
-  default LayerDirect openDirect(Path dir, Properties raw) throws Exception {
+  public final LayerDirect openDirect(Path dir, Properties raw) throws Exception {
     return open(dir, new EngineProperties(raw, name()), raw);
   }
 }

@@ -8,7 +8,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.InMemoryDb;
 
@@ -18,7 +17,7 @@ import site.ycsb.embedded.InMemoryDb;
  * questions run without any engine's row on the class path. A directory's map outlives its close, as a database's
  * files would, within the JVM. It has no floor.
  */
-public final class MemoryBench implements BenchEngine {
+public final class MemoryBench extends BenchEngine {
 
   /** Each directory's records. */
   private static final Map<Path, Map<byte[], byte[]>> DATABASES = new ConcurrentHashMap<>();
@@ -26,9 +25,8 @@ public final class MemoryBench implements BenchEngine {
   /** Its name: no engine of the registry. */
   static final String NAME = "memory";
 
-  @Override
-  public String name() {
-    return NAME;
+  public MemoryBench() {
+    super(NAME, InMemoryDb::new);
   }
 
   @Override
@@ -51,10 +49,5 @@ public final class MemoryBench implements BenchEngine {
   @Override
   public String libraryVersion(Properties raw) {
     return "a map in memory";
-  }
-
-  @Override
-  public DB binding() {
-    return new InMemoryDb();
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.NativeScanBuffer;
 import site.ycsb.embedded.bench.BenchEngine;
@@ -18,11 +17,10 @@ import site.ycsb.embedded.kyoto.KyotoOptions;
  * Kyoto's row of the benchmarks: the project's Kyoto JNI layer through the binding's handle opened with KyotoOptions
  * (tuning, open mode), a transaction per batch; its floor is floor_kyoto.c over the system libkyotocabinet.
  */
-public final class KyotoBench implements BenchEngine {
+public final class KyotoBench extends BenchEngine {
 
-  @Override
-  public String name() {
-    return "kyoto";
+  public KyotoBench() {
+    super("kyoto", KyotoClient::new);
   }
 
   @Override
@@ -38,11 +36,6 @@ public final class KyotoBench implements BenchEngine {
   @Override
   public String libraryVersion(Properties raw) throws IOException {
     return "Kyoto Cabinet " + KyotoJni.libraryVersion() + " (system library, project JNI)";
-  }
-
-  @Override
-  public DB binding() {
-    return new KyotoClient();
   }
 
   /** Both sides open without auto-transaction (the binding's default adds one per write: a mode, not a cost). */

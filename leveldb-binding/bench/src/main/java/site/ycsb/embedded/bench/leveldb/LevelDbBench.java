@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.bench.BenchEngine;
 import site.ycsb.embedded.bench.LayerDirect;
@@ -16,11 +15,10 @@ import site.ycsb.embedded.leveldb.LevelDbOptions;
  * LevelDB's row of the benchmarks: leveldbjni, or the system library with leveldb.library=system, through the
  * binding's handle opened with LevelDbOptions; its floor is floor_leveldb.c over the system libleveldb.
  */
-public final class LevelDbBench implements BenchEngine {
+public final class LevelDbBench extends BenchEngine {
 
-  @Override
-  public String name() {
-    return "leveldb";
+  public LevelDbBench() {
+    super("leveldb", LevelDbClient::new);
   }
 
   @Override
@@ -37,8 +35,4 @@ public final class LevelDbBench implements BenchEngine {
     return LevelDbHandle.libraryVersion(LevelDbOptions.read(new EngineProperties(raw, name())));
   }
 
-  @Override
-  public DB binding() {
-    return new LevelDbClient();
-  }
 }

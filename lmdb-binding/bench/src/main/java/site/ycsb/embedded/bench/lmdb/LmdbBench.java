@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.bench.BenchEngine;
 import site.ycsb.embedded.bench.LayerDirect;
@@ -17,11 +16,10 @@ import site.ycsb.embedded.lmdb.LmdbOptions;
  * LMDB's row of the benchmarks: lmdbjava through the binding's handle opened with LmdbOptions and one reader, as a
  * client keeps one (let go before a write); its floor is floor_lmdb.c over the system liblmdb.
  */
-public final class LmdbBench implements BenchEngine {
+public final class LmdbBench extends BenchEngine {
 
-  @Override
-  public String name() {
-    return "lmdb";
+  public LmdbBench() {
+    super("lmdb", LmdbClient::new);
   }
 
   @Override
@@ -54,8 +52,4 @@ public final class LmdbBench implements BenchEngine {
     return LmdbHandle.libraryVersion();
   }
 
-  @Override
-  public DB binding() {
-    return new LmdbClient();
-  }
 }

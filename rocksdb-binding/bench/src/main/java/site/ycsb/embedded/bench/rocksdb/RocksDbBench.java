@@ -8,7 +8,6 @@ import java.util.Properties;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.bench.BenchEngine;
 import site.ycsb.embedded.bench.BindingOverhead;
@@ -22,15 +21,14 @@ import site.ycsb.embedded.rocksdb.RocksDbOptions;
  * native objects) and its read and write options; its floors are floor_rocksdb.c over the system librocksdb (layer
  * (a)) and over the native library inside the rocksdbjni jar, which exports RocksDB's C API (layer (a')).
  */
-public final class RocksDbBench implements BenchEngine {
+public final class RocksDbBench extends BenchEngine {
+
+  public RocksDbBench() {
+    super("rocksdb", RocksDbClient::new);
+  }
 
   /** Layer (a'): floor_rocksdb.c linked against rocksdbjni's own native library (this module's pom.xml). */
   static final String JAVA_LIBRARY_FLOOR = "floor-rocksdbjni";
-
-  @Override
-  public String name() {
-    return "rocksdb";
-  }
 
   @Override
   public LayerDirect open(Path dir, EngineProperties p, Properties raw) throws IOException {
@@ -61,11 +59,6 @@ public final class RocksDbBench implements BenchEngine {
   @Override
   public String libraryVersion(Properties raw) {
     return "RocksDB " + RocksDB.rocksdbVersion() + " (rocksdbjni)";
-  }
-
-  @Override
-  public DB binding() {
-    return new RocksDbClient();
   }
 
   /** No statistics on either side of the side-by-side benchmark. */

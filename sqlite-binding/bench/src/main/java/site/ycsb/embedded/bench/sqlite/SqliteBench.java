@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
-import site.ycsb.DB;
 import site.ycsb.embedded.EngineProperties;
 import site.ycsb.embedded.bench.BenchEngine;
 import site.ycsb.embedded.bench.LayerDirect;
@@ -19,11 +18,10 @@ import site.ycsb.embedded.sqlite.SqliteOptions;
  * SQLite's row of the benchmarks: sqlite-jdbc with the binding's table, statements and pragmas
  * ({@link SqliteDirect}, opened with SqliteOptions); its floor is floor_sqlite.c over the system libsqlite3.
  */
-public final class SqliteBench implements BenchEngine {
+public final class SqliteBench extends BenchEngine {
 
-  @Override
-  public String name() {
-    return "sqlite";
+  public SqliteBench() {
+    super("sqlite", SqliteClient::new);
   }
 
   @Override
@@ -40,8 +38,4 @@ public final class SqliteBench implements BenchEngine {
     }
   }
 
-  @Override
-  public DB binding() {
-    return new SqliteClient();
-  }
 }
