@@ -48,8 +48,9 @@ public final class ChildJvm {
 
   /**
    * A child JVM's command up to its main class: this JVM's java, class path and library path, and, as bin/ycsb
-   * names them, the native libraries the build unpacked into the module's {@code target/native} (rocksdbjni's and
-   * leveldbjni's on the library path; sqlite-jdbc's, lmdbjava's LMDB and jffi's stub by their properties).
+   * names them, the native libraries the build unpacked into the module's {@code target/native} (those of the Java
+   * libraries that search the library path, there; the others by the system properties of the registry's
+   * {@code launch.native.FILE} facts).
    * Without them each library unpacks a copy into java.io.tmpdir, which a child that halts (a refused start's exit
    * status) or is killed leaves behind.
    */
@@ -63,15 +64,16 @@ public final class ChildJvm {
     if (searched != null) {
       cmd.add("-Djava.library.path=" + searched);
     }
-    if (Files.isRegularFile(natives.resolve("libsqlitejdbc.so"))) {
-      cmd.addAll(List.of("-Dorg.sqlite.lib.path=" + natives, "-Dorg.sqlite.lib.name=libsqlitejdbc.so"));
-    }
-    if (Files.isRegularFile(natives.resolve("x86_64-linux-gnu.so"))) {
-      cmd.add("-Dlmdbjava.native.lib=" + natives.resolve("x86_64-linux-gnu.so"));
-    }
-    if (Files.isRegularFile(natives.resolve("libjffi-1.2.so"))) {
-      cmd.add("-Djffi.boot.library.path=" + natives);
-    }
+    // the others by the system properties of the registry's launch.native.FILE facts, as bin/ycsb reads them
+    EngineRegistry.factsStartingWith("launch.native.").forEach((file, props) -> {
+      if (Files.isRegularFile(natives.resolve(file))) {
+        for (String prop : props.split(",")) {
+          if (!prop.isBlank()) {
+            cmd.add("-D" + prop.strip().replace("{dir}", natives.toString()));
+          }
+        }
+      }
+    });
     return cmd;
   }
 

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -76,6 +78,21 @@ public final class EngineRegistry {
   /** The fact {@code fact} of {@code engine} (a bin/ycsb engine name), or null when the registry has none. */
   public static String fact(String engine, String fact) {
     return FACTS.getProperty(engine + "." + fact);
+  }
+
+  /**
+   * Every engine's facts whose name starts with {@code prefix} ({@code launch.native.}: the registry's lines
+   * {@code <engine>.launch.native.FILE=...}), as the rest of the name ({@code FILE}) -> the value, sorted by it.
+   */
+  public static SortedMap<String, String> factsStartingWith(String prefix) {
+    SortedMap<String, String> found = new TreeMap<>();
+    for (String key : FACTS.stringPropertyNames()) {
+      int dot = key.indexOf('.');
+      if (dot > 0 && key.startsWith(prefix, dot + 1)) {
+        found.put(key.substring(dot + 1 + prefix.length()), FACTS.getProperty(key));
+      }
+    }
+    return found;
   }
 
   /** Properties that keep the names of the {@code name:class} lines in the order the files give them. */

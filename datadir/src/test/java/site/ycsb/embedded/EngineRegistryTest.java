@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
@@ -42,6 +43,16 @@ class EngineRegistryTest {
         List.copyOf(EngineRegistry.engines()), "the name:class lines, no fact");
     assertEquals(List.of("leveldb", "rocksdb", "sqlite", "sqlite-columns", "kyoto", "lmdb"),
         EngineRegistry.enginesInOrder(), "the name:class lines in the file's order");
+  }
+
+  @Test
+  void factsStartingWithAPrefixAreKeyedByTheRestOfTheirName() {
+    Map<String, String> natives = EngineRegistry.factsStartingWith("launch.native.");
+    assertEquals("org.sqlite.lib.path={dir},org.sqlite.lib.name=libsqlitejdbc.so", natives.get("libsqlitejdbc.so"));
+    assertEquals("jffi.boot.library.path={dir}", natives.get("libjffi-1.2.so"), "a FILE may hold dots");
+    assertEquals(List.of("libjffi-1.2.so", "libsqlitejdbc.so", "x86_64-linux-gnu.so"), List.copyOf(natives.keySet()),
+        "only that prefix's facts, sorted");
+    assertTrue(EngineRegistry.factsStartingWith("no.such.fact.").isEmpty());
   }
 
   @Test
