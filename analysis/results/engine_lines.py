@@ -101,7 +101,6 @@ class EngineStats:
 
 
 LEVELDB_LEVELS = 7  # config::kNumLevels
-LEVEL_TABLE = "leveldb.stats at close:"  # the line before the table: LevelDB's property that prints it
 
 
 def _int_field(fields: dict[str, str], name: str) -> int | None:
@@ -141,11 +140,12 @@ _LEVELDB_STATS_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([
 
 
 def parse_level_table(stderr: str, binding: str) -> EngineStats | None:
-    """The table after the last `[<binding>] leveldb.stats at close:` line (LevelDB's property of that name): a
-    row per level that holds files or did compaction work (Level, Files, Size(MB), Time(sec), Read(MB), Write(MB))."""
+    """The table after the last `[<binding>] <property> at close:` line (the binding names the library's property
+    that printed it): a row per level that holds files or did compaction work (Level, Files, Size(MB), Time(sec),
+    Read(MB), Write(MB)), LevelDB's layout."""
     lines = stderr.splitlines()
-    header = f"[{binding}] {LEVEL_TABLE}"
-    starts = [i for i, line in enumerate(lines) if line.startswith(header)]
+    header = re.compile(re.escape(f"[{binding}] ") + r"\S+ at close:$")
+    starts = [i for i, line in enumerate(lines) if header.match(line)]
     if not starts:
         return None
     files, sizes = [0] * LEVELDB_LEVELS, [0] * LEVELDB_LEVELS

@@ -136,3 +136,17 @@ def test_a_rocksdb_line_from_properties_keeps_its_bytes_without_the_statistics_o
     # The same line without its source is an older binding's: its zeros-or-not bytes are dropped.
     old = parse_engine_stats(stderr.replace(" source=properties", ""), "rocksdb")
     assert old.flush_bytes is None and old.user_bytes is None and old.stall_seconds is None
+
+
+def test_a_level_table_is_found_under_whatever_property_the_binding_names():
+    """The table reader keys on the binding's prefix and "<property> at close:", not on LevelDB's name."""
+    from analysis.results.engine_lines import parse_level_table
+
+    stderr = Captured("leveldb").stderr("load-kv1000")
+    ours = parse_level_table(stderr, "leveldb")
+    assert ours is not None and sum(ours.files_per_level) > 0
+    renamed = stderr.replace("[leveldb] leveldb.stats at close:", "[other] other.levels at close:")
+    assert parse_level_table(renamed, "other") == ours
+    assert parse_level_table(renamed, "leveldb") is None
+    assert parse_level_table(stderr.replace(" at close:", " at open:"), "leveldb") is None
+
