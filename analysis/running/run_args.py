@@ -38,7 +38,7 @@ RUN_USAGE = f"""Runs engines x scenarios, then renders the report; prints the re
 python -m analysis run --quick                       every scenario on every engine, scaled down
 python -m analysis run --full --engines {ENGINES[0]:<13}the published counts
 python -m analysis run --quick --scenarios baseline --repeat 3 --out results/base
-python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer rocksdb --peer basic:basicdb.verbose=false
+python -m analysis run --ycsb-home ~/ycsb-0.17.0 --peer mongodb --peer basic:basicdb.verbose=false
                                                      upstream YCSB bindings as rows of their own
 python -m analysis run --shard 2/4                   the second of four disjoint parts of the matrix
 python -m analysis run --shard auto                  the part a Kubernetes Indexed Job or Slurm array gave it

@@ -128,8 +128,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "analysis/report/report_tables.py": (1, "the RocksDB vs LevelDB table's id (its section's and chart's name)"),
     "analysis/report/tables.py": (3, "the report's note on how it reads RocksDB's and LevelDB's statistics at close"),
     "analysis/report/scale_readings.py": (1, "the report's explanation of LevelDB's mapped reads at scale"),
-    # Usage examples in docstrings, help and messages.
-    "analysis/running/run_args.py": (1, "upstream YCSB's own rocksdb binding, the run command's --peer example"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
         11,
