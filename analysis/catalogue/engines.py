@@ -74,6 +74,16 @@ class Engine:
     published_names: tuple[str, ...] = ()  # its names in the published tables, besides its own
     scale_props: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # step kind -> templates
     close_stats: str = ""  # what it prints at close about its background work: "line" or "table"
+    close_stats_levels: str = ""  # the report's words on how its level 1 is held against its target
+    close_stats_writes: str = ""  # the report's words on what its count of background writes holds
+    mapped_reads: bool = False  # its library reads its tables through memory maps
+
+
+def _flag(name: str, fact: str, facts: Mapping[str, str]) -> bool:
+    value = facts.get(fact, "false")
+    if value not in ("true", "false"):
+        raise ValueError(f"engine {name}: {fact} is true or false, not '{value}'")
+    return value == "true"
 
 
 def _engine(name: str, facts: Mapping[str, str]) -> Engine:
@@ -98,6 +108,9 @@ def _engine(name: str, facts: Mapping[str, str]) -> Engine:
         tuple(n.strip() for n in facts.get("published.names", "").split(",") if n.strip()),
         {k.removeprefix("scale.props."): _pairs(v) for k, v in facts.items() if k.startswith("scale.props.")},
         facts.get("report.closestats", ""),
+        facts.get("report.closestats.levels", ""),
+        facts.get("report.closestats.writes", ""),
+        _flag(name, "reads.mapped", facts),
     )
 
 

@@ -5,6 +5,7 @@ reads and on loads that ran faster at a larger N.
 
 from __future__ import annotations
 
+from ..catalogue.engines import REGISTERED
 from ..catalogue.scale_group import SCALE_WORKLOADS
 from ..results.results import RunData
 from .formatting import format_budget, format_number
@@ -105,11 +106,13 @@ MAPPED_READ_AMPLIFICATION = 100
 
 def mapped_read_note(points: list[dict], read_ahead_kb: int | None) -> str:
     """Why LevelDB's point reads beyond the budget read so much more than the others' (pure): both of its
-    libraries read table files through a memory map, and a fault reads the disk's read-ahead window."""
+    libraries read table files through a memory map (the registry's `reads.mapped`), and a fault reads the
+    disk's read-ahead window."""
     worst: dict[str, tuple[float, int]] = {}
     for p in points:
         amplification = p.get("read_amplification")
-        if p["workload"] == "read-uniform" and p["engine"].startswith("leveldb") and amplification:
+        mapped = REGISTERED.by_name.get(p["engine"])
+        if p["workload"] == "read-uniform" and mapped and mapped.mapped_reads and amplification:
             if amplification > worst.get(p["engine"], (0.0, 0))[0]:
                 worst[p["engine"]] = (amplification, p["records"])
     high = {e: v for e, v in worst.items() if v[0] > MAPPED_READ_AMPLIFICATION}

@@ -317,15 +317,24 @@ def build_variant_table(definition: ReportTable, figures: FigureMap, published: 
     return BuiltTable(definition, Table(headers, rows), panels, unit, notes)
 
 
-TESTS_LAYOUT_NOTE = (
-    "Write stalls: RocksDB's write stops and slowdowns and the time writes waited in them (LevelDB keeps no "
-    "count: it delays writes by 1 ms from 8 level-0 files and stops them at 12 or while a full memtable waits "
-    "for its flush, silently: the slowest second beside its throughput is the nearest sign). "
-    "Level shape: table files per level when the database closed, and level 1 against its target: for RocksDB "
-    "its files x rocksdb.targetfilesize (~) against rocksdb.maxbytesforlevelbase, for LevelDB its size in "
-    "leveldb.stats against LevelDB's fixed 10 MB. Background writes: what flushes and compactions wrote "
-    "(leveldb.stats counts flushes with compactions). Medians over repeats."
-)
+def _tests_layout_note() -> str:
+    """How the write-stall and level-shape columns are read: each engine's words from the registry, the engines
+    that print a stats line before those that print a table of levels."""
+    engines = sorted((e for e in REGISTERED.engines if e.close_stats_levels), key=lambda e: e.close_stats)
+    writes = "; ".join(e.close_stats_writes for e in engines if e.close_stats_writes)
+    return (
+        "Write stalls: RocksDB's write stops and slowdowns and the time writes waited in them (LevelDB keeps no "
+        "count: it delays writes by 1 ms from 8 level-0 files and stops them at 12 or while a full memtable waits "
+        "for its flush, silently: the slowest second beside its throughput is the nearest sign). "
+        "Level shape: table files per level when the database closed, and level 1 against its target: "
+        + ", ".join(e.close_stats_levels for e in engines)
+        + ". Background writes: what flushes and compactions wrote"
+        + (f" ({writes})" if writes else "")
+        + ". Medians over repeats."
+    )
+
+
+TESTS_LAYOUT_NOTE = _tests_layout_note()
 
 
 def stalls_text(close: CloseStats | None) -> str:

@@ -150,3 +150,21 @@ def test_a_level_table_is_found_under_whatever_property_the_binding_names():
     assert parse_level_table(renamed, "leveldb") is None
     assert parse_level_table(stderr.replace(" at close:", " at open:"), "leveldb") is None
 
+
+def test_the_tests_layout_note_takes_each_engine_s_words_from_the_registry(monkeypatch):
+    """Stats-line engines' words come before table engines'; the background-writes remark only when one says it."""
+    from analysis.catalogue.engines import Engine, Registry
+    from analysis.report import tables
+
+    def engine(name, kind, levels, writes=""):
+        return Engine(name, name.upper(), name, close_stats=kind, close_stats_levels=levels, close_stats_writes=writes)
+
+    table, line = engine("t", "table", "for T its table", "t counts flushes"), engine("l", "line", "for L x")
+    registry = Registry({}, (table, line))
+    monkeypatch.setattr(tables, "REGISTERED", registry)
+    note = tables._tests_layout_note()
+    assert "its target: for L x, for T its table. Background writes: what flushes and compactions wrote " in note
+    assert note.endswith("(t counts flushes). Medians over repeats.")
+    monkeypatch.setattr(tables, "REGISTERED", Registry({}, (engine("l", "line", "for L x"),)))
+    assert "compactions wrote. Medians" in tables._tests_layout_note()
+    assert "leveldb.stats counts flushes with compactions" in tables.TESTS_LAYOUT_NOTE  # the registry's own

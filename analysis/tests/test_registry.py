@@ -52,6 +52,12 @@ def test_a_later_file_adds_an_engine_and_a_label_needs_a_binding(tmp_path):
     extra.write_text("y.label=Why\n")
     with pytest.raises(ValueError, match="engine y: y has no name:class line"):
         load_registry([REGISTRY, extra])
+    extra.write_text("z:site.Z\nz.label=Zed\nz.reads.mapped=yes\n")
+    with pytest.raises(ValueError, match="engine z: reads.mapped is true or false, not 'yes'"):
+        load_registry([REGISTRY, extra])
+    extra.write_text("z:site.Z\nz.label=Zed\nz.reads.mapped=true\n")
+    assert load_registry([REGISTRY, extra]).by_name["z"].mapped_reads
+    assert [e.name for e in REGISTERED.engines if e.mapped_reads] == ["leveldb", "leveldb-system"]
 
 
 def test_the_registry_gives_the_suite_what_it_ran_before():
@@ -126,8 +132,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     ),
     "analysis/report/reference.py": (4, "the published pages' CSV files, each named by its source id"),
     "analysis/report/report_tables.py": (1, "the RocksDB vs LevelDB table's id (its section's and chart's name)"),
-    "analysis/report/tables.py": (3, "the report's note on how it reads RocksDB's and LevelDB's statistics at close"),
-    "analysis/report/scale_readings.py": (1, "the report's explanation of LevelDB's mapped reads at scale"),
     # The build: Maven's module list (each engine's library version is in its binding's pom.xml).
     "pom.xml": (
         11,

@@ -308,6 +308,19 @@ def test_leveldbs_mapped_reads_are_explained_only_when_they_amplify():
     assert mapped_read_note([point("leveldb", 2**22, 40.0)], 8192) == ""
 
 
+def test_only_an_engine_the_registry_says_reads_through_maps_gets_the_mapped_reads_note(monkeypatch):
+    from analysis.catalogue.engines import Engine, Registry
+    from analysis.report import scale_readings
+
+    points = [{"engine": "m", "records": 2**20, "workload": "read-uniform", "read_amplification": 500.0}]
+    assert scale_readings.mapped_read_note(points, 8192) == ""  # not registered
+    registry = Registry({}, (Engine("m", "Mapped", "m", mapped_reads=True),))
+    monkeypatch.setattr(scale_readings, "REGISTERED", registry)
+    assert "m: 500 at 1,048,576 records" in scale_readings.mapped_read_note(points, 8192)
+    monkeypatch.setattr(scale_readings, "REGISTERED", Registry({}, (Engine("m", "Mapped", "m"),)))
+    assert scale_readings.mapped_read_note(points, 8192) == ""
+
+
 def test_every_engine_row_has_a_colour_of_its_own():
     from analysis.report.charts import PUBLISHED_COLOURS, TODAY_COLOURS
 
