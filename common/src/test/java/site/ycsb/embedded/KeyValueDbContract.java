@@ -968,7 +968,7 @@ public abstract class KeyValueDbContract {
   @Test
   void aDirectoryWithFilesNoEngineCanOpenIsRefusedUntouched() throws Exception {
     Path dir = tmp.resolve("unclaimed");
-    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.SQLITE, dir);
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.named("sqlite"), dir);
     byte[] db = Files.readAllBytes(dir.resolve("ycsb.db"));
     db[0] = 'X'; // the header's magic damaged
     Files.write(dir.resolve("ycsb.db"), db);
@@ -980,7 +980,7 @@ public abstract class KeyValueDbContract {
     assertFalse(e.getMessage().contains("empty"), e.getMessage());
 
     Path noCurrent = tmp.resolve("no-current"); // LevelDB's tables and log alone: no engine's database
-    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.LEVELDB, noCurrent);
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.named("leveldb"), noCurrent);
     Files.delete(noCurrent.resolve("CURRENT"));
     Files.delete(noCurrent.resolve("MANIFEST-000002"));
     assertRefusedUntouched(noCurrent, properties(noCurrent), "no CURRENT", "000003.log, 000005.sst");

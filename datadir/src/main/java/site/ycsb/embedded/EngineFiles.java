@@ -9,9 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,17 +26,10 @@ import java.util.stream.Collectors;
  * instead of creating its own beside it, and leaves the directory exactly as it was. Whether those files are
  * damaged is {@link DamagedFiles}'s, from the names and headers defined here.
  *
- * <ul>
- *   <li>LevelDB: {@code CURRENT} (naming a {@code MANIFEST-}) or a {@code MANIFEST-*} file, and no
- *       RocksDB marker.</li>
- *   <li>RocksDB: the same plus {@code OPTIONS-*} or {@code IDENTITY}, which LevelDB never writes.</li>
- *   <li>SQLite: a file that starts with the 16 bytes {@code "SQLite format 3\0"}, or a WAL file
- *       (magic 0x377f0682/3).</li>
- *   <li>Kyoto Cabinet: a file that starts with {@code "KC\n\0"} (kchashdb.h's magic, also the
- *       TreeDB's), or one named {@code *.kct} or {@code *.kch} that no header claims.</li>
- *   <li>LMDB: {@code data.mdb} or {@code lock.mdb} (the names of an environment in a directory) that
- *       no header claims.</li>
- * </ul>
+ * <p>An engine's files are recognised by its registry facts ({@code bin/bindings.properties}, packaged in this
+ * module's jar, so that a binding alone on a class path still knows every other engine's files):
+ * {@code files.signature} (names and first bytes, {@link FileSignature}), {@code files.claims} (an engine whose
+ * files it writes too) and {@code title} (its name in messages).
  */
 public final class EngineFiles {
 
@@ -40,26 +37,95 @@ public final class EngineFiles {
   public static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   /** The first 4 bytes of every Kyoto Cabinet HashDB and TreeDB file (KCHDBMAGICDATA with its NUL). */
   static final byte[] KYOTO_HEADER = {'K', 'C', '\n', 0};
-  /** An SQLite WAL file's magic, big-endian; the last bit is the checksum byte order. */
-  private static final int SQLITE_WAL_MAGIC = 0x377f0682;
 
-  /** An engine whose files can be recognised. */
-  public enum Engine {
-    LEVELDB("leveldb", "LevelDB"),
-    ROCKSDB("rocksdb", "RocksDB"),
-    SQLITE("sqlite", "SQLite"),
-    KYOTO("kyoto", "Kyoto Cabinet"),
-    LMDB("lmdb", "LMDB");
+  /** An engine whose files can be recognised: one with a {@code files.signature} in the registry. */
+  public static final class Engine {
+    /** The registry's fact that gives the engine whose files this one writes too. */
+    static final String CLAIMS = "files.claims";
 
     /** The binding's engine name ({@code bin/ycsb load <name>}). */
     public final String binding;
-    /** The engine's own name, for messages. */
+    /** The engine's own name, for messages: the registry's {@code title}. */
     public final String title;
+    final FileSignature signature;
+    /** The engine whose files it writes too (its {@code files.claims}), or null. */
+    final String claims;
 
-    Engine(String binding, String title) {
+    private Engine(String binding, String title, FileSignature signature, String claims) {
       this.binding = binding;
       this.title = title;
+      this.signature = signature;
+      this.claims = claims;
     }
+
+    /** The registry's engines whose files are recognised, in its order. */
+    public static Engine[] values() {
+      return registered().toArray(new Engine[0]);
+    }
+
+    /** The engine whose binding name is {@code binding}; refused when the registry gives it no files.signature. */
+    public static Engine named(String binding) {
+      for (Engine e : registered()) {
+        if (e.binding.equals(binding)) {
+          return e;
+        }
+      }
+      throw new IllegalArgumentException("the registry of engines gives " + binding + " no " + FileSignature.FACT);
+    }
+
+    /**
+     * The engines of {@code facts} (a registry, {@link EngineRegistry#load}) that have a {@code files.signature},
+     * in the order of {@code order}; refused with a message naming the fact when one is malformed, lacks its
+     * {@code title}, or claims an engine that has no signature.
+     */
+    static List<Engine> fromRegistry(Properties facts, List<String> order) {
+      List<Engine> out = new ArrayList<>();
+      for (String name : order) {
+        String signature = facts.getProperty(name + "." + FileSignature.FACT);
+        if (signature == null) {
+          continue;
+        }
+        String title = facts.getProperty(name + ".title");
+        if (title == null || title.isBlank()) {
+          throw FileSignature.refused(name + "." + FileSignature.FACT, signature,
+              "an engine with a signature needs a title, its name in messages (" + name + ".title)");
+        }
+        String claims = facts.getProperty(name + "." + CLAIMS);
+        if (claims != null && (claims.equals(name) || facts.getProperty(claims + "." + FileSignature.FACT) == null)) {
+          throw FileSignature.refused(name + "." + CLAIMS, claims,
+              "it must name another engine that has a " + FileSignature.FACT);
+        }
+        out.add(new Engine(name, title, FileSignature.parse(name, signature), claims));
+      }
+      return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Engine e && e.binding.equals(binding);
+    }
+
+    @Override
+    public int hashCode() {
+      return binding.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return binding;
+    }
+  }
+
+  /** The packaged registry's engines, parsed once (a malformed fact is refused at each use, never cached). */
+  private static volatile List<Engine> registered;
+
+  static List<Engine> registered() {
+    List<Engine> r = registered;
+    if (r == null) {
+      r = Engine.fromRegistry(EngineRegistry.facts(), EngineRegistry.enginesInOrder());
+      registered = r;
+    }
+    return r;
   }
 
   /** Names listed in a refusal before "and N more". */
@@ -91,9 +157,6 @@ public final class EngineFiles {
   /** In a meta page: the transaction id that last wrote it (the newer of the two meta pages has the larger). */
   public static final int LMDB_TXNID_OFFSET = 144;
 
-  /** LevelDB's and RocksDB's numbered files (compiled once: a directory can hold thousands). */
-  private static final Pattern NUMBERED_FILE = Pattern.compile("[0-9]+\\.(ldb|sst|log)");
-
   private EngineFiles() {
   }
 
@@ -102,52 +165,87 @@ public final class EngineFiles {
    * (sorted); empty when {@code dir} is missing, not a directory or holds none.
    */
   public static Map<Engine, List<String>> identify(Path dir) throws IOException {
-    Map<Engine, TreeSet<String>> found = new EnumMap<>(Engine.class);
+    return identify(dir, registered());
+  }
+
+  /**
+   * {@link #identify(Path)} by the signatures of {@code engines}: a file is the engine's whose name item matches it,
+   * else whose header item does, else whose fallback does (the first such engine); an engine is there when a file
+   * of an item other than {@code also} is its; an engine that claims another is there only where both are, and
+   * then holds the other's files too, and the other is not there.
+   */
+  static Map<Engine, List<String>> identify(Path dir, List<Engine> engines) throws IOException {
     if (!Files.isDirectory(dir)) {
       return Map.of();
     }
-    TreeSet<String> logStructured = new TreeSet<>(); // LevelDB's file names, which RocksDB shares
-    boolean manifest = false;
-    boolean rocksMarker = false;
+    Map<Engine, TreeSet<String>> files = new HashMap<>();
+    Set<Engine> shown = new HashSet<>();
+    byte[] head = new byte[FileSignature.headerBytes(engines.stream().map(e -> e.signature).toList())];
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
         if (!Files.isRegularFile(p) || name.equals(DirectoryLock.FILE) || name.startsWith(DataLayout.FILE)) {
           continue;
         }
-        if (name.startsWith("OPTIONS-") || name.equals("IDENTITY")) {
-          rocksMarker = true;
-          logStructured.add(name);
-        } else if (name.startsWith("MANIFEST-")) {
-          manifest = true;
-          logStructured.add(name);
-        } else if (name.equals("CURRENT")) {
-          if (startsWith(p, "MANIFEST-".getBytes(StandardCharsets.US_ASCII))) {
-            manifest = true;
-            logStructured.add(name);
-          }
-        } else if (NUMBERED_FILE.matcher(name).matches() || name.equals("LOCK") || name.startsWith("LOG")) {
-          logStructured.add(name);
-        } else {
-          Engine byContent = byHeader(p);
-          if (byContent == null && (name.endsWith(".kct") || name.endsWith(".kch"))) {
-            byContent = Engine.KYOTO;
-          }
-          if (byContent == null && (name.equals(LMDB_DATA_FILE) || name.equals(LMDB_LOCK_FILE))) {
-            byContent = Engine.LMDB;
-          }
-          if (byContent != null) {
-            found.computeIfAbsent(byContent, e -> new TreeSet<>()).add(name);
+        Claim claim = claim(engines, p, name, head);
+        if (claim != null) {
+          files.computeIfAbsent(claim.engine(), e -> new TreeSet<>()).add(name);
+          if (claim.item().kind().shows) {
+            shown.add(claim.engine());
           }
         }
       }
     }
-    if (manifest) {
-      found.put(rocksMarker ? Engine.ROCKSDB : Engine.LEVELDB, logStructured);
+    for (Engine e : engines) {
+      if (e.claims != null && shown.contains(e)) {
+        Engine other = engines.stream().filter(o -> o.binding.equals(e.claims)).findFirst().orElseThrow();
+        if (shown.remove(other)) {
+          files.get(e).addAll(files.get(other));
+        } else {
+          shown.remove(e);
+        }
+      }
     }
-    Map<Engine, List<String>> out = new EnumMap<>(Engine.class);
-    found.forEach((engine, names) -> out.put(engine, List.copyOf(names)));
+    Map<Engine, List<String>> out = new LinkedHashMap<>();
+    for (Engine e : engines) {
+      if (shown.contains(e)) {
+        out.put(e, List.copyOf(files.get(e)));
+      }
+    }
     return out;
+  }
+
+  /** An engine and the item of its signature that claims a file. */
+  private record Claim(Engine engine, FileSignature.Item item) {
+  }
+
+  /** Which engine's signature claims the file: by name, else by header, else by fallback name; or null. */
+  private static Claim claim(List<Engine> engines, Path file, String name, byte[] head) {
+    Claim byName = first(engines, name, head, 0, FileSignature.Kind.NAME, FileSignature.Kind.ALSO);
+    if (byName != null) {
+      return byName;
+    }
+    Claim byHeader = first(engines, name, head, readHead(file, head), FileSignature.Kind.HEADER);
+    return byHeader != null ? byHeader : first(engines, name, head, 0, FileSignature.Kind.FALLBACK);
+  }
+
+  private static Claim first(List<Engine> engines, String name, byte[] head, int n, FileSignature.Kind... kinds) {
+    for (Engine e : engines) {
+      FileSignature.Item item = e.signature.match(name, head, n, kinds);
+      if (item != null) {
+        return new Claim(e, item);
+      }
+    }
+    return null;
+  }
+
+  /** Reads the file's first bytes into {@code head}: how many it holds (0 for a file that cannot be read). */
+  private static int readHead(Path file, byte[] head) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(head, 0, head.length);
+    } catch (IOException e) {
+      return 0;
+    }
   }
 
   /**
@@ -165,7 +263,7 @@ public final class EngineFiles {
       return out;
     }
     // LevelDB's file names are RocksDB's too: what identify() gives another engine is that engine's
-    java.util.Set<String> others = new java.util.HashSet<>();
+    Set<String> others = new HashSet<>();
     identify(dir).forEach((engine, names) -> {
       if (!engine.binding.equals(ownEngine)) {
         others.addAll(names);
@@ -243,29 +341,19 @@ public final class EngineFiles {
         + (names.size() > NAMES_SHOWN ? " and " + (names.size() - NAMES_SHOWN) + " more" : "");
   }
 
-  /** The engine whose header starts the file, or null (also for a file that cannot be read). */
+  /** The engine whose header item claims the file, or null (also for a file that cannot be read). */
   static Engine byHeader(Path file) {
-    byte[] head = new byte[SQLITE_HEADER.length];
-    int n;
-    try (InputStream in = Files.newInputStream(file)) {
-      n = in.readNBytes(head, 0, head.length);
-    } catch (IOException e) {
-      return null;
-    }
-    if (n == SQLITE_HEADER.length && Arrays.equals(head, SQLITE_HEADER)) {
-      return Engine.SQLITE;
-    }
-    if (n >= KYOTO_HEADER.length && Arrays.equals(head, 0, KYOTO_HEADER.length, KYOTO_HEADER, 0,
-        KYOTO_HEADER.length)) {
-      return Engine.KYOTO;
-    }
-    if (n >= 4) {
-      int magic = ((head[0] & 0xFF) << 24) | ((head[1] & 0xFF) << 16) | ((head[2] & 0xFF) << 8) | (head[3] & 0xFF);
-      if ((magic & ~1) == SQLITE_WAL_MAGIC) {
-        return Engine.SQLITE;
-      }
-    }
-    return null;
+    List<Engine> engines = registered();
+    byte[] head = new byte[FileSignature.headerBytes(engines.stream().map(e -> e.signature).toList())];
+    Claim claim = first(engines, file.getFileName().toString(), head, readHead(file, head),
+        FileSignature.Kind.HEADER);
+    return claim == null ? null : claim.engine();
+  }
+
+  /** The engine whose name item ({@code name} or {@code also}) claims a file so named, or null. */
+  static Engine byName(String fileName) {
+    Claim claim = first(registered(), fileName, new byte[0], 0, FileSignature.Kind.NAME, FileSignature.Kind.ALSO);
+    return claim == null ? null : claim.engine();
   }
 
   /** Whether the file's first bytes are {@code prefix}; false when it cannot be read. */

@@ -72,7 +72,17 @@ public final class EngineRegistry {
    * further file's new names): the order the benchmarks list their engines in.
    */
   public static List<String> enginesInOrder() {
-    return List.copyOf(((InOrder) FACTS).engines);
+    return enginesInOrder(FACTS);
+  }
+
+  /** The engines of {@code facts} (as {@link #load} gives them) in the order of their {@code name:class} lines. */
+  static List<String> enginesInOrder(Properties facts) {
+    return List.copyOf(((InOrder) facts).engines);
+  }
+
+  /** Every fact of the registry this JVM reads (the packaged file and {@value #EXTRA}'s). */
+  static Properties facts() {
+    return FACTS;
   }
 
   /** The fact {@code fact} of {@code engine} (a bin/ycsb engine name), or null when the registry has none. */

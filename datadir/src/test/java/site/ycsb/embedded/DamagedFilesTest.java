@@ -22,7 +22,8 @@ class DamagedFilesTest {
   /** The damage rules one by one: each finding names the file and what is wrong; healthy files pass. */
   @Test
   void damageIsNamedAndHealthyDirectoriesPass() throws IOException {
-    for (Engine engine : List.of(Engine.LEVELDB, Engine.ROCKSDB)) { // the others' fixtures have garbage headers
+    // the others' fixtures have garbage headers
+    for (Engine engine : List.of(Engine.named("leveldb"), Engine.named("rocksdb"))) {
       Path dir = tmp.resolve("ok-" + engine.binding);
       EngineFileFixtures.writeFilesOf(engine, dir);
       assertEquals(List.of(), DamagedFiles.damage(dir, false), engine.title);
@@ -30,7 +31,7 @@ class DamagedFilesTest {
     assertEquals(List.of(), DamagedFiles.damage(tmp.resolve("missing"), false));
 
     Path lsm = tmp.resolve("lsm");
-    EngineFileFixtures.writeFilesOf(Engine.LEVELDB, lsm);
+    EngineFileFixtures.writeFilesOf(Engine.named("leveldb"), lsm);
     Files.delete(lsm.resolve("CURRENT"));
     assertTrue(only(DamagedFiles.damage(lsm, false))
         .contains("(000003.log, 000005.sst, MANIFEST-000002) but no CURRENT"));
@@ -92,7 +93,7 @@ class DamagedFilesTest {
     assertTrue(only(DamagedFiles.damage(kyoto, false)).contains("ycsb.kct is cut short"));
 
     Path lmdb = tmp.resolve("lmdb");
-    EngineFileFixtures.writeFilesOf(Engine.LMDB, lmdb); // lock.mdb is never damage: LMDB rebuilds it
+    EngineFileFixtures.writeFilesOf(Engine.named("lmdb"), lmdb); // lock.mdb is never damage: LMDB rebuilds it
     assertTrue(only(DamagedFiles.damage(lmdb, false)).contains("data.mdb is cut short: its meta page records pages"
         + " up to 5 of 4096 bytes (24576 bytes), the file has 8192"));
     Path data = lmdb.resolve("data.mdb");

@@ -23,7 +23,7 @@ class DirectoryListingTest {
   @Test
   void restorePutsTheDirectoryBackAsListed() throws IOException {
     Path dir = tmp.resolve("db");
-    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.LEVELDB, dir);
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.named("leveldb"), dir);
     Files.delete(dir.resolve("LOCK"));
     Files.writeString(dir.resolve("LOG.old"), "older log");
     Files.setLastModifiedTime(dir.resolve("LOG.old"), FileTime.fromMillis(1_500_000_000_000L));
@@ -43,7 +43,7 @@ class DirectoryListingTest {
   @Test
   void aChangedFileWithoutACopyIsReported() throws IOException {
     Path dir = tmp.resolve("db");
-    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.LEVELDB, dir);
+    EngineFileFixtures.writeFilesOf(EngineFiles.Engine.named("leveldb"), dir);
     DirectoryListing listing = DirectoryListing.take(dir, Set.of());
     Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000009\n");
     Files.delete(dir.resolve("000005.sst"));

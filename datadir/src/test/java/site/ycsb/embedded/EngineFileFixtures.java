@@ -28,28 +28,28 @@ public final class EngineFileFixtures {
    */
   public static void writeFilesOf(EngineFiles.Engine engine, Path dir) throws IOException {
     Files.createDirectories(dir);
-    switch (engine) {
-      case LEVELDB:
-      case ROCKSDB:
+    switch (engine.binding) {
+      case "leveldb":
+      case "rocksdb":
         write(dir.resolve("CURRENT"), ascii("MANIFEST-000002\n"));
         write(dir.resolve("MANIFEST-000002"), new byte[] {0x56, 0x12, 0, 0, 1, 0x1a, 0, 1});
         write(dir.resolve("000003.log"), new byte[0]);
         write(dir.resolve("000005.sst"), new byte[] {1, 2, 3, 4});
         write(dir.resolve("LOG"), ascii("2026/11/22-20:00:00.000000 7f Delete type=3 #1\n"));
         write(dir.resolve("LOCK"), new byte[0]);
-        if (engine == EngineFiles.Engine.ROCKSDB) {
+        if (engine.binding.equals("rocksdb")) {
           write(dir.resolve("IDENTITY"), ascii("a1b2c3d4-0000-0000-0000-000000000000\n"));
           write(dir.resolve("OPTIONS-000007"), ascii("[Version]\n  rocksdb_version=11.0.4\n"));
         }
         break;
-      case SQLITE:
+      case "sqlite":
         write(dir.resolve("ycsb.db"), withHeader(EngineFiles.SQLITE_HEADER, 4096));
         write(dir.resolve("ycsb.db-wal"), new byte[0]);
         break;
-      case KYOTO:
+      case "kyoto":
         write(dir.resolve("ycsb.kct"), withHeader(EngineFiles.KYOTO_HEADER, 8192));
         break;
-      case LMDB:
+      case "lmdb":
         write(dir.resolve(EngineFiles.LMDB_DATA_FILE), lmdbData(4096, 5, 8192)); // records 6 pages, holds 2
         write(dir.resolve(EngineFiles.LMDB_LOCK_FILE), withHeader(lmdbMagic(), 8192));
         break;

@@ -29,8 +29,8 @@ class EngineFilesTest {
       assertEquals(List.of(engine), List.copyOf(found.keySet()), engine + ": " + found);
     }
     assertEquals(List.of("000003.log", "000005.sst", "CURRENT", "IDENTITY", "LOCK", "LOG", "MANIFEST-000002",
-        "OPTIONS-000007"), EngineFiles.identify(tmp.resolve("rocksdb")).get(Engine.ROCKSDB));
-    assertEquals(List.of("ycsb.db"), EngineFiles.identify(tmp.resolve("sqlite")).get(Engine.SQLITE));
+        "OPTIONS-000007"), EngineFiles.identify(tmp.resolve("rocksdb")).get(Engine.named("rocksdb")));
+    assertEquals(List.of("ycsb.db"), EngineFiles.identify(tmp.resolve("sqlite")).get(Engine.named("sqlite")));
   }
 
   @Test
@@ -39,8 +39,8 @@ class EngineFilesTest {
     Files.write(tmp.resolve("data.bin"), new byte[] {'K', 'C', '\n', 0, 9, 9});
     Files.write(tmp.resolve("empty.kch"), new byte[0]);
     Files.write(tmp.resolve("x.db-wal"), new byte[] {0x37, 0x7f, 0x06, (byte) 0x83, 0, 0, 0, 0});
-    assertEquals(Map.of(Engine.SQLITE, List.of("other.kct", "x.db-wal"),
-        Engine.KYOTO, List.of("data.bin", "empty.kch")), EngineFiles.identify(tmp));
+    assertEquals(Map.of(Engine.named("sqlite"), List.of("other.kct", "x.db-wal"),
+        Engine.named("kyoto"), List.of("data.bin", "empty.kch")), EngineFiles.identify(tmp));
   }
 
   @Test
@@ -80,7 +80,7 @@ class EngineFilesTest {
 
   @Test
   void manyFilesAreListedShortly() throws IOException {
-    EngineFileFixtures.writeFilesOf(Engine.LEVELDB, tmp);
+    EngineFileFixtures.writeFilesOf(Engine.named("leveldb"), tmp);
     for (int i = 10; i < 30; i++) {
       Files.write(tmp.resolve(String.format("%06d.ldb", i)), new byte[0]);
     }

@@ -267,7 +267,8 @@ class LevelDbClientTest extends KeyValueDbContract {
   @Test
   void aRefusedOpenPutsBackTheLogsLevelDbRotated() throws Exception {
     Path dir = tmp.resolve("db");
-    site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.LEVELDB, dir);
+    site.ycsb.embedded.EngineFileFixtures.writeFilesOf(site.ycsb.embedded.EngineFiles.Engine.named("leveldb"),
+        dir);
     Files.move(dir.resolve("000005.sst"), dir.resolve("000005" + tableSuffix())); // as this library names it
     Files.writeString(dir.resolve("LOG.old"), "an older LOG");
     Files.delete(dir.resolve("LOCK"));

@@ -116,7 +116,8 @@ class LmdbClientTest extends KeyValueDbContract {
     assertTrue(Files.isRegularFile(tmp.resolve("db").resolve("data.mdb")));
     // the lock file the binding wrote before LMDB mapped it: LMDB kept it (neither grown nor its slots recounted)
     assertEquals(2 * 64 + 40 * 64, Files.size(tmp.resolve("db").resolve("lock.mdb")));
-    assertEquals(List.of(EngineFiles.Engine.LMDB), List.copyOf(EngineFiles.identify(tmp.resolve("db")).keySet()));
+    assertEquals(List.of(EngineFiles.Engine.named("lmdb")),
+        List.copyOf(EngineFiles.identify(tmp.resolve("db")).keySet()));
   }
 
   @Test
