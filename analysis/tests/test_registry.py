@@ -138,12 +138,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         "Maven's module list, which Maven cannot find by itself (each binding and its benchmark row: a new "
         "engine's two build lines, held to the registry by the test below)",
     ),
-    # Every engine's damage checks, in code: a binding refuses a damaged directory with only its own jar on the
-    # classpath (a drop-in into upstream YCSB).
-    "datadir/src/main/java/site/ycsb/embedded/DamagedFiles.java": (
-        2,
-        "the repair property (leveldb.repair, kyoto.repair) a damaged file's message tells the user to set",
-    ),
 }
 
 

@@ -37,6 +37,8 @@ public final class DamagedFiles {
   private static final int KYOTO_SIZE_OFFSET = 40;
   /** In an LMDB meta page ({@link EngineFiles#lmdbMeta}): the last page used. */
   private static final int LMDB_LAST_PAGE_OFFSET = 136;
+  /** After an engine's name: its binding's property that repairs its files before the open. */
+  private static final String REPAIR_PROPERTY = ".repair";
 
   private DamagedFiles() {
   }
@@ -107,7 +109,7 @@ public final class DamagedFiles {
         boolean recovery = nonEmpty(dir.resolve(name + "-wal")) || nonEmpty(dir.resolve(name + "-journal"));
         addIfNotNull(out, sqliteDamage(p, recovery));
       } else if (EngineFiles.startsWith(p, EngineFiles.KYOTO_HEADER)) {
-        addIfNotNull(out, kyotoDamage(p, nonEmpty(dir.resolve(name + ".wal")), repairing));
+        addIfNotNull(out, kyotoDamage(p, nonEmpty(dir.resolve(name + ".wal")), repairing, EngineFiles.byHeader(p)));
       } else if (name.equals(EngineFiles.LMDB_DATA_FILE)) {
         addIfNotNull(out, lmdbDamage(p));
       } else if (EngineFiles.byHeader(p) == null && Files.size(p) > 0 && !ENGINE_SIDE_FILE.matcher(name).matches()) {
@@ -134,8 +136,9 @@ public final class DamagedFiles {
     String repair = rocks
         ? "Restore CURRENT from a backup, or rebuild it with RocksDB's RepairDB (ldb repair --db="
             + dir.toAbsolutePath() + ", from RocksDB's tools); records may be lost either way"
-        : "Restore CURRENT from a backup, or run once with leveldb.repair=true: LevelDB's RepairDB rebuilds CURRENT"
-            + " and a MANIFEST from the tables and logs (records in a damaged file are lost)";
+        : "Restore CURRENT from a backup, or run once with " + repairProperty(EngineFiles.byName(logData.first()))
+            + "=true: LevelDB's RepairDB rebuilds CURRENT and a MANIFEST from the tables and logs (records in a"
+            + " damaged file are lost)";
     Path current = dir.resolve("CURRENT");
     if (!Files.exists(current)) {
       return "it holds " + engine + " files (" + EngineFiles.shown(new ArrayList<>(logData)) + ") but no CURRENT,"
@@ -191,9 +194,11 @@ public final class DamagedFiles {
 
   /**
    * Why a Kyoto Cabinet file is shorter than its header says, or null; recoveryBeside: its write-ahead log;
-   * repairing: the binding's repair, whose rebuild reads the records up to the file's real end.
+   * repairing: the binding's repair, whose rebuild reads the records up to the file's real end; engine: the one
+   * whose header the file starts with, whose repair property the message names.
    */
-  private static String kyotoDamage(Path file, boolean recoveryBeside, boolean repairing) throws IOException {
+  private static String kyotoDamage(Path file, boolean recoveryBeside, boolean repairing, EngineFiles.Engine engine)
+      throws IOException {
     long size = Files.size(file);
     String name = file.getFileName().toString();
     String repair = " Restore it from a backup (kctreemgr check " + file.toAbsolutePath() + " shows the damage)";
@@ -211,8 +216,9 @@ public final class DamagedFiles {
     // process filled: KyotoFullDiskTest). Only a cut with no log to undo it is damage.
     if (size < recorded && !recoveryBeside && !repairing) {
       return "the Kyoto Cabinet file " + name + " is cut short: its header records " + recorded + " bytes, the file"
-          + " has " + size + ". Kyoto Cabinet can rebuild it from the records the file holds: run once with -p"
-          + " kyoto.repair=true (records in the missing " + (recorded - size) + " bytes, if any, are lost), or"
+          + " has " + size + ". Kyoto Cabinet can rebuild it from the records the file holds: run once with -p "
+          + repairProperty(engine) + "=true (records in the missing " + (recorded - size) + " bytes, if any, are"
+          + " lost), or"
           + " restore it from a backup (kctreemgr check " + file.toAbsolutePath() + " shows the damage)";
     }
     return null;
@@ -252,6 +258,11 @@ public final class DamagedFiles {
           + pageSize + " bytes (" + (lastPage + 1) * pageSize + " bytes), the file has " + size + "." + repair;
     }
     return null;
+  }
+
+  /** {@code engine}'s repair property: its binding name and {@value #REPAIR_PROPERTY}. */
+  private static String repairProperty(EngineFiles.Engine engine) {
+    return engine.binding + REPAIR_PROPERTY;
   }
 
   private static byte[] readHead(Path file, int n) throws IOException {

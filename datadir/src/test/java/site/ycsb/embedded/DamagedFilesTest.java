@@ -36,6 +36,8 @@ class DamagedFilesTest {
     assertTrue(only(DamagedFiles.damage(lsm, false))
         .contains("(000003.log, 000005.sst, MANIFEST-000002) but no CURRENT"));
     assertEquals(List.of(), DamagedFiles.damage(lsm, true), "leveldb.repair rebuilds CURRENT");
+    assertTrue(only(DamagedFiles.damage(lsm, false)).contains("or run once with leveldb.repair=true: LevelDB's"
+        + " RepairDB rebuilds CURRENT and a MANIFEST from the tables and logs (records in a damaged file are lost)"));
     Files.writeString(lsm.resolve("CURRENT"), "MANIFEST-000009\n");
     assertTrue(only(DamagedFiles.damage(lsm, false)).contains("CURRENT names MANIFEST-000009, which is missing"));
     Files.writeString(lsm.resolve("CURRENT"), "");
