@@ -13,6 +13,7 @@ from fnmatch import fnmatchcase
 from .engines import REGISTERED
 from .model import BINDING_ENGINES, ENGINES, MISSES_ALLOWED, Scenario, Step, load_step, run_step
 from .own_workloads import OWN_SCENARIOS
+from .pages import FASTDB_PAGE, LEVELDB_2011_PAGE, ROCKSDB_PAGE, SQLITE_PAGE
 from .scale_group import SCALE
 
 # --- S1: LevelDB benchmarks, July 2011 -----------------------------------------------------
@@ -257,20 +258,20 @@ LEVELDB_2011: tuple[Scenario, ...] = (
 ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
     Scenario(
         "tinykeys",
-        "rocksdb",
+        ROCKSDB_PAGE.section,
         "8-byte keys, empty values",
         "one write of an 8-byte key, empty value",
-        ("leveldb", "rocksdb"),
+        ROCKSDB_PAGE.engines,
         (load_step("tinykeys"),),
         quick_records=200_000,
         bytes_per_operation=8,
     ),
     Scenario(
         "kv1000",
-        "rocksdb",
+        ROCKSDB_PAGE.section,
         "8-byte keys, 1,000-byte values",
         "one write of an 8-byte key, 1,000-byte value",
-        ("leveldb", "rocksdb"),
+        ROCKSDB_PAGE.engines,
         # 200,000 values of 1 KB take 3-6 s, and fill enough levels to show RocksDB's level 1 overgrowing
         (load_step("kv1000", quick_timed=False),),
         quick_records=200_000,
@@ -279,7 +280,7 @@ ROCKSDB_VS_LEVELDB: tuple[Scenario, ...] = (
 )
 
 # --- S3: SQLite performance notes --------------------------------------------------------------
-# The variants set YCSB's threadcount and the binding's properties; the workload files hold the rest.
+# The variants set YCSB's threadcount and the page's one engine's properties; the workload files hold the rest.
 
 PK_QUERY_THREADS = (1, 2, 4, 8, 16)
 QUICK_READS_PER_THREAD = 40_000  # pk-query-threads in --quick: as many reads per thread at every thread count
@@ -292,7 +293,7 @@ def _pk_query_steps() -> tuple[Step, ...]:
             "pk-query-threads",
             variant=f"{cache}-{n}t",
             operation_scale=n,
-            props=(("threadcount", str(n)), ("sqlite.sharedcache", str(cache == "shared").lower())),
+            props=(("threadcount", str(n)), (f"{SQLITE_PAGE.engines[0]}.sharedcache", str(cache == "shared").lower())),
         )
         for cache, threads in (("private", PK_QUERY_THREADS), ("shared", PK_QUERY_SHARED_THREADS))
         for n in threads
@@ -300,17 +301,17 @@ def _pk_query_steps() -> tuple[Step, ...]:
     return (load_step("pk-query-threads", measured=False), *runs)
 
 
-# The SQLite notes' and FastDB's tables are upstream JDBC's columns layout: their workload files set
-# sqlite.schema=columns, and an engine with a columns client (the registry's `client.columns`) runs them there.
+# The SQLite notes' and FastDB's tables are upstream JDBC's columns layout: their workload files set the columns
+# schema, and an engine with a columns client (the registry's `client.columns`) runs them there.
 SQLITE_COLUMNS: Mapping[str, str] = {e.name: e.clients["columns"] for e in REGISTERED.engines if "columns" in e.clients}
 
 SQLITE_NOTES: tuple[Scenario, ...] = (
     Scenario(
         "pk-query-threads",
-        "sqlite",
+        SQLITE_PAGE.section,
         "Primary-key queries from 1-16 threads, private vs shared cache",
         "one primary-key lookup (operations are per thread)",
-        ("sqlite",),
+        SQLITE_PAGE.engines,
         _pk_query_steps(),
         quick_records=10_000,
         # per thread: 5,000 reads (0.2 s) measured the one-thread step cold, and 8 threads "2.87x" on 2 cores
@@ -319,10 +320,10 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
     ),
     Scenario(
         "bulk-import",
-        "sqlite",
+        SQLITE_PAGE.section,
         "Bulk import: rows per transaction",
         "one row inserted",
-        ("sqlite",),
+        SQLITE_PAGE.engines,
         (
             load_step("bulk-import", variant="one-row-per-txn", props=(("batchsize", "1"),), quick_records=500),
             load_step("bulk-import", variant="all-rows-one-txn", props=(("batchsize", "{recordcount}"),)),
@@ -332,10 +333,10 @@ SQLITE_NOTES: tuple[Scenario, ...] = (
     ),
     Scenario(
         "pk-update",
-        "sqlite",
+        SQLITE_PAGE.section,
         "Primary-key updates: rows per transaction",
         "one row updated",
-        ("sqlite",),
+        SQLITE_PAGE.engines,
         (
             # the set-up rows go in 1,000 to a transaction: one fsync each instead of one a row (8.4 s of the
             # quick run's 16.5 s in this cell, 85 s at the full 100,000), the same rows in the same order
@@ -360,7 +361,7 @@ FASTDB_ENGINES = BINDING_ENGINES  # FastDB itself is not packaged; the shape run
 FASTDB: tuple[Scenario, ...] = (
     Scenario(
         "fastdb-insert",
-        "fastdb",
+        FASTDB_PAGE.section,
         "Inserts: one transaction, and one transaction per row",
         "one row inserted",
         FASTDB_ENGINES,
@@ -390,7 +391,7 @@ FASTDB: tuple[Scenario, ...] = (
     ),
     Scenario(
         "fastdb-index-search",
-        "fastdb",
+        FASTDB_PAGE.section,
         "Index search after inserts",
         "one point lookup",
         FASTDB_ENGINES,
@@ -402,7 +403,7 @@ FASTDB: tuple[Scenario, ...] = (
     ),
     Scenario(
         "fastdb-delete",
-        "fastdb",
+        FASTDB_PAGE.section,
         "Deletes one by one",
         "one row deleted",
         FASTDB_ENGINES,
@@ -457,13 +458,13 @@ def catalogue() -> tuple[Scenario, ...]:
     return SCENARIOS + tuple(OWN_SCENARIOS.values())
 
 
-# Names that select a group with --scenarios.
+# Names that select a group with --scenarios (a published page's: pages.csv's `group`).
 SCENARIO_GROUPS: Mapping[str, tuple[str, ...]] = {
-    "2011": tuple(s.id for s in LEVELDB_2011),
+    LEVELDB_2011_PAGE.group: tuple(s.id for s in LEVELDB_2011),
     "baseline": ("seqwrite", "randwrite", "seqread", "randread"),
-    "rocksdb-vs-leveldb": tuple(s.id for s in ROCKSDB_VS_LEVELDB),
-    "sqlite-notes": tuple(s.id for s in SQLITE_NOTES),
-    "fastdb": tuple(s.id for s in FASTDB),
+    ROCKSDB_PAGE.group: tuple(s.id for s in ROCKSDB_VS_LEVELDB),
+    SQLITE_PAGE.group: tuple(s.id for s in SQLITE_NOTES),
+    FASTDB_PAGE.group: tuple(s.id for s in FASTDB),
     "ycsb": tuple(s.id for s in YCSB_CORE),
     "all": tuple(s.id for s in SCENARIOS),
     "scale": tuple(s.id for s in SCALE),  # not part of "all"

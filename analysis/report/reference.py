@@ -1,4 +1,4 @@
-"""The published figures (analysis/reference/*.csv), keyed like our figures:
+"""The published figures (analysis/reference/*.csv, a file per page of pages.csv), keyed like our figures:
 (scenario id, variant, engine) -> Published."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalogue.engines import REGISTERED
-
-REFERENCE_DIR = Path(__file__).resolve().parents[1] / "reference"
+from ..catalogue.pages import FASTDB_PAGE, LEVELDB_2011_PAGE, REFERENCE_DIR, ROCKSDB_PAGE, SQLITE_PAGE
 
 # Column headings for each source, "2011, X5650, ext3" style: when, on what.
 LEVELDB_2011_LABEL = "2011, X5650, ext3"
@@ -162,10 +161,13 @@ def fastdb_vs_sqlite(rows: list[dict[str, str]]) -> dict[Key, Published]:
 def load_published(directory: Path = REFERENCE_DIR) -> dict[Key, Published]:
     """Every published figure we can put beside one of ours."""
     published: dict[Key, Published] = {}
-    published.update(leveldb_2011(_rows(directory / "leveldb-benchmarks-2011.csv")))
-    published.update(rocksdb_vs_leveldb(_rows(directory / "rocksdb-vs-leveldb-writes.csv")))
-    published.update(sqlite_notes(_rows(directory / "sqlite-notes.csv")))
-    published.update(fastdb_vs_sqlite(_rows(directory / "fastdb-vs-sqlite.csv")))
+    for page, read in (
+        (LEVELDB_2011_PAGE, leveldb_2011),
+        (ROCKSDB_PAGE, rocksdb_vs_leveldb),
+        (SQLITE_PAGE, sqlite_notes),
+        (FASTDB_PAGE, fastdb_vs_sqlite),
+    ):
+        published.update(read(_rows(directory / page.file)))
     return published
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..catalogue.model import Scenario
 from ..catalogue.own_workloads import OWN_QUICK_COUNT, OWN_SCENARIOS
+from ..catalogue.pages import FASTDB_PAGE, ROCKSDB_PAGE
 from ..catalogue.scenarios import PK_QUERY_SHARED_THREADS, PK_QUERY_THREADS, knob_notes
 
 
@@ -97,7 +98,7 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
     ),
     ReportTable("3B", S1_READS, "B. No Compression", _seq_random("nocomp-seqread", "nocomp-randread")),
     ReportTable(
-        "rocksdb",
+        ROCKSDB_PAGE.section,
         "4. LevelDB vs RocksDB Writes",
         "Write throughput, same tuning",
         (Column("tinykeys", "8-byte keys, empty values"), Column("kv1000", "8-byte keys, 1,000-byte values")),
@@ -165,7 +166,7 @@ REPORT_TABLES: tuple[ReportTable, ...] = (
         note="Updates/sec of c1 = c1 + 1 by random primary key.",
     ),
     ReportTable(
-        "fastdb",
+        FASTDB_PAGE.section,
         "6. FastDB vs SQLite",
         "Elapsed time (lower is better)",
         (

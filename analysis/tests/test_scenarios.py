@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import csv
+import shutil
+from pathlib import Path
+
 import pytest
 
 from analysis.catalogue.engines import REGISTERED
 from analysis.catalogue.model import DRAWN_FILLS, ENGINES
-from analysis.catalogue.scenarios import SCENARIOS, SCENARIOS_BY_ID, select_engines, select_scenarios
+from analysis.catalogue.pages import PUBLISHED_PAGES, REFERENCE_DIR, load_pages
+from analysis.catalogue.scenarios import (
+    SCENARIO_GROUPS,
+    SCENARIOS,
+    SCENARIOS_BY_ID,
+    select_engines,
+    select_scenarios,
+)
 from analysis.catalogue.workloadfile import read_properties, stacked_properties
-from analysis.report.reference import load_published
+from analysis.report.reference import ENGINE_NAMES, PUBLISHED_ONLY_ENGINES, load_findings, load_published
 from analysis.report.report_tables import REPORT_TABLES
 
 from .conftest import REPO
@@ -37,6 +48,68 @@ def test_every_published_figure_has_a_scenario_and_variant():
         if variant == "delete-all-one-statement":
             continue  # published, but YCSB cannot express it (finding F15 says so)
         assert variant in SCENARIOS_BY_ID[scenario].variants, (scenario, variant)
+
+
+def _page_problems(directory: Path) -> list[str]:
+    """What is wrong with pages.csv in `directory`: an engine that is not a suite engine, a page with no figures'
+    file, or engines other than the registered ones its figures name (through reference.ENGINE_NAMES)."""
+    problems = []
+    for page in load_pages(directory):
+        if not page.engines or not set(page.engines) <= set(ENGINES):
+            problems.append(f"{page.source}: engines {page.engines} are not all suite engines")
+        path = directory / page.file
+        if not path.is_file():
+            problems.append(f"{page.source}: no file {page.file}")
+            continue
+        with path.open(newline="") as f:
+            named = {ENGINE_NAMES[row["engine"]] for row in csv.DictReader(f) if row["engine"] in ENGINE_NAMES}
+        measured = named - PUBLISHED_ONLY_ENGINES.keys()
+        if measured != set(page.engines):
+            problems.append(f"{page.source}: its figures measure {sorted(measured)}, not {list(page.engines)}")
+    return problems
+
+
+def test_the_published_pages_name_registered_engines_their_figures_measured():
+    assert _page_problems(REFERENCE_DIR) == []
+    assert [(p.source, p.section, p.group, p.engines) for p in PUBLISHED_PAGES] == [
+        ("leveldb-benchmarks-2011", "", "2011", ("leveldb", "kyoto", "sqlite")),
+        ("rocksdb-vs-leveldb-writes", "rocksdb", "rocksdb-vs-leveldb", ("leveldb", "rocksdb")),
+        ("sqlite-notes", "sqlite", "sqlite-notes", ("sqlite",)),
+        ("fastdb-vs-sqlite", "fastdb", "fastdb", ("sqlite",)),
+    ]
+    assert {f.source for f in load_findings()} <= {p.source for p in PUBLISHED_PAGES}
+
+
+def test_the_pages_check_finds_an_unregistered_engine_a_missing_file_and_a_wrong_list(tmp_path):
+    shutil.copytree(REFERENCE_DIR, tmp_path, dirs_exist_ok=True)
+    text = (tmp_path / "pages.csv").read_text()
+    text = text.replace(",leveldb rocksdb\n", ",leveldb rocksdb nosuchdb\n").replace(",sqlite\n", ",kyoto\n", 1)
+    (tmp_path / "pages.csv").write_text(text + "gone,gone,gone,lmdb\n")
+    assert _page_problems(tmp_path) == [
+        "rocksdb-vs-leveldb-writes: engines ('leveldb', 'rocksdb', 'nosuchdb') are not all suite engines",
+        "rocksdb-vs-leveldb-writes: its figures measure ['leveldb', 'rocksdb'], not ['leveldb', 'rocksdb', 'nosuchdb']",
+        "sqlite-notes: its figures measure ['sqlite'], not ['kyoto']",
+        "gone: no file gone.csv",
+    ]
+
+
+def test_a_published_pages_tests_are_its_group_and_section():
+    """Each page's --scenarios group selects the tests of its report section (the 2011 page's: of its own
+    numbered sections), and the catalogue runs the RocksDB and SQLite pages' tests on the page's engines."""
+    for page in PUBLISHED_PAGES:
+        selected = select_scenarios([page.group])
+        assert [s.id for s in selected] == list(SCENARIO_GROUPS[page.group]), page.group
+        if page.section:
+            assert selected == select_scenarios([page.section]), page.section
+            assert {s.section for s in selected} == {page.section}
+        else:
+            with (REFERENCE_DIR / page.file).open(newline="") as f:
+                assert {s.section for s in selected} == {row["section"] for row in csv.DictReader(f)}
+    for group in ("rocksdb-vs-leveldb", "sqlite-notes"):
+        engines = {p.group: p.engines for p in PUBLISHED_PAGES}[group]
+        assert all(s.engines == engines for s in select_scenarios([group])), group
+    shared = [s for s in SCENARIOS_BY_ID["pk-query-threads"].steps if dict(s.props).get("sqlite.sharedcache")]
+    assert [dict(s.props)["sqlite.sharedcache"] for s in shared] == ["false"] * 5 + ["true"] * 3
 
 
 def test_the_2011_sections_cover_all_four_engines():
