@@ -180,7 +180,7 @@ public final class EngineFiles {
     }
     Map<Engine, TreeSet<String>> files = new HashMap<>();
     Set<Engine> shown = new HashSet<>();
-    byte[] head = new byte[FileSignature.headerBytes(engines.stream().map(e -> e.signature).toList())];
+    byte[] head = headBuffer(engines);
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
@@ -237,6 +237,11 @@ public final class EngineFiles {
       }
     }
     return null;
+  }
+
+  /** A buffer for as many of a file's first bytes as the longest header item of {@code engines} reads. */
+  private static byte[] headBuffer(List<Engine> engines) {
+    return new byte[FileSignature.headerBytes(engines.stream().map(e -> e.signature).toList())];
   }
 
   /** Reads the file's first bytes into {@code head}: how many it holds (0 for a file that cannot be read). */
@@ -344,7 +349,7 @@ public final class EngineFiles {
   /** The engine whose header item claims the file, or null (also for a file that cannot be read). */
   static Engine byHeader(Path file) {
     List<Engine> engines = registered();
-    byte[] head = new byte[FileSignature.headerBytes(engines.stream().map(e -> e.signature).toList())];
+    byte[] head = headBuffer(engines);
     Claim claim = first(engines, file.getFileName().toString(), head, readHead(file, head),
         FileSignature.Kind.HEADER);
     return claim == null ? null : claim.engine();

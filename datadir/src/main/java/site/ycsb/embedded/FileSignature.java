@@ -68,8 +68,10 @@ final class FileSignature {
   /** The first item of {@code kinds}' that matches the file, or null. */
   Item match(String fileName, byte[] head, int headLength, Kind... kinds) {
     for (Item item : items) {
-      if (List.of(kinds).contains(item.kind()) && item.matches(fileName, head, headLength)) {
-        return item;
+      for (Kind kind : kinds) {
+        if (item.kind() == kind && item.matches(fileName, head, headLength)) {
+          return item;
+        }
       }
     }
     return null;
